@@ -1,0 +1,3 @@
+from vocabgame.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,160 @@
+"""A small arithmetic evaluator for calculation answers.
+
+Deck files come from strangers, so an answer such as ``params * precision`` is parsed with
+``ast`` and walked by hand: only numbers, the calculation's own names, ``+ - * / // % **``,
+parentheses, unary signs and a few named functions are allowed. Nothing is ever passed to
+``eval``. Arithmetic is done in floats, which cannot grow without bound, and every result must
+be finite.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Callable, Mapping
+
+MAX_EXPRESSION_LENGTH = 500
+MAX_EXPONENT = 64
+
+
+class CalcError(Exception):
+    """An expression uses something outside plain arithmetic, or cannot be computed."""
+
+
+def _round(x: float, ndigits: float = 0) -> float:
+    if ndigits != int(ndigits) or not -20 <= ndigits <= 20:
+        raise CalcError("round() takes a whole number of digits between -20 and 20")
+    return float(round(x, int(ndigits)))
+
+
+def _log2(x: float) -> float:
+    if x <= 0:
+        raise CalcError("log2 of a number that is not positive")
+    return math.log2(x)
+
+
+def _sqrt(x: float) -> float:
+    if x < 0:
+        raise CalcError("sqrt of a negative number")
+    return math.sqrt(x)
+
+
+FUNCTIONS: dict[str, tuple[Callable[..., float], int, int]] = {
+    # name: (function, fewest arguments, most arguments)
+    "min": (min, 1, 16),
+    "max": (max, 1, 16),
+    "abs": (abs, 1, 1),
+    "round": (_round, 1, 2),
+    "ceil": (lambda x: float(math.ceil(x)), 1, 1),
+    "floor": (lambda x: float(math.floor(x)), 1, 1),
+    "sqrt": (_sqrt, 1, 1),
+    "log2": (_log2, 1, 1),
+}
+
+_BINARY: dict[type[ast.operator], Callable[[float, float], float]] = {
+    ast.Add: lambda a, b: a + b,
+    ast.Sub: lambda a, b: a - b,
+    ast.Mult: lambda a, b: a * b,
+    ast.Div: lambda a, b: a / b,
+    ast.FloorDiv: lambda a, b: float(a // b),
+    ast.Mod: lambda a, b: a % b,
+}
+
+
+def parse(expression: str) -> ast.Expression:
+    """Parse and check an expression; raises CalcError naming the first thing not allowed."""
+    if len(expression) > MAX_EXPRESSION_LENGTH:
+        raise CalcError(f"expression longer than {MAX_EXPRESSION_LENGTH} characters")
+    try:
+        tree = ast.parse(expression.strip(), mode="eval")
+    except SyntaxError as exc:
+        raise CalcError(f"not an arithmetic expression ({exc.msg})") from None
+    except (RecursionError, MemoryError, ValueError):
+        raise CalcError("expression nested too deeply") from None
+    for node in ast.walk(tree):
+        _check(node)
+    return tree
+
+
+def _check(node: ast.AST) -> None:
+    match node:
+        case ast.Expression() | ast.Load():
+            return
+        case ast.Constant(value=value):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise CalcError(f"only numbers are allowed, not {value!r}")
+        case ast.Name():
+            return
+        case ast.BinOp(op=op):
+            if type(op) not in _BINARY and not isinstance(op, ast.Pow):
+                raise CalcError(f"operator {type(op).__name__} is not allowed")
+        case ast.UnaryOp(op=op):
+            if not isinstance(op, (ast.UAdd, ast.USub)):
+                raise CalcError(f"operator {type(op).__name__} is not allowed")
+        case ast.Call(func=ast.Name(id=name), args=args, keywords=keywords):
+            if name not in FUNCTIONS:
+                allowed = ", ".join(sorted(FUNCTIONS))
+                raise CalcError(f"unknown function {name!r}; allowed: {allowed}")
+            if keywords:
+                raise CalcError(f"{name}() takes no keyword arguments")
+            _, low, high = FUNCTIONS[name]
+            if not low <= len(args) <= high:
+                raise CalcError(f"{name}() takes {low} to {high} arguments, got {len(args)}")
+        case ast.operator() | ast.unaryop():
+            return
+        case _:
+            raise CalcError(f"{type(node).__name__} is not allowed; use plain arithmetic")
+
+
+def names(tree: ast.Expression) -> set[str]:
+    """The variable names an expression uses (function names excluded)."""
+    called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in called}
+
+
+def evaluate(tree: ast.Expression | str, values: Mapping[str, float]) -> float:
+    """Compute a checked expression with the given values; raises CalcError on any failure."""
+    if isinstance(tree, str):
+        tree = parse(tree)
+    try:
+        result = _eval(tree.body, values)
+    except ZeroDivisionError:
+        raise CalcError("division by zero") from None
+    except OverflowError:
+        raise CalcError("the result is too large") from None
+    if not math.isfinite(result):
+        raise CalcError("the result is not a finite number")
+    return result
+
+
+def _eval(node: ast.expr, values: Mapping[str, float]) -> float:
+    match node:
+        case ast.Constant(value=value):
+            return float(value)
+        case ast.Name(id=name):
+            if name not in values:
+                raise CalcError(f"unknown name {name!r}")
+            return float(values[name])
+        case ast.UnaryOp(op=ast.USub(), operand=operand):
+            return -_eval(operand, values)
+        case ast.UnaryOp(operand=operand):
+            return _eval(operand, values)
+        case ast.BinOp(left=left, op=ast.Pow(), right=right):
+            base, exponent = _eval(left, values), _eval(right, values)
+            if abs(exponent) > MAX_EXPONENT:
+                raise CalcError(f"exponent larger than {MAX_EXPONENT}")
+            if base == 0 and exponent < 0:
+                raise ZeroDivisionError
+            result = base**exponent
+            if isinstance(result, complex):
+                raise CalcError("a negative number to a fractional power")
+            return float(result)
+        case ast.BinOp(left=left, op=op, right=right):
+            result = _BINARY[type(op)](_eval(left, values), _eval(right, values))
+            if not math.isfinite(result):
+                raise OverflowError
+            return result
+        case ast.Call(func=ast.Name(id=name), args=args):
+            function = FUNCTIONS[name][0]
+            return float(function(*(_eval(a, values) for a in args)))
+    raise CalcError(f"{type(node).__name__} is not allowed")  # pragma: no cover - parse() checks

@@ -1,0 +1,250 @@
+"""Command line: parses arguments, then calls the core or starts the app.
+
+Commands that do not open the game never import textual, so they start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from vocabgame import __version__
+from vocabgame.paths import DATA_DIR_ENV, DECKS_ENV, default_data_dir, deck_folders
+
+EXIT_OK, EXIT_PROBLEM, EXIT_USAGE = 0, 1, 2
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be greater than zero")
+    return value
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def _global_options(parser: argparse.ArgumentParser, top: bool) -> None:
+    # On subcommands the defaults are suppressed so `vocabgame --data-dir D play` keeps D.
+    default = None if top else argparse.SUPPRESS
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        metavar="DIR",
+        default=default,
+        help=f"where scores and progress live (env {DATA_DIR_ENV}; "
+        "default: the platform's user data folder)",
+    )
+    parser.add_argument(
+        "--decks",
+        type=Path,
+        action="append",
+        metavar="DIR",
+        default=[] if top else argparse.SUPPRESS,
+        help=f"an extra folder of decks; repeatable (env {DECKS_ENV}, separated by "
+        f"{os.pathsep!r}). The data folder's decks/ is always searched too.",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="vocabgame",
+        description="A terminal quiz and flashcard game for the vocabulary of AI inference "
+        "efficiency and model serving. With no command, opens the game.",
+    )
+    parser.add_argument("--version", action="version", version=f"vocabgame {__version__}")
+    _global_options(parser, top=True)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def command(name: str, help_text: str, description: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_text, description=description)
+        _global_options(p, top=False)
+        return p
+
+    p = command("play", "start a round at once", "Start a round of questions at once.")
+    p.add_argument("--deck", metavar="ID", help="play this deck only (default: all decks)")
+    p.add_argument("--size", type=_positive_int, metavar="N", help="questions in the round (default 20)")
+    p.add_argument("--seed", type=_int, metavar="N", help="seed the shuffling, for a repeatable round")
+
+    p = command("stats", "print progress and scores", "Print reviews, rounds, the day streak and per-deck progress.")
+    p.add_argument("--json", action="store_true", help="print JSON for tools")
+
+    p = command(
+        "validate",
+        "check deck files",
+        "Check deck files and folders. Prints PATH:LINE:COL: error: MESSAGE for every problem; "
+        "exits 1 if any was found.",
+    )
+    p.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="deck files or folders")
+    p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="also warn about items without sources and sources no item cites; warnings fail",
+    )
+    p.add_argument(
+        "--max-bytes",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="largest deck file accepted (default 5 MB)",
+    )
+
+    p = command("decks", "list the decks that are found", "List every deck found: built-in, --decks folders and the data folder's decks/.")
+    p.add_argument("--json", action="store_true", help="print JSON for tools")
+
+    p = command("new", "write a starter deck", "Write a commented starter deck that validates, ready to edit.")
+    p.add_argument("path", type=Path, metavar="PATH", help="the file to create (.yaml)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    data_dir: Path = args.data_dir or default_data_dir()
+    folders = deck_folders(data_dir, list(args.decks or []))
+    try:
+        match args.command:
+            case "validate":
+                return cmd_validate(args.paths, args.format, args.strict, args.max_bytes)
+            case "decks":
+                return cmd_decks(folders, args.json)
+            case "new":
+                return cmd_new(args.path)
+            case "stats":
+                from vocabgame.stats import cmd_stats
+
+                return cmd_stats(data_dir, folders, args.json)
+            case "play":
+                return run_app(data_dir, folders, deck=args.deck, size=args.size, seed=args.seed, start=True)
+            case _:
+                return run_app(data_dir, folders)
+    except KeyboardInterrupt:
+        return 130
+
+
+def _err(message: str) -> None:
+    print(f"vocabgame: {message}", file=sys.stderr)
+
+
+def cmd_validate(paths: list[Path], fmt: str, strict: bool, max_bytes: int | None) -> int:
+    from vocabgame.decks import DEFAULT_MAX_BYTES, deck_files, load_text, read_text
+    from vocabgame.problems import DeckError, Problem
+
+    problems: list[Problem] = []
+    owners: dict[str, str] = {}
+    files = 0
+    for path in paths:
+        if not path.exists():
+            problems.append(Problem(str(path), "no such file or folder"))
+    for path in deck_files(p for p in paths if p.exists()):
+        files += 1
+        try:
+            text = read_text(path, max_bytes or DEFAULT_MAX_BYTES)
+        except DeckError as exc:
+            problems.extend(exc.problems)
+            continue
+        deck, found = load_text(text, str(path), strict=strict)
+        problems.extend(found)
+        if deck is not None:
+            if deck.id in owners:
+                problems.append(Problem(str(path), f"deck id {deck.id!r} is already used by {owners[deck.id]}"))
+            owners.setdefault(deck.id, str(path))
+    errors = sum(p.severity == "error" for p in problems)
+    warnings = len(problems) - errors
+    if fmt == "json":
+        print(json.dumps({"files": files, "errors": errors, "warnings": warnings, "problems": [p.as_dict() for p in problems]}, indent=2))
+    else:
+        for problem in problems:
+            print(problem)
+        summary = f"{files} file{'s' * (files != 1)} checked: {errors} error{'s' * (errors != 1)}"
+        if strict:
+            summary += f", {warnings} warning{'s' * (warnings != 1)}"
+        print(summary, file=sys.stderr)
+    failed = errors > 0 or (strict and warnings > 0) or files == 0
+    if files == 0 and fmt == "text":
+        _err("no deck files (.yaml, .yml) found")
+    return EXIT_PROBLEM if failed else EXIT_OK
+
+
+def cmd_decks(folders: list[Path], as_json: bool) -> int:
+    from vocabgame.decks import load_catalog
+
+    catalog = load_catalog(folders)
+    if as_json:
+        rows = [
+            {"id": d.id, "title": d.title, "counts": d.counts(), "items": d.item_count(), "path": d.path}
+            for d in catalog.decks
+        ]
+        print(json.dumps(rows, indent=2))
+    else:
+        if not catalog.decks:
+            print("No decks found. Searched: " + ", ".join(str(f) for f in folders))
+        for d in catalog.decks:
+            counts = ", ".join(f"{n} {section}" for section, n in d.counts().items() if n)
+            print(f"{d.id}  {d.title}\n    {counts}\n    {d.path}")
+    for problem in catalog.problems:
+        print(problem, file=sys.stderr)
+    return EXIT_PROBLEM if catalog.problems else EXIT_OK
+
+
+def cmd_new(path: Path) -> int:
+    from vocabgame.paths import schema_path
+    from vocabgame.starter import starter_deck
+
+    if path.exists():
+        _err(f"{path}: already exists; choose another name or remove it first")
+        return EXIT_PROBLEM
+    if path.suffix not in (".yaml", ".yml"):
+        _err(f"{path}: a deck file name ends in .yaml")
+        return EXIT_PROBLEM
+    deck_id = re.sub(r"[^a-z0-9]+", "-", path.stem.lower()).strip("-") or "my-deck"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(starter_deck(deck_id, schema_path().as_uri()), encoding="utf-8")
+    except OSError as exc:
+        _err(f"{path}: cannot write: {exc.strerror}")
+        return EXIT_PROBLEM
+    print(f"Wrote {path}. Check it with: vocabgame validate {path}")
+    return EXIT_OK
+
+
+def run_app(
+    data_dir: Path,
+    folders: list[Path],
+    *,
+    deck: str | None = None,
+    size: int | None = None,
+    seed: int | None = None,
+    start: bool = False,
+) -> int:
+    from vocabgame.session import open_session
+
+    session = open_session(data_dir, folders)
+    if isinstance(session, str):
+        _err(session)
+        return EXIT_PROBLEM
+    if deck is not None and session.catalog.get(deck) is None:
+        known = ", ".join(d.id for d in session.catalog.decks) or "none"
+        _err(f"no deck with id {deck!r}; known decks: {known}")
+        session.close()
+        return EXIT_USAGE
+    from vocabgame.ui.app import VocabApp
+
+    app = VocabApp(session, deck=deck, size=size, seed=seed, start_round=start)
+    try:
+        app.run()
+    finally:
+        session.close()
+    return app.return_code or EXIT_OK

@@ -1,0 +1,196 @@
+"""Read YAML text into a tree that remembers where every value stood.
+
+Safe by construction: only PyYAML's safe resolver and scalar constructors are used, no tag can
+build an object, nesting depth and alias expansion are bounded while parsing (so a "billion
+laughs" file fails fast in bounded memory), and duplicate keys are reported instead of being
+silently overwritten.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+try:  # the C parser is several times faster; fall back quietly where libyaml is missing
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - depends on how PyYAML was built
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+MAX_DEPTH = 64
+MAX_NODES = 200_000
+
+_BOOL_WORDS = frozenset(
+    "y Y yes Yes YES n N no No NO true True TRUE false False FALSE on On ON off Off OFF".split()
+)
+
+
+@dataclass(slots=True, eq=False)
+class Node:
+    """A YAML value with its 1-based position. `value` is a dict, a list or a scalar."""
+
+    kind: str  # "map", "seq" or "scalar"
+    value: Any
+    line: int
+    col: int
+    raw: str = ""  # a scalar's source text, before typing
+    quoted: bool = False
+    key_pos: dict[str, tuple[int, int]] = field(default_factory=dict)
+    size: int = 1  # nodes this one stands for once aliases are expanded
+
+    @property
+    def looks_boolean(self) -> bool:
+        """True for an unquoted yes/no/on/off/true/false that YAML typed as a boolean."""
+        return self.kind == "scalar" and not self.quoted and self.raw in _BOOL_WORDS
+
+    def plain(self) -> Any:
+        """The value without positions (for tools and tests)."""
+        if self.kind == "map":
+            return {k: v.plain() for k, v in self.value.items()}
+        if self.kind == "seq":
+            return [v.plain() for v in self.value]
+        return self.value
+
+
+class YamlProblem(Exception):
+    def __init__(self, message: str, line: int | None = None, col: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.col = col
+
+
+def _pos(mark: Any) -> tuple[int, int]:
+    return (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+
+
+_constructor = yaml.constructor.SafeConstructor()
+_resolver = yaml.resolver.Resolver()
+
+
+def _scalar(event: yaml.ScalarEvent) -> Node:
+    line, col = _pos(event.start_mark)
+    tag = event.tag
+    if tag is None or tag == "!":
+        tag = _resolver.resolve(yaml.ScalarNode, event.value, event.implicit)
+    if not tag.startswith("tag:yaml.org,2002:"):
+        raise YamlProblem(f"unsupported YAML tag {tag!r}; decks use plain values only", line, col)
+    node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
+    try:
+        value = _constructor.construct_object(node)
+    except yaml.constructor.ConstructorError as exc:
+        raise YamlProblem(f"cannot read value: {exc.problem}", line, col) from None
+    except (ValueError, OverflowError):
+        raise YamlProblem(f"cannot read value {event.value!r}", line, col) from None
+    if isinstance(value, (bytes, bytearray)) or tag.endswith((":set", ":omap", ":pairs")):
+        raise YamlProblem(f"unsupported YAML tag {tag!r}; decks use plain values only", line, col)
+    return Node(
+        "scalar",
+        value,
+        line,
+        col,
+        raw=event.value,
+        quoted=event.style in ("'", '"', "|", ">"),
+    )
+
+
+def parse(text: str) -> tuple[Node | None, list[YamlProblem]]:
+    """Parse one YAML document. Returns the root (None for an empty document) and soft problems
+    (duplicate keys); raises YamlProblem for anything that stops parsing."""
+    problems: list[YamlProblem] = []
+    anchors: dict[str, Node] = {}
+    # Each open collection: [node, pending key (str | None), key position]
+    stack: list[list[Any]] = []
+    root: Node | None = None
+    documents = 0
+    total = 0
+
+    def attach(node: Node, anchor: str | None) -> None:
+        nonlocal root, total
+        total += node.size
+        if total > MAX_NODES:
+            raise YamlProblem(
+                f"the document expands to more than {MAX_NODES:,} values "
+                "(aliases that refer to aliases?)",
+                node.line,
+                node.col,
+            )
+        if anchor:
+            anchors[anchor] = node
+        if not stack:
+            root = node
+            return
+        parent = stack[-1]
+        pnode: Node = parent[0]
+        if pnode.kind == "seq":
+            pnode.value.append(node)
+            pnode.size += node.size
+        elif parent[1] is None:
+            if node.kind != "scalar":
+                raise YamlProblem("a mapping key must be plain text", node.line, node.col)
+            parent[1] = node.raw if not isinstance(node.value, str) else node.value
+            parent[2] = (node.line, node.col)
+        else:
+            key = parent[1]
+            if key in pnode.value:
+                first = pnode.key_pos[key]
+                problems.append(
+                    YamlProblem(
+                        f"duplicate key {key!r} (first given at line {first[0]}); "
+                        "YAML would silently keep only one",
+                        parent[2][0],
+                        parent[2][1],
+                    )
+                )
+            else:
+                pnode.value[key] = node
+                pnode.key_pos[key] = parent[2]
+                pnode.size += node.size
+            parent[1] = None
+
+    try:
+        for event in yaml.parse(text, Loader=_Loader):
+            if isinstance(event, yaml.DocumentStartEvent):
+                documents += 1
+                if documents > 1:
+                    line, col = _pos(event.start_mark)
+                    raise YamlProblem(
+                        "a deck is a single YAML document; remove the extra '---'", line, col
+                    )
+            elif isinstance(event, yaml.ScalarEvent):
+                attach(_scalar(event), event.anchor)
+            elif isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                line, col = _pos(event.start_mark)
+                if len(stack) >= MAX_DEPTH:
+                    raise YamlProblem(f"nesting deeper than {MAX_DEPTH} levels", line, col)
+                if event.tag not in (None, "!") and not event.tag.startswith("tag:yaml.org,2002:"):
+                    raise YamlProblem(
+                        f"unsupported YAML tag {event.tag!r}; decks use plain values only",
+                        line,
+                        col,
+                    )
+                kind = "map" if isinstance(event, yaml.MappingStartEvent) else "seq"
+                node = Node(kind, {} if kind == "map" else [], line, col)
+                stack.append([node, None, (line, col), event.anchor])
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                node, _, _, anchor = stack.pop()
+                attach(node, anchor)
+            elif isinstance(event, yaml.AliasEvent):
+                line, col = _pos(event.start_mark)
+                target = anchors.get(event.anchor)
+                if target is None:
+                    raise YamlProblem(f"unknown alias *{event.anchor}", line, col)
+                attach(target, None)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = _pos(mark)
+        message = exc.problem or "YAML syntax error"
+        if exc.context:
+            message = f"{message} ({exc.context})"
+        raise YamlProblem(f"YAML syntax error: {message}", line, col) from None
+    except yaml.YAMLError as exc:
+        raise YamlProblem(f"YAML syntax error: {exc}") from None
+    except RecursionError:
+        raise YamlProblem(f"nesting deeper than {MAX_DEPTH} levels") from None
+    return root, problems
