@@ -41,8 +41,8 @@ def _sqrt(x: float) -> float:
 
 FUNCTIONS: dict[str, tuple[Callable[..., float], int, int]] = {
     # name: (function, fewest arguments, most arguments)
-    "min": (min, 1, 16),
-    "max": (max, 1, 16),
+    "min": (lambda *xs: min(xs), 1, 16),  # min(x) of one number is that number
+    "max": (lambda *xs: max(xs), 1, 16),
     "abs": (abs, 1, 1),
     "round": (_round, 1, 2),
     "ceil": (lambda x: float(math.ceil(x)), 1, 1),

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from vocabgame import __version__
-from vocabgame.paths import DATA_DIR_ENV, DECKS_ENV, default_data_dir, deck_folders
+from vocabgame.paths import DATA_DIR_ENV, DECKS_ENV, deck_folders, default_data_dir
 
 EXIT_OK, EXIT_PROBLEM, EXIT_USAGE = 0, 1, 2
 
@@ -49,6 +49,8 @@ def _global_options(parser: argparse.ArgumentParser, top: bool) -> None:
     )
     parser.add_argument(
         "--decks",
+        # Its own dest on subcommands, or their list would replace the one given before the command.
+        dest="decks" if top else "decks_after",
         type=Path,
         action="append",
         metavar="DIR",
@@ -75,10 +77,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("play", "start a round at once", "Start a round of questions at once.")
     p.add_argument("--deck", metavar="ID", help="play this deck only (default: all decks)")
-    p.add_argument("--size", type=_positive_int, metavar="N", help="questions in the round (default 20)")
-    p.add_argument("--seed", type=_int, metavar="N", help="seed the shuffling, for a repeatable round")
+    p.add_argument(
+        "--size", type=_positive_int, metavar="N", help="questions in the round (default 20)"
+    )
+    p.add_argument(
+        "--seed", type=_int, metavar="N", help="seed the shuffling, for a repeatable round"
+    )
 
-    p = command("stats", "print progress and scores", "Print reviews, rounds, the day streak and per-deck progress.")
+    p = command(
+        "stats",
+        "print progress and scores",
+        "Print reviews, rounds, the day streak and per-deck progress.",
+    )
     p.add_argument("--json", action="store_true", help="print JSON for tools")
 
     p = command(
@@ -102,10 +112,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="largest deck file accepted (default 5 MB)",
     )
 
-    p = command("decks", "list the decks that are found", "List every deck found: built-in, --decks folders and the data folder's decks/.")
+    p = command(
+        "decks",
+        "list the decks that are found",
+        "List every deck found: built-in, --decks folders and the data folder's decks/.",
+    )
     p.add_argument("--json", action="store_true", help="print JSON for tools")
 
-    p = command("new", "write a starter deck", "Write a commented starter deck that validates, ready to edit.")
+    p = command(
+        "new",
+        "write a starter deck",
+        "Write a commented starter deck that validates, ready to edit.",
+    )
     p.add_argument("path", type=Path, metavar="PATH", help="the file to create (.yaml)")
     return parser
 
@@ -113,7 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     data_dir: Path = args.data_dir or default_data_dir()
-    folders = deck_folders(data_dir, list(args.decks or []))
+    folders = deck_folders(data_dir, [*(args.decks or []), *getattr(args, "decks_after", [])])
     try:
         match args.command:
             case "validate":
@@ -127,7 +145,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
                 return cmd_stats(data_dir, folders, args.json)
             case "play":
-                return run_app(data_dir, folders, deck=args.deck, size=args.size, seed=args.seed, start=True)
+                return run_app(
+                    data_dir, folders, deck=args.deck, size=args.size, seed=args.seed, start=True
+                )
             case _:
                 return run_app(data_dir, folders)
     except KeyboardInterrupt:
@@ -159,12 +179,24 @@ def cmd_validate(paths: list[Path], fmt: str, strict: bool, max_bytes: int | Non
         problems.extend(found)
         if deck is not None:
             if deck.id in owners:
-                problems.append(Problem(str(path), f"deck id {deck.id!r} is already used by {owners[deck.id]}"))
+                problems.append(
+                    Problem(str(path), f"deck id {deck.id!r} is already used by {owners[deck.id]}")
+                )
             owners.setdefault(deck.id, str(path))
     errors = sum(p.severity == "error" for p in problems)
     warnings = len(problems) - errors
     if fmt == "json":
-        print(json.dumps({"files": files, "errors": errors, "warnings": warnings, "problems": [p.as_dict() for p in problems]}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "files": files,
+                    "errors": errors,
+                    "warnings": warnings,
+                    "problems": [p.as_dict() for p in problems],
+                },
+                indent=2,
+            )
+        )
     else:
         for problem in problems:
             print(problem)
@@ -184,7 +216,13 @@ def cmd_decks(folders: list[Path], as_json: bool) -> int:
     catalog = load_catalog(folders)
     if as_json:
         rows = [
-            {"id": d.id, "title": d.title, "counts": d.counts(), "items": d.item_count(), "path": d.path}
+            {
+                "id": d.id,
+                "title": d.title,
+                "counts": d.counts(),
+                "items": d.item_count(),
+                "path": d.path,
+            }
             for d in catalog.decks
         ]
         print(json.dumps(rows, indent=2))

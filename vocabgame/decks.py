@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import difflib
 import itertools
+import math
 import re
 import string
 from collections.abc import Callable, Iterable
@@ -40,6 +41,8 @@ MAX_COMBINATIONS = 10_000
 DECK_SUFFIXES = (".yaml", ".yml")
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+# A YAML 1.2 number such as 1e9, which PyYAML (YAML 1.1) reads as text but editors read as a number
+_NUMBER_TEXT = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
 _TOLERANCE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%\s*$")
 
 TOP_KEYS = ("format", "id", "title", "description", "tags", "sources", *SECTIONS)
@@ -63,6 +66,22 @@ def did_you_mean(word: str, options: Iterable[str]) -> str:
     """' (did you mean 'x'?)' when something close exists, else ''."""
     close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _number(node: Node) -> float | None:
+    """A scalar's value as a float: an int, a float, or unquoted text like 1e9; else None."""
+    value = node.value
+    if node.kind != "scalar" or isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        if node.quoted or not _NUMBER_TEXT.match(value):
+            return None
+    elif not isinstance(value, (int, float)):
+        return None
+    try:
+        return float(value)
+    except OverflowError:  # an integer with hundreds of digits
+        return float("inf")
 
 
 def _describe(node: Node) -> str:
@@ -140,7 +159,9 @@ class _Checker:
                 f'write "{node.raw}" in quotes to mean the text',
             )
         elif node.kind == "scalar" and node.value is not None:
-            self.error(node, f'{what} should be text, found {_describe(node)}; quote it: "{node.raw}"')
+            self.error(
+                node, f'{what} should be text, found {_describe(node)}; quote it: "{node.raw}"'
+            )
         else:
             self.error(node, f"{what} should be text, found {_describe(node)}")
         return None
@@ -180,9 +201,10 @@ class _Checker:
         if "format" in top:
             fmt = top["format"]
             if fmt.kind != "scalar" or isinstance(fmt.value, bool) or fmt.value != FORMAT_VERSION:
+                shown = repr(fmt.value) if isinstance(fmt.value, str) else fmt.raw or _describe(fmt)
                 self.error(
                     fmt,
-                    f"unsupported format {fmt.raw or _describe(fmt)!s}; "
+                    f"unsupported format {shown}; "
                     f"this version of vocabgame reads format {FORMAT_VERSION}",
                 )
                 return None
@@ -254,7 +276,10 @@ class _Checker:
 
     def sources(self, node: Node) -> dict[str, tuple[Source, Node]]:
         if node.kind != "map":
-            self.error(node, f"sources should be a mapping from a key to {{title, url}}, not {_describe(node)}")
+            self.error(
+                node,
+                f"sources should be a mapping from a key to {{title, url}}, not {_describe(node)}",
+            )
             return {}
         out: dict[str, tuple[Source, Node]] = {}
         for key, value in node.value.items():
@@ -265,7 +290,10 @@ class _Checker:
             url = self.text(fields["url"], f"url of source {key!r}")
             if title and url:
                 if not re.match(r"^(https?://|doi:|urn:)\S+$", url):
-                    self.error(fields["url"], f"url of source {key!r} should start with https:// or http://")
+                    self.error(
+                        fields["url"],
+                        f"url of source {key!r} should start with https:// or http://",
+                    )
                 out[key] = (Source(key, title, url), value)
         self.source_nodes = {k: node.key_pos[k] for k in out}
         return out
@@ -276,7 +304,10 @@ class _Checker:
             return
         if value in self.ids:
             first = self.ids[value]
-            self.error(node, f"id {value!r} is already used at line {first.line}; ids must be unique in a deck")
+            self.error(
+                node,
+                f"id {value!r} is already used at line {first.line}; ids must be unique in a deck",
+            )
         else:
             self.ids[value] = node
 
@@ -285,12 +316,19 @@ class _Checker:
         sources: tuple[str, ...] = ()
         if "sources" in fields:
             keys = self.texts(fields["sources"], "sources")
-            for key, entry in zip(keys, fields["sources"].value, strict=False):
-                if key not in self.source_keys:
+            entries = fields["sources"].value if fields["sources"].kind == "seq" else []
+            for entry in entries:
+                key = entry.value
+                if isinstance(key, str) and key.strip() and key not in self.source_keys:
                     hint = did_you_mean(key, self.source_keys)
-                    known = "" if hint else (
-                        "; add it to the deck's sources" if not self.source_keys
-                        else f"; known keys: {', '.join(sorted(self.source_keys))}"
+                    known = (
+                        ""
+                        if hint
+                        else (
+                            "; add it to the deck's sources"
+                            if not self.source_keys
+                            else f"; known keys: {', '.join(sorted(self.source_keys))}"
+                        )
                     )
                     self.error(entry, f"source {key!r} is not in the deck's sources{hint}{known}")
             self.cited.update(keys)
@@ -381,19 +419,27 @@ class _Checker:
                 choices.append(value)
         answer = self.req_text(f, "answer")
         if answer and choices and answer not in choices:
-            self.error(f["answer"], f"answer {answer!r} is not one of the choices{did_you_mean(answer, choices)}")
+            self.error(
+                f["answer"],
+                f"answer {answer!r} is not one of the choices{did_you_mean(answer, choices)}",
+            )
         why_not: list[tuple[str, str]] = []
         if "why_not" in f:
             node = f["why_not"]
             if node.kind != "map":
-                self.error(node, f"why_not should map each wrong choice to a reason, not {_describe(node)}")
+                self.error(
+                    node, f"why_not should map each wrong choice to a reason, not {_describe(node)}"
+                )
             else:
                 for key, reason in node.value.items():
                     pos = node.key_pos[key]
                     if key == answer:
                         self.error(pos, f"why_not explains {key!r}, but that is the right answer")
                     elif key not in choices:
-                        self.error(pos, f"why_not key {key!r} is not one of the choices{did_you_mean(key, choices)}")
+                        self.error(
+                            pos,
+                            f"why_not key {key!r} is not one of the choices{did_you_mean(key, choices)}",
+                        )
                     text = self.text(reason, f"why_not for {key!r}")
                     if text:
                         why_not.append((key, text))
@@ -421,7 +467,9 @@ class _Checker:
             if node.kind == "scalar" and isinstance(node.value, bool):
                 answer = node.value
             else:
-                self.error(node, f"a claim's answer is true or false (unquoted), found {_describe(node)}")
+                self.error(
+                    node, f"a claim's answer is true or false (unquoted), found {_describe(node)}"
+                )
         return Claim(
             statement=self.req_text(f, "statement"),
             answer=answer,
@@ -431,6 +479,7 @@ class _Checker:
 
     def calculation(self, entry: Node, f: dict[str, Node]) -> Calculation:
         given: list[Given] = []
+        names: set[str] = set()
         if "given" in f:
             node = f["given"]
             if node.kind != "map" or not node.value:
@@ -439,12 +488,15 @@ class _Checker:
                 for name, values in node.value.items():
                     pos = node.key_pos[name]
                     if not name.isidentifier() or name in calc.FUNCTIONS:
-                        self.error(pos, f"given name {name!r} should be a plain identifier such as tokens or ttft_ms")
+                        self.error(
+                            pos,
+                            f"given name {name!r} should be a plain identifier such as tokens or ttft_ms",
+                        )
                         continue
+                    names.add(name)
                     options = self.given_options(name, values)
                     if options:
                         given.append(Given(name, options))
-        names = {g.name for g in given}
         prompt = self.req_text(f, "prompt")
         if prompt:
             self.placeholders(f["prompt"], prompt, names, "given" in f)
@@ -458,7 +510,10 @@ class _Checker:
                 unknown = calc.names(tree) - names
                 if unknown:
                     first = sorted(unknown)[0]
-                    self.error(f["answer"], f"answer uses {first!r}, which is not in given{did_you_mean(first, names)}")
+                    self.error(
+                        f["answer"],
+                        f"answer uses {first!r}, which is not in given{did_you_mean(first, names)}",
+                    )
                 elif given and len(given) == len(f["given"].value):
                     self.try_all(f["answer"], tree, given)
         tolerance = DEFAULT_TOLERANCE
@@ -476,13 +531,17 @@ class _Checker:
 
     def given_options(self, name: str, node: Node) -> tuple[tuple[str, float], ...]:
         def number(value_node: Node) -> float | None:
-            value = value_node.value
-            if value_node.kind == "scalar" and isinstance(value, (int, float)) and not isinstance(value, bool):
-                if value != value or value in (float("inf"), float("-inf")):
-                    self.error(value_node, f"given {name!r}: {value_node.raw} is not a finite number")
+            value = _number(value_node)
+            if value is not None:
+                if not math.isfinite(value):
+                    self.error(
+                        value_node, f"given {name!r}: {value_node.raw} is not a finite number"
+                    )
                     return None
-                return float(value)
-            self.error(value_node, f"given {name!r} should hold numbers, found {_describe(value_node)}")
+                return value
+            self.error(
+                value_node, f"given {name!r} should hold numbers, found {_describe(value_node)}"
+            )
             return None
 
         options: list[tuple[str, float]] = []
@@ -497,7 +556,10 @@ class _Checker:
                 if value is not None:
                     options.append((label, value))
         else:
-            self.error(node, f"given {name!r} should be a list of numbers or a mapping from a label to a number")
+            self.error(
+                node,
+                f"given {name!r} should be a list of numbers or a mapping from a label to a number",
+            )
             return ()
         if not options and not node.value:
             self.error(node, f"given {name!r} has no values")
@@ -511,17 +573,25 @@ class _Checker:
             return
         for field in fields:
             if field not in names:
-                self.error(node, f"prompt placeholder {{{field}}} is not in given{did_you_mean(field, names)}")
+                self.error(
+                    node,
+                    f"prompt placeholder {{{field}}} is not in given{did_you_mean(field, names)}",
+                )
         if check_unused:
             for name in sorted(names - set(fields)):
-                self.error(node, f"given {name!r} is never shown in the prompt; add {{{name}}} to it")
+                self.error(
+                    node, f"given {name!r} is never shown in the prompt; add {{{name}}} to it"
+                )
 
     def try_all(self, node: Node, tree: Any, given: list[Given]) -> None:
         combos = 1
         for g in given:
             combos *= len(g.options)
         if combos > MAX_COMBINATIONS:
-            self.error(node, f"given values make {combos:,} combinations; at most {MAX_COMBINATIONS:,} are allowed")
+            self.error(
+                node,
+                f"given values make {combos:,} combinations; at most {MAX_COMBINATIONS:,} are allowed",
+            )
             return
         for combo in itertools.product(*(g.options for g in given)):
             values = {g.name: value for g, (_, value) in zip(given, combo, strict=True)}
@@ -538,16 +608,20 @@ class _Checker:
             match = _TOLERANCE.match(value)
             if match:
                 return Tolerance(float(match.group(1)) / 100, relative=True)
-        elif node.kind == "scalar" and isinstance(value, (int, float)) and not isinstance(value, bool):
-            if value >= 0:
-                return Tolerance(float(value), relative=False)
-        self.error(node, f'tolerance should be a percentage such as "5%" or an absolute number, found {node.raw or _describe(node)}')
+        if (number := _number(node)) is not None and 0 <= number < math.inf:
+            return Tolerance(number, relative=False)
+        self.error(
+            node,
+            f'tolerance should be a percentage such as "5%" or an absolute number, found {node.raw or _describe(node)}',
+        )
         return None
 
     def strict_warnings(self, deck: Deck) -> None:
         for item in deck.items():
             if not item.sources:
-                self.warn((item.line, 1), f"{type(item).__name__.lower()} {item.id!r} cites no source")
+                self.warn(
+                    (item.line, 1), f"{type(item).__name__.lower()} {item.id!r} cites no source"
+                )
         for key, pos in self.source_nodes.items():
             if key not in self.cited:
                 self.warn(pos, f"source {key!r} is cited by no item")
@@ -559,7 +633,9 @@ def read_text(path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
     try:
         size = path.stat().st_size
         if size > max_bytes:
-            raise DeckError([Problem(shown, f"file is {size:,} bytes, over the limit of {max_bytes:,}")])
+            raise DeckError(
+                [Problem(shown, f"file is {size:,} bytes, over the limit of {max_bytes:,}")]
+            )
         data = path.read_bytes()
     except FileNotFoundError:
         raise DeckError([Problem(shown, "no such file")]) from None
@@ -572,7 +648,9 @@ def read_text(path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
 
 def decode(data: bytes, shown: str, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
     if len(data) > max_bytes:
-        raise DeckError([Problem(shown, f"file is {len(data):,} bytes, over the limit of {max_bytes:,}")])
+        raise DeckError(
+            [Problem(shown, f"file is {len(data):,} bytes, over the limit of {max_bytes:,}")]
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -580,7 +658,14 @@ def decode(data: bytes, shown: str, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
         line = before.count(b"\n") + 1
         col = exc.start - (before.rfind(b"\n") + 1) + 1
         raise DeckError(
-            [Problem(shown, f"file is not UTF-8 text (byte 0x{data[exc.start]:02x}); save it as UTF-8", line, col)]
+            [
+                Problem(
+                    shown,
+                    f"file is not UTF-8 text (byte 0x{data[exc.start]:02x}); save it as UTF-8",
+                    line,
+                    col,
+                )
+            ]
         ) from None
     return text.removeprefix("\ufeff")
 
@@ -623,7 +708,9 @@ def deck_files(paths: Iterable[Path]) -> list[Path]:
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*") if p.suffix in DECK_SUFFIXES and p.is_file()))
+            found.extend(
+                sorted(p for p in path.rglob("*") if p.suffix in DECK_SUFFIXES and p.is_file())
+            )
         else:
             found.append(path)
     return found
@@ -658,7 +745,10 @@ def load_catalog(folders: Iterable[Path], max_bytes: int = DEFAULT_MAX_BYTES) ->
             continue
         if deck.id in decks:
             problems.append(
-                Problem(str(path), f"deck id {deck.id!r} is already used by {decks[deck.id].path}; this file was skipped")
+                Problem(
+                    str(path),
+                    f"deck id {deck.id!r} is already used by {decks[deck.id].path}; this file was skipped",
+                )
             )
             continue
         decks[deck.id] = deck

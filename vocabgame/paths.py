@@ -35,7 +35,9 @@ def schema_path() -> Path:
     return Path(str(resources.files("vocabgame"))) / "schema" / "deck-v1.schema.json"
 
 
-def deck_folders(data_dir: Path, extra: list[Path], environ: Mapping[str, str] = os.environ) -> list[Path]:
+def deck_folders(
+    data_dir: Path, extra: list[Path], environ: Mapping[str, str] = os.environ
+) -> list[Path]:
     """Folders searched for decks, in order: built-in, --decks, $VOCABGAME_DECKS, <data>/decks."""
     from_env = [Path(p).expanduser() for p in environ.get(DECKS_ENV, "").split(os.pathsep) if p]
     return [builtin_decks_dir(), *extra, *from_env, data_dir / "decks"]

@@ -22,7 +22,30 @@ MAX_DEPTH = 64
 MAX_NODES = 200_000
 
 _BOOL_WORDS = frozenset(
-    "y Y yes Yes YES n N no No NO true True TRUE false False FALSE on On ON off Off OFF".split()
+    [
+        "y",
+        "Y",
+        "yes",
+        "Yes",
+        "YES",
+        "n",
+        "N",
+        "no",
+        "No",
+        "NO",
+        "true",
+        "True",
+        "TRUE",
+        "false",
+        "False",
+        "FALSE",
+        "on",
+        "On",
+        "ON",
+        "off",
+        "Off",
+        "OFF",
+    ]
 )
 
 
@@ -65,6 +88,11 @@ def _pos(mark: Any) -> tuple[int, int]:
     return (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
 
 
+_YAML = "tag:yaml.org,2002:"
+# Only plain values: no binary, set, omap, pairs, merge, python/* or any other tag.
+_SCALAR_TAGS = frozenset(_YAML + t for t in ("str", "int", "float", "bool", "null", "timestamp"))
+_COLLECTION_TAGS = {"map": (None, "!", _YAML + "map"), "seq": (None, "!", _YAML + "seq")}
+
 _constructor = yaml.constructor.SafeConstructor()
 _resolver = yaml.resolver.Resolver()
 
@@ -74,7 +102,11 @@ def _scalar(event: yaml.ScalarEvent) -> Node:
     tag = event.tag
     if tag is None or tag == "!":
         tag = _resolver.resolve(yaml.ScalarNode, event.value, event.implicit)
-    if not tag.startswith("tag:yaml.org,2002:"):
+    if tag == _YAML + "value":  # YAML 1.1 resolves a lone '=' to this; in a deck it is text
+        tag = _YAML + "str"
+    if tag == _YAML + "merge":
+        raise YamlProblem("merge keys (<<) are not supported; write the keys out", line, col)
+    if tag not in _SCALAR_TAGS:
         raise YamlProblem(f"unsupported YAML tag {tag!r}; decks use plain values only", line, col)
     node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
     try:
@@ -164,13 +196,13 @@ def parse(text: str) -> tuple[Node | None, list[YamlProblem]]:
                 line, col = _pos(event.start_mark)
                 if len(stack) >= MAX_DEPTH:
                     raise YamlProblem(f"nesting deeper than {MAX_DEPTH} levels", line, col)
-                if event.tag not in (None, "!") and not event.tag.startswith("tag:yaml.org,2002:"):
+                kind = "map" if isinstance(event, yaml.MappingStartEvent) else "seq"
+                if event.tag not in _COLLECTION_TAGS[kind]:
                     raise YamlProblem(
                         f"unsupported YAML tag {event.tag!r}; decks use plain values only",
                         line,
                         col,
                     )
-                kind = "map" if isinstance(event, yaml.MappingStartEvent) else "seq"
                 node = Node(kind, {} if kind == "map" else [], line, col)
                 stack.append([node, None, (line, col), event.anchor])
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):

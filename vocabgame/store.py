@@ -1,0 +1,423 @@
+"""Progress in SQLite: every answer is committed the moment it is given.
+
+One file, `<data dir>/vocabgame.db`, in WAL mode. The schema version lives in
+`PRAGMA user_version`; `MIGRATIONS[n]` takes a database from version n to n + 1.
+Progress is keyed by deck id + item id + face, so editing a deck's wording keeps it, and the
+history of removed items stays.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from fsrs import Card
+
+from vocabgame.quiz import FaceKey
+from vocabgame.srs import dump_card, load_card
+
+DB_NAME = "vocabgame.db"
+
+MIGRATIONS: list[str] = [
+    # 0 -> 1
+    """
+    CREATE TABLE cards (
+        deck_id TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        face TEXT NOT NULL,
+        card_id INTEGER NOT NULL UNIQUE,
+        card TEXT NOT NULL,
+        due TEXT NOT NULL,
+        PRIMARY KEY (deck_id, item_id, face)
+    );
+    CREATE INDEX cards_due ON cards (deck_id, due);
+    CREATE TABLE rounds (
+        id INTEGER PRIMARY KEY,
+        deck_id TEXT,
+        mode TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        ended_at TEXT,
+        questions INTEGER NOT NULL DEFAULT 0,
+        correct INTEGER NOT NULL DEFAULT 0,
+        score INTEGER NOT NULL DEFAULT 0,
+        best_streak INTEGER NOT NULL DEFAULT 0,
+        finished INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE reviews (
+        id INTEGER PRIMARY KEY,
+        round_id INTEGER REFERENCES rounds (id),
+        deck_id TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        face TEXT NOT NULL,
+        reviewed_at TEXT NOT NULL,
+        rating INTEGER NOT NULL,
+        correct INTEGER NOT NULL,
+        response_ms INTEGER,
+        mode TEXT NOT NULL,
+        answer TEXT NOT NULL,
+        points INTEGER NOT NULL DEFAULT 0,
+        card_before TEXT
+    );
+    CREATE INDEX reviews_item ON reviews (deck_id, item_id, face);
+    CREATE TABLE flags (
+        id INTEGER PRIMARY KEY,
+        deck_id TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        face TEXT NOT NULL,
+        flagged_at TEXT NOT NULL,
+        note TEXT NOT NULL DEFAULT ''
+    );
+    CREATE TABLE settings (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    """,
+]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class StoreError(Exception):
+    """The database cannot be used; the message is one sentence a player can act on."""
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    key: FaceKey
+    reviewed_at: datetime
+    rating: int
+    correct: bool
+    response_ms: int | None
+    mode: str
+    answer: str
+    points: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    id: int
+    deck_id: str | None
+    started_at: datetime
+    ended_at: datetime | None
+    questions: int
+    correct: int
+    score: int
+    best_streak: int
+    finished: bool
+
+
+def _explain(path: Path, exc: sqlite3.Error) -> StoreError:
+    text = str(exc).lower()
+    if "locked" in text or "busy" in text:
+        return StoreError(
+            f"The progress database {path} is in use by another vocabgame; "
+            "close that one and try again (nothing was changed)."
+        )
+    if "not a database" in text or "malformed" in text or "corrupt" in text:
+        return StoreError(
+            f"The progress database {path} is damaged ({exc}); move it aside or restore a "
+            "backup, and vocabgame will start a new one (nothing was changed)."
+        )
+    if "readonly" in text or "unable to open" in text or "disk i/o" in text:
+        return StoreError(
+            f"Cannot write the progress database {path} ({exc}); check the folder's permissions and free space."
+        )
+    return StoreError(f"The progress database {path} cannot be used ({exc}).")
+
+
+class Store:
+    """The SQLite store. Open with `Store.open(path)`; every write commits before returning."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+        self.conn = conn
+        self.path = path
+
+    @classmethod
+    def open(cls, path: Path, timeout: float = 2.0) -> Store:
+        """Open (creating or migrating) the database; raises StoreError with one clear sentence."""
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(
+                f"Cannot create the data folder {path.parent} ({exc.strerror})."
+            ) from None
+        try:
+            conn = sqlite3.connect(
+                path, timeout=timeout, isolation_level=None, check_same_thread=False
+            )
+        except sqlite3.Error as exc:
+            raise _explain(path, exc) from None
+        store = cls(conn, path)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            store._migrate()
+            check = conn.execute("PRAGMA quick_check").fetchone()[0]
+            if check != "ok":
+                raise sqlite3.DatabaseError(f"database disk image is malformed: {check}")
+        except sqlite3.Error as exc:
+            conn.close()
+            raise _explain(path, exc) from None
+        except StoreError:
+            conn.close()
+            raise
+        return store
+
+    def _migrate(self) -> None:
+        version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"The progress database {self.path} was written by a newer vocabgame "
+                f"(schema {version}); upgrade vocabgame to use it (nothing was changed)."
+            )
+        for number in range(version, SCHEMA_VERSION):
+            with self.transaction():
+                for statement in MIGRATIONS[number].split(";"):
+                    if statement.strip():
+                        self.conn.execute(statement)
+                self.conn.execute(f"PRAGMA user_version = {number + 1}")
+
+    def close(self) -> None:
+        self.conn.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise _explain(self.path, exc) from None
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        else:
+            try:
+                self.conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                self.conn.execute("ROLLBACK")
+                raise _explain(self.path, exc) from None
+
+    # -- cards ----------------------------------------------------------------------------
+
+    def cards(self, deck_ids: Iterable[str] | None = None) -> dict[FaceKey, Card]:
+        sql = "SELECT deck_id, item_id, face, card FROM cards"
+        args: list[str] = []
+        if deck_ids is not None:
+            ids = list(deck_ids)
+            sql += f" WHERE deck_id IN ({','.join('?' * len(ids))})"
+            args = ids
+        return {FaceKey(d, i, f): load_card(c) for d, i, f, c in self.conn.execute(sql, args)}
+
+    def card(self, key: FaceKey) -> Card | None:
+        row = self.conn.execute(
+            "SELECT card FROM cards WHERE deck_id=? AND item_id=? AND face=?",
+            (key.deck_id, key.item_id, key.face),
+        ).fetchone()
+        return load_card(row[0]) if row else None
+
+    def next_card_id(self) -> int:
+        row = self.conn.execute("SELECT COALESCE(MAX(card_id), 0) + 1 FROM cards").fetchone()
+        return int(row[0])
+
+    # -- answers --------------------------------------------------------------------------
+
+    def record(
+        self,
+        review: Review,
+        card: Card,
+        round_id: int | None,
+        card_before: Card | None,
+        round_totals: tuple[int, int, int, int] | None = None,
+    ) -> int:
+        """Save an answer, the face's new schedule and the round's running totals (questions,
+        correct, score, best streak) in one transaction; returns the review id."""
+        key = review.key
+        with self.transaction() as conn:
+            cur = conn.execute(
+                "INSERT INTO reviews (round_id, deck_id, item_id, face, reviewed_at, rating, correct,"
+                " response_ms, mode, answer, points, card_before)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    round_id,
+                    key.deck_id,
+                    key.item_id,
+                    key.face,
+                    review.reviewed_at.isoformat(),
+                    review.rating,
+                    int(review.correct),
+                    review.response_ms,
+                    review.mode,
+                    review.answer,
+                    review.points,
+                    dump_card(card_before) if card_before is not None else None,
+                ),
+            )
+            conn.execute(
+                "INSERT INTO cards (deck_id, item_id, face, card_id, card, due) VALUES (?,?,?,?,?,?)"
+                " ON CONFLICT (deck_id, item_id, face) DO UPDATE SET card=excluded.card, due=excluded.due",
+                (
+                    key.deck_id,
+                    key.item_id,
+                    key.face,
+                    card.card_id,
+                    dump_card(card),
+                    card.due.isoformat(),
+                ),
+            )
+            if round_id is not None and round_totals is not None:
+                conn.execute(
+                    "UPDATE rounds SET questions=?, correct=?, score=?, best_streak=? WHERE id=?",
+                    (*round_totals, round_id),
+                )
+            return int(cur.lastrowid or 0)
+
+    def undo(self, review_id: int) -> Review | None:
+        """Remove an answer and put its face's schedule back to how it was before it."""
+        row = self.conn.execute(
+            "SELECT deck_id, item_id, face, reviewed_at, rating, correct, response_ms, mode, answer,"
+            " points, card_before FROM reviews WHERE id=?",
+            (review_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        deck_id, item_id, face, at, rating, correct, ms, mode, answer, points, before = row
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM reviews WHERE id=?", (review_id,))
+            if before is None:
+                conn.execute(
+                    "DELETE FROM cards WHERE deck_id=? AND item_id=? AND face=?",
+                    (deck_id, item_id, face),
+                )
+            else:
+                card = load_card(before)
+                conn.execute(
+                    "UPDATE cards SET card=?, due=? WHERE deck_id=? AND item_id=? AND face=?",
+                    (before, card.due.isoformat(), deck_id, item_id, face),
+                )
+        return Review(
+            FaceKey(deck_id, item_id, face),
+            datetime.fromisoformat(at),
+            rating,
+            bool(correct),
+            ms,
+            mode,
+            answer,
+            points,
+        )
+
+    def reviews(self, deck_id: str | None = None) -> list[Review]:
+        sql = "SELECT deck_id, item_id, face, reviewed_at, rating, correct, response_ms, mode, answer, points FROM reviews"
+        args: tuple[str, ...] = ()
+        if deck_id is not None:
+            sql += " WHERE deck_id=?"
+            args = (deck_id,)
+        return [
+            Review(FaceKey(d, i, f), datetime.fromisoformat(at), r, bool(c), ms, m, a, p)
+            for d, i, f, at, r, c, ms, m, a, p in self.conn.execute(sql + " ORDER BY id", args)
+        ]
+
+    def review_count(self) -> int:
+        return int(self.conn.execute("SELECT COUNT(*) FROM reviews").fetchone()[0])
+
+    def first_seen(self) -> dict[tuple[str, str], datetime]:
+        """When each item (deck id, item id) was first answered."""
+        rows = self.conn.execute(
+            "SELECT deck_id, item_id, MIN(reviewed_at) FROM reviews GROUP BY deck_id, item_id"
+        )
+        return {(d, i): datetime.fromisoformat(at) for d, i, at in rows}
+
+    # -- rounds ---------------------------------------------------------------------------
+
+    def start_round(self, deck_id: str | None, mode: str, now: datetime) -> int:
+        with self.transaction() as conn:
+            cur = conn.execute(
+                "INSERT INTO rounds (deck_id, mode, started_at) VALUES (?,?,?)",
+                (deck_id, mode, now.isoformat()),
+            )
+            return int(cur.lastrowid or 0)
+
+    def update_round(
+        self,
+        round_id: int,
+        *,
+        questions: int,
+        correct: int,
+        score: int,
+        best_streak: int,
+        ended_at: datetime | None = None,
+        finished: bool = False,
+    ) -> None:
+        with self.transaction() as conn:
+            conn.execute(
+                "UPDATE rounds SET questions=?, correct=?, score=?, best_streak=?, ended_at=?, finished=?"
+                " WHERE id=?",
+                (
+                    questions,
+                    correct,
+                    score,
+                    best_streak,
+                    ended_at.isoformat() if ended_at else None,
+                    int(finished),
+                    round_id,
+                ),
+            )
+
+    def rounds(self, finished_only: bool = False) -> list[RoundRecord]:
+        sql = "SELECT id, deck_id, started_at, ended_at, questions, correct, score, best_streak, finished FROM rounds"
+        if finished_only:
+            sql += " WHERE finished=1"
+        return [
+            RoundRecord(
+                i,
+                d,
+                datetime.fromisoformat(s),
+                datetime.fromisoformat(e) if e else None,
+                q,
+                c,
+                sc,
+                b,
+                bool(f),
+            )
+            for i, d, s, e, q, c, sc, b, f in self.conn.execute(sql + " ORDER BY id")
+        ]
+
+    def best_score(self, deck_id: str | None, exclude_round: int | None = None) -> int | None:
+        sql = "SELECT MAX(score) FROM rounds WHERE finished=1 AND deck_id IS ?"
+        args: list[object] = [deck_id]
+        if exclude_round is not None:
+            sql += " AND id != ?"
+            args.append(exclude_round)
+        value = self.conn.execute(sql, args).fetchone()[0]
+        return int(value) if value is not None else None
+
+    # -- flags and settings -----------------------------------------------------------------
+
+    def flag(self, key: FaceKey, now: datetime, note: str = "") -> None:
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT INTO flags (deck_id, item_id, face, flagged_at, note) VALUES (?,?,?,?,?)",
+                (key.deck_id, key.item_id, key.face, now.isoformat(), note),
+            )
+
+    def flags(self) -> list[tuple[FaceKey, datetime, str]]:
+        rows = self.conn.execute(
+            "SELECT deck_id, item_id, face, flagged_at, note FROM flags ORDER BY id"
+        )
+        return [(FaceKey(d, i, f), datetime.fromisoformat(at), n) for d, i, f, at, n in rows]
+
+    def setting(self, key: str, default: object = None) -> object:
+        row = self.conn.execute("SELECT value FROM settings WHERE key=?", (key,)).fetchone()
+        return json.loads(row[0]) if row else default
+
+    def set_setting(self, key: str, value: object) -> None:
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value=excluded.value",
+                (key, json.dumps(value)),
+            )
