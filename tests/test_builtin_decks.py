@@ -1,0 +1,539 @@
+"""Content checks over the built-in decks (issue 4: "Minimums" and "Checks, as tests").
+
+Every test reads the decks that ship with vocabgame and, when it fails, names the offending
+deck and item ids. The calculation check recomputes every answer with formulas written here,
+from each calculation's prompt and explanation; vocabgame.calc only evaluates the deck's side.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from vocabgame.cli import main
+from vocabgame.decks import deck_files, load_text, read_text
+from vocabgame.model import Deck, Scenario
+from vocabgame.paths import builtin_decks_dir
+from vocabgame.problems import Problem
+
+DECKS_DIR = builtin_decks_dir()
+
+MIN_TERMS = 70
+MIN_CONFUSABLES = 25
+MIN_CUES_PER_GROUP = 2
+MIN_SCENARIOS = 60
+MIN_CLAIMS = 20
+MIN_CLAIM_SHARE = 0.35  # each of true and false answers at least this share of all claims
+MIN_RECALL = 12
+MIN_CALCULATIONS = 10
+MAX_LONGEST_ANSWER_SHARE = 0.40
+
+
+def _load() -> tuple[list[Deck], list[Problem]]:
+    """Every built-in deck, loaded strictly, and the problems found (warnings included)."""
+    decks: list[Deck] = []
+    problems: list[Problem] = []
+    for path in deck_files([DECKS_DIR]):
+        deck, found = load_text(read_text(path), str(path), strict=True)
+        problems.extend(found)
+        if deck is not None:
+            decks.append(deck)
+    return decks, problems
+
+
+@pytest.fixture(scope="module")
+def decks() -> list[Deck]:
+    """The built-in decks; errors stop every test here, strict warnings are the first test's."""
+    loaded, problems = _load()
+    errors = [str(p) for p in problems if p.severity == "error"]
+    assert not errors, "built-in decks fail to load:\n" + "\n".join(errors)
+    return loaded
+
+
+def _normalise(text: str) -> str:
+    """Casefold, collapse whitespace, drop punctuation at the end."""
+    return re.sub(r"[\s.,;:!?]+$", "", " ".join(text.casefold().split()))
+
+
+def _where(deck: Deck, item_id: str) -> str:
+    return f"{deck.id}/{item_id}"
+
+
+def _listing(lines: list[str]) -> str:
+    return "\n  " + "\n  ".join(lines)
+
+
+# -- 1. validation --------------------------------------------------------------------------------
+
+
+def test_every_builtin_deck_loads_with_no_problems_in_strict_mode() -> None:
+    files = deck_files([DECKS_DIR])
+    assert files, f"no deck files in {DECKS_DIR}"
+    decks, problems = _load()
+    assert not problems, "problems in the built-in decks:" + _listing([str(p) for p in problems])
+    assert len(decks) == len(files)
+    ids = [d.id for d in decks]
+    assert len(set(ids)) == len(ids), f"deck ids repeat: {sorted(ids)}"
+
+
+def test_validate_strict_cli_passes_on_builtin_decks_with_no_warnings(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code = main(["validate", "--strict", str(DECKS_DIR)])
+    out, err = capsys.readouterr()
+    assert code == 0, f"vocabgame validate --strict exited {code}:\n{out}{err}"
+    assert out.strip() == "", f"validate printed problems:\n{out}"
+    assert "0 errors, 0 warnings" in err, err
+
+
+# -- 2. minimums ----------------------------------------------------------------------------------
+
+
+def test_minimum_terms_and_every_term_has_a_caveat(decks: list[Deck]) -> None:
+    terms = [(d, t) for d in decks for t in d.terms]
+    assert len(terms) >= MIN_TERMS, f"{len(terms)} terms, need at least {MIN_TERMS}"
+    missing = [_where(d, t.id) for d, t in terms if not (t.caveat and t.caveat.strip())]
+    assert not missing, "terms without a caveat:" + _listing(missing)
+
+
+def test_minimum_confusable_groups_each_with_two_cues(decks: list[Deck]) -> None:
+    groups = [(d, c) for d in decks for c in d.confusables]
+    assert len(groups) >= MIN_CONFUSABLES, (
+        f"{len(groups)} confusable groups, need at least {MIN_CONFUSABLES}"
+    )
+    few = [
+        f"{_where(d, c.id)} has {len(c.cues)} cues"
+        for d, c in groups
+        if len(c.cues) < MIN_CUES_PER_GROUP
+    ]
+    assert not few, f"confusable groups with fewer than {MIN_CUES_PER_GROUP} cues:" + _listing(few)
+
+
+def test_minimum_scenarios_each_with_a_why_not(decks: list[Deck]) -> None:
+    scenarios = [(d, s) for d in decks for s in d.scenarios]
+    assert len(scenarios) >= MIN_SCENARIOS, (
+        f"{len(scenarios)} scenarios, need at least {MIN_SCENARIOS}"
+    )
+    bare = [_where(d, s.id) for d, s in scenarios if not s.why_not]
+    assert not bare, "scenarios without why_not:" + _listing(bare)
+
+
+def test_minimum_claims_with_true_and_false_answers_balanced(decks: list[Deck]) -> None:
+    claims = [(d, c) for d in decks for c in d.claims]
+    assert len(claims) >= MIN_CLAIMS, f"{len(claims)} claims, need at least {MIN_CLAIMS}"
+    true = [_where(d, c.id) for d, c in claims if c.answer]
+    false = [_where(d, c.id) for d, c in claims if not c.answer]
+    for name, group in (("true", true), ("false", false)):
+        assert len(group) >= MIN_CLAIM_SHARE * len(claims), (
+            f"only {len(group)} of {len(claims)} claims are {name} "
+            f"(need {MIN_CLAIM_SHARE:.0%}): {group}"
+        )
+
+
+def test_minimum_recall_items_each_with_key_points(decks: list[Deck]) -> None:
+    recall = [(d, r) for d in decks for r in d.recall]
+    assert len(recall) >= MIN_RECALL, f"{len(recall)} recall items, need at least {MIN_RECALL}"
+    bare = [_where(d, r.id) for d, r in recall if not r.key_points]
+    assert not bare, "recall items without key_points:" + _listing(bare)
+
+
+def test_minimum_calculations(decks: list[Deck]) -> None:
+    count = sum(len(d.calculations) for d in decks)
+    assert count >= MIN_CALCULATIONS, f"{count} calculations, need at least {MIN_CALCULATIONS}"
+
+
+# -- 3. sources -----------------------------------------------------------------------------------
+
+
+def test_every_term_scenario_claim_and_calculation_cites_a_source(decks: list[Deck]) -> None:
+    unsourced = [
+        f"{_where(d, item.id)} ({section})"
+        for d in decks
+        for section in ("terms", "scenarios", "claims", "calculations")
+        for item in getattr(d, section)
+        if not item.sources
+    ]
+    assert not unsourced, "items citing no source:" + _listing(unsourced)
+    unknown = [
+        f"{_where(d, item.id)} cites {key!r}"
+        for d in decks
+        for item in d.items()
+        for key in item.sources
+        if key not in d.sources
+    ]
+    assert not unknown, "items citing a source key the deck does not define:" + _listing(unknown)
+
+
+def test_every_source_url_is_https(decks: list[Deck]) -> None:
+    bad = [
+        f"{d.id} source {key!r}: {src.url}"
+        for d in decks
+        for key, src in d.sources.items()
+        if not src.url.startswith("https://")
+    ]
+    assert not bad, "source URLs not starting with https://:" + _listing(bad)
+
+
+# -- 4. uniqueness --------------------------------------------------------------------------------
+
+
+def _clashes(entries: Iterator[tuple[str, str]]) -> list[str]:
+    """(normalised text, where) pairs in; one line per text that appears more than once."""
+    seen: dict[str, list[str]] = defaultdict(list)
+    for text, where in entries:
+        seen[_normalise(text)].append(where)
+    return [f"{places}: {text!r}" for text, places in seen.items() if len(places) > 1]
+
+
+def test_no_two_terms_share_a_definition(decks: list[Deck]) -> None:
+    clashes = _clashes((t.definition, _where(d, t.id)) for d in decks for t in d.terms)
+    assert not clashes, "terms sharing a definition:" + _listing(clashes)
+
+
+def test_no_two_terms_share_a_term_name(decks: list[Deck]) -> None:
+    clashes = _clashes((t.term, _where(d, t.id)) for d in decks for t in d.terms)
+    assert not clashes, "terms sharing a name:" + _listing(clashes)
+
+
+def _prompts(decks: list[Deck]) -> Iterator[tuple[str, str]]:
+    for d in decks:
+        for s in d.scenarios:
+            yield s.prompt, f"{_where(d, s.id)} (scenario)"
+        for r in d.recall:
+            yield r.prompt, f"{_where(d, r.id)} (recall)"
+        for k in d.calculations:
+            yield k.prompt, f"{_where(d, k.id)} (calculation)"
+        for c in d.claims:
+            yield c.statement, f"{_where(d, c.id)} (claim)"
+        for g in d.confusables:
+            for n, cue in enumerate(g.cues, 1):
+                yield cue.text, f"{_where(d, g.id)} cue {n}"
+
+
+def test_no_two_items_share_a_prompt(decks: list[Deck]) -> None:
+    clashes = _clashes(_prompts(decks))
+    assert not clashes, "items sharing a prompt:" + _listing(clashes)
+
+
+# -- 5, 6. scenarios ------------------------------------------------------------------------------
+
+
+def _shown(deck: Deck, choice: str) -> str:
+    """A choice as the player sees it: a term id is shown as that term's name."""
+    term = deck.term(choice)
+    return term.term if term is not None else choice
+
+
+def _answer_is_longest(deck: Deck, scenario: Scenario) -> bool:
+    longest = max(len(_shown(deck, c)) for c in scenario.choices)
+    return len(_shown(deck, scenario.answer)) >= longest  # a tie counts as longest
+
+
+def test_right_answer_is_the_longest_choice_in_at_most_40_percent_of_scenarios(
+    decks: list[Deck],
+) -> None:
+    failures: list[str] = []
+    total = longest_total = 0
+    for d in decks:
+        longest = [s.id for s in d.scenarios if _answer_is_longest(d, s)]
+        total += len(d.scenarios)
+        longest_total += len(longest)
+        if d.scenarios and len(longest) > MAX_LONGEST_ANSWER_SHARE * len(d.scenarios):
+            failures.append(
+                f"{d.id}: answer longest in {len(longest)} of {len(d.scenarios)} "
+                f"({len(longest) / len(d.scenarios):.0%}): {longest}"
+            )
+    if total and longest_total > MAX_LONGEST_ANSWER_SHARE * total:
+        failures.append(
+            f"all decks: answer longest in {longest_total} of {total} ({longest_total / total:.0%})"
+        )
+    assert not failures, (
+        f"the right answer is the longest choice in more than {MAX_LONGEST_ANSWER_SHARE:.0%}:"
+        + _listing(failures)
+    )
+
+
+def test_every_why_not_covers_exactly_the_distractors(decks: list[Deck]) -> None:
+    bad = []
+    for d in decks:
+        for s in d.scenarios:
+            distractors = set(s.choices) - {s.answer}
+            keys = {k for k, _ in s.why_not}
+            if keys != distractors:
+                missing = sorted(distractors - keys)
+                extra = sorted(keys - distractors)
+                bad.append(f"{_where(d, s.id)}: missing {missing}, extra {extra}")
+    assert not bad, "scenarios whose why_not does not match the distractors:" + _listing(bad)
+
+
+# -- 7. calculations, recomputed independently ----------------------------------------------------
+
+KIB_PER_GIB = 1024 * 1024
+
+# (deck id, calculation id) -> the answer, computed from the prompt's and explanation's words.
+# Argument names are the calculation's `given` names.
+EXPECTED: dict[tuple[str, str], Callable[..., float]] = {
+    # Prefill steps: decodes use one token each of every step's budget; the prompt gets the rest.
+    ("batching-scheduling", "chunked-prefill-steps"): lambda budget, prompt, decodes: float(
+        -(-prompt // (budget - decodes))
+    ),
+    # The batch leaves at the preferred size ((batch - 1) more arrivals) or at the max delay.
+    ("batching-scheduling", "triton-batch-wait"): lambda batch, delay, gap: (
+        delay if delay < (batch - 1) * gap else (batch - 1) * gap
+    ),
+    # Mean acceptance length = 1 + accepted / drafts, with accepted / drafts = rate * k.
+    ("batching-scheduling", "spec-acceptance-length"): lambda k, rate: 1 + k * rate,
+    # K and V x layers x 8 KV heads x head dim 128 x bytes per element, in KiB.
+    ("kv-cache", "kv-per-token-llama3"): lambda model, precision: (
+        2 * model * 8 * 128 * precision / 1024
+    ),
+    # KiB per token x tokens, in GiB.
+    ("kv-cache", "kv-one-sequence"): lambda model, tokens: model * tokens / KIB_PER_GIB,
+    # KiB per token x tokens x sequences, in GiB.
+    ("kv-cache", "kv-batch"): lambda model, tokens, batch: batch * tokens * model / KIB_PER_GIB,
+    # Whole sequences that fit: GiB budget over (KiB per token x tokens), rounded down.
+    ("kv-cache", "kv-sequences-fit"): lambda budget, dtype, tokens: float(
+        int(budget * KIB_PER_GIB) // int(dtype * tokens)
+    ),
+    # Whole tokens that fit: GiB budget over KiB per token, rounded down.
+    ("kv-cache", "kv-token-capacity"): lambda budget, model: float(
+        int(budget * KIB_PER_GIB) // int(model)
+    ),
+    # TPOT = (E2EL - TTFT) / (output tokens - 1).
+    ("latency-throughput", "calc-tpot"): lambda e2e, ttft, out: (e2e - ttft) / (out - 1),
+    # Output token throughput = total output tokens / duration.
+    ("latency-throughput", "calc-output-throughput"): lambda n, avg_out, dur: n * avg_out / dur,
+    # Goodput = requests meeting every SLO / duration.
+    ("latency-throughput", "calc-goodput"): lambda good, dur: good / dur,
+    # Tokens per second seen by one user = 1 / ITL in seconds.
+    ("latency-throughput", "calc-per-user-speed"): lambda itl: 1 / (itl / 1000),
+    # E2EL = TTFT + TPOT x (output tokens - 1), in seconds.
+    ("latency-throughput", "calc-e2e-estimate"): lambda out, ttft, tpot: (
+        ttft / 1000 + tpot / 1000 * (out - 1)
+    ),
+    # Billions of parameters x bytes per parameter = GB.
+    ("quantization", "weight-memory"): lambda params, precision: params * precision,
+    # Whole GPUs to hold the weights.
+    ("quantization", "gpus-for-weights"): lambda params, precision, gpu: float(
+        math.ceil(params * precision / gpu)
+    ),
+    # GB freed = parameters x (old - new bytes per parameter).
+    ("quantization", "memory-saved"): lambda params, src, dst: params * src - params * dst,
+    # Weight bits + one 16-bit scale shared by the group.
+    ("quantization", "group-scale-overhead"): lambda bits, group: (bits * group + 16) / group,
+    # Little's law: L = lambda x W.
+    ("scaling-capacity", "littles-law-inflight"): lambda rate, latency: latency * rate,
+    # Concurrency from Little's law, over the usable concurrency of one replica, rounded up.
+    ("scaling-capacity", "replicas-needed"): lambda rate, latency, per_replica, util: float(
+        math.ceil(rate * latency / (per_replica * util))
+    ),
+    # ops:byte = (TFLOPS x 1e12) / (GB/s x 1e9).
+    ("scaling-capacity", "gpu-ops-byte"): lambda tflops, bw: tflops * 1e12 / (bw * 1e9),
+    # A100: 312 TFLOPS / 2039 GB/s, over the operation's FLOPs per byte.
+    ("scaling-capacity", "ratio-vs-intensity"): lambda op: (312e12 / 2039e9) / op,
+}
+
+
+def test_every_builtin_calculation_has_an_independent_check(decks: list[Deck]) -> None:
+    present = {(d.id, k.id) for d in decks for k in d.calculations}
+    unchecked = sorted(f"{deck}/{calc}" for deck, calc in present - EXPECTED.keys())
+    assert not unchecked, (
+        "calculations with no independent formula in EXPECTED (add one):" + _listing(unchecked)
+    )
+
+
+def test_calculation_answers_match_independent_computation_for_all_givens(
+    decks: list[Deck],
+) -> None:
+    from vocabgame import calc  # only to evaluate the deck's own expression, never the expected
+
+    wrong: list[str] = []
+    for d in decks:
+        for k in d.calculations:
+            expected_of = EXPECTED.get((d.id, k.id))
+            if expected_of is None:
+                continue  # reported by the test above
+            for combo in itertools.product(*(g.options for g in k.given)):
+                values = {g.name: v for g, (_, v) in zip(k.given, combo, strict=True)}
+                deck_answer = calc.evaluate(k.answer, values)
+                expected = expected_of(**values)
+                if not math.isclose(deck_answer, expected, rel_tol=1e-9):
+                    wrong.append(
+                        f"{_where(d, k.id)} with {values}: deck says {deck_answer!r}, "
+                        f"expected {expected!r}"
+                    )
+    assert not wrong, "calculation answers that disagree:" + _listing(wrong)
+
+
+# -- 8. the seed's knowledge checks and FAQ -------------------------------------------------------
+
+# (deck id, recall id) -> words the prompt must contain, and words its answer must contain,
+# taken from the seed learning guide's knowledge check.
+SEED_RECALL: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]] = {
+    ("latency-throughput", "recall-benchmark-conditions"): (
+        ("conditions", "inference benchmark"),
+        (
+            "model",
+            "precision",
+            "hardware",
+            "input and output lengths",
+            "concurrency",
+            "batch",
+            "latency target",
+            "warm-up",
+            "error",
+        ),
+    ),
+    ("latency-throughput", "recall-throughput-and-latency-rise"): (
+        ("throughput", "latency", "rise"),
+        ("batch", "queue", "total work", "waits longer"),
+    ),
+    ("kv-cache", "kv-cache-tradeoff"): (
+        ("kv cache", "tradeoff"),
+        ("recomput", "memory", "context", "model shape", "precision", "concurrent"),
+    ),
+}
+
+# (deck id, claim id) -> the statement's key words and the answer, from the seed's FAQ.
+SEED_CLAIMS: dict[tuple[str, str], tuple[tuple[str, ...], bool]] = {
+    ("latency-throughput", "claim-throughput-faster-user"): (
+        ("higher token throughput", "always", "faster"),
+        False,
+    ),
+    ("quantization", "quant-always-faster"): (("quantiz", "always"), False),
+}
+
+
+def _find(decks: list[Deck], section: str, deck_id: str, item_id: str) -> Any:
+    for d in decks:
+        if d.id == deck_id:
+            return next((i for i in getattr(d, section) if i.id == item_id), None)
+    return None
+
+
+def test_seed_knowledge_checks_are_recall_items(decks: list[Deck]) -> None:
+    bad: list[str] = []
+    for (deck_id, item_id), (prompt_words, answer_words) in SEED_RECALL.items():
+        item = _find(decks, "recall", deck_id, item_id)
+        if item is None:
+            bad.append(f"{deck_id}/{item_id}: no such recall item")
+            continue
+        prompt, answer = item.prompt.casefold(), " ".join(item.answer.casefold().split())
+        if lost := [w for w in prompt_words if w not in prompt]:
+            bad.append(f"{deck_id}/{item_id}: prompt lacks {lost}")
+        if lost := [w for w in answer_words if w not in answer]:
+            bad.append(f"{deck_id}/{item_id}: answer lacks {lost}")
+        if not item.key_points:
+            bad.append(f"{deck_id}/{item_id}: no key_points")
+    assert not bad, "seed knowledge checks missing or changed:" + _listing(bad)
+
+
+def test_seed_faq_claims_are_present_and_false(decks: list[Deck]) -> None:
+    bad: list[str] = []
+    for (deck_id, item_id), (words, answer) in SEED_CLAIMS.items():
+        claim = _find(decks, "claims", deck_id, item_id)
+        if claim is None:
+            bad.append(f"{deck_id}/{item_id}: no such claim")
+            continue
+        if lost := [w for w in words if w not in claim.statement.casefold()]:
+            bad.append(f"{deck_id}/{item_id}: statement lacks {lost}")
+        if claim.answer is not answer:
+            bad.append(f"{deck_id}/{item_id}: answer is {claim.answer}, expected {answer}")
+    assert not bad, "seed FAQ claims missing or changed:" + _listing(bad)
+
+
+# -- 9. topic coverage ----------------------------------------------------------------------------
+
+# Key concepts from issue 4's "Cover at least": each must appear, case-insensitively, inside some
+# term's name or alias. A tuple lists spellings of which any one will do.
+CONCEPTS: tuple[str | tuple[str, ...], ...] = (
+    # the frame
+    "inference",
+    "model serving",
+    "benchmark",
+    # latency
+    "time to first token",
+    "time per output token",
+    "inter-token latency",
+    "end-to-end",
+    "queue",
+    ("tail latency", "percentile"),
+    ("warm-up", "warmup"),
+    "cold start",
+    # throughput
+    "input token throughput",
+    "output token throughput",
+    "request throughput",
+    ("per-user", "per user"),
+    "goodput",
+    ("SLO", "service level objective"),
+    "cost per token",
+    # batching
+    "static batching",
+    "dynamic batching",
+    "continuous batching",
+    ("in-flight batching", "inflight batching"),
+    "preemption",
+    # KV cache
+    "KV cache",
+    "PagedAttention",
+    "prefix caching",
+    ("quantized KV cache", "FP8 KV cache"),
+    "offload",
+    ("MQA", "multi-query"),
+    ("GQA", "grouped-query"),
+    "sliding",
+    # quantization
+    "quantization",
+    "INT8",
+    "INT4",
+    "FP8",
+    "E4M3",
+    "E5M2",
+    "weight-only",
+    "W8A8",
+    "AWQ",
+    "GPTQ",
+    "bitsandbytes",
+    "calibration",
+    # phases and limits
+    "prefill",
+    "decode",
+    "chunked prefill",
+    "token budget",
+    "disaggregated",
+    "memory-bound",
+    "compute-bound",
+    "arithmetic intensity",
+    "roofline",
+    # speculation, streaming, parallelism, operations
+    "speculative decoding",
+    "draft model",
+    ("n-gram", "ngram"),
+    "Medusa",
+    "streaming",
+    "tensor parallel",
+    "pipeline parallel",
+    "data parallel",
+    "expert parallel",
+    "backpressure",
+    "capacity planning",
+    "capacity reservation",
+    "Little",
+)
+
+
+def test_terms_cover_the_key_concepts_of_issue_4(decks: list[Deck]) -> None:
+    names = [n.casefold() for d in decks for t in d.terms for n in (t.term, *t.aliases)]
+    missing = []
+    for concept in CONCEPTS:
+        spellings = (concept,) if isinstance(concept, str) else concept
+        if not any(s.casefold() in name for s in spellings for name in names):
+            missing.append(" / ".join(spellings))
+    assert not missing, "concepts with no term or alias:" + _listing(missing)

@@ -1,0 +1,45 @@
+"""The Textual app: screens render what the session tells them and send answers back."""
+
+from __future__ import annotations
+
+from textual.app import App
+from textual.binding import Binding
+
+from vocabgame.session import Session
+from vocabgame.ui.home import HomeScreen
+from vocabgame.ui.round import RoundScreen
+
+
+class VocabApp(App[int]):
+    """vocabgame in the terminal. `session` holds the decks, the store and the clock."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "vocabgame"
+    SUB_TITLE = "AI inference and serving vocabulary"
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
+
+    def __init__(
+        self,
+        session: Session,
+        *,
+        deck: str | None = None,
+        size: int | None = None,
+        seed: int | None = None,
+        start_round: bool = False,
+    ) -> None:
+        super().__init__()
+        self.session = session
+        self.deck = deck
+        self.round_size = size
+        self.seed = seed
+        self.start_round = start_round
+
+    def on_mount(self) -> None:
+        self.push_screen(HomeScreen())
+        if self.start_round:
+            self.play(self.deck)
+
+    def play(self, deck_id: str | None) -> None:
+        """Start a round on a deck (None: all decks) and show it."""
+        round_ = self.session.start_round(deck_id, size=self.round_size, seed=self.seed)
+        self.push_screen(RoundScreen(round_))

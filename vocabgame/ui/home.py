@@ -1,0 +1,109 @@
+"""The home screen: the decks, what is due, and the day streak."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from vocabgame.session import Home
+from vocabgame.ui.help import HelpScreen
+
+if TYPE_CHECKING:
+    from vocabgame.ui.app import VocabApp
+
+INTRO = (
+    "Pick a deck and press Enter to play a round. Due: cards scheduled for review now. "
+    "New: items you can start today."
+)
+
+
+class HomeScreen(Screen[None]):
+    BINDINGS = [
+        Binding("enter", "play", "Play", priority=False),
+        Binding("question_mark", "help", "Keys"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    @property
+    def vocab(self) -> VocabApp:
+        return cast("VocabApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False, icon="")
+        yield Static(id="streak")
+        yield Static(Text(INTRO), id="intro")
+        yield DataTable(id="decks", cursor_type="row", zebra_stripes=True)
+        yield Static(id="problems")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#decks", DataTable)
+        table.add_column("Deck", key="deck")
+        for label in ("Items", "Due", "New", "Best"):
+            table.add_column(Text(label, justify="right"), key=label.lower())
+        table.focus()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_home()
+
+    def refresh_home(self) -> None:
+        home = self.vocab.session.home()
+        self.show(home)
+
+    def show(self, home: Home) -> None:
+        days = home.streak_days
+        streak = f"Day streak: {days} day{'s' * (days != 1)}" if days else "Day streak: none yet"
+        self.query_one("#streak", Static).update(
+            Text(f"{streak}   ·   {home.reviews} answers so far")
+        )
+        table = self.query_one("#decks", DataTable)
+        keep = table.cursor_row
+        table.clear()
+        for row in home.decks:
+            table.add_row(
+                Text(row.title),
+                Text(str(row.items), justify="right"),
+                Text(str(row.due), justify="right", style="bold" if row.due else ""),
+                Text(str(row.new), justify="right"),
+                Text("—" if row.best is None else str(row.best), justify="right"),
+                key=row.id or "",
+            )
+        if home.decks:
+            table.move_cursor(row=min(keep, len(home.decks) - 1))
+        problems = self.query_one("#problems", Static)
+        if home.problems:
+            shown = "\n".join(home.problems[:3])
+            more = f"\n(and {len(home.problems) - 3} more)" if len(home.problems) > 3 else ""
+            problems.update(Text(f"Some decks could not be loaded:\n{shown}{more}"))
+            problems.display = True
+        else:
+            problems.display = False
+        if not home.decks:
+            problems.update(
+                Text(
+                    "No decks found. Add .yaml decks with --decks DIR, or run: vocabgame new my-deck.yaml"
+                )
+            )
+            problems.display = True
+
+    @on(DataTable.RowSelected, "#decks")
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        self._play_row(event.row_key.value)
+
+    def action_play(self) -> None:
+        table = self.query_one("#decks", DataTable)
+        if table.row_count:
+            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
+            self._play_row(key.value)
+
+    def _play_row(self, key: str | None) -> None:
+        self.vocab.play(key or None)
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen())
