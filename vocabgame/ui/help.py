@@ -20,7 +20,7 @@ KEYS = (
     ("1 – 4", "grade your recall: Again, Hard, Good, Easy"),
     ("Enter, Space", "go on after the feedback"),
     ("u / Ctrl+Z", "undo the last answer"),
-    ("f", "flag the question as wrong or unclear, for the deck's author"),
+    ("f / Ctrl+F", "flag the question as wrong or unclear, for the deck's author"),
     ("q, Escape", "end the round early (every answer is kept)"),
 )
 

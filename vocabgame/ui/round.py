@@ -82,7 +82,7 @@ class RoundScreen(Screen[None]):
         *(Binding(d, f"digit({d})", show=False) for d in DIGITS),
         Binding("enter,space", "next", "Next", show=False),
         Binding("u,ctrl+z", "undo", "Undo"),
-        Binding("f", "flag", "Flag"),
+        Binding("f,ctrl+f", "flag", "Flag"),
         Binding("q,escape", "end", "End round"),
         Binding("question_mark", "help", "Keys"),
     ]

@@ -1,0 +1,245 @@
+"""Play whole rounds with the keyboard, then check the screen and what the store recorded."""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from vocabgame.quiz import Kind
+from vocabgame.ui.app import VocabApp
+from vocabgame.ui.home import HomeScreen
+from vocabgame.ui.results import ResultsScreen
+from vocabgame.ui.round import RoundScreen
+
+from .conftest import screen_text
+
+KEY_NAMES = {" ": "space", ",": "comma", ".": "full_stop", "-": "minus", "/": "slash"}
+
+
+def keys_for(text: str) -> list[str]:
+    return [KEY_NAMES.get(ch, ch) for ch in text]
+
+
+async def answer(pilot: Pilot, app: VocabApp, right: bool) -> None:
+    """Answer the question on screen, rightly or not, with keys alone."""
+    screen = app.screen
+    assert isinstance(screen, RoundScreen)
+    question = screen.round.question()
+    assert question is not None
+    if question.kind == Kind.CHOICE:
+        index = next(
+            i for i, c in enumerate(question.choices) if (c.value == question.answer) == right
+        )
+        await pilot.press(str(index + 1))
+    elif question.kind == Kind.TYPED:
+        await pilot.press(*keys_for(question.answer if right else "no idea"), "enter")
+    elif question.kind == Kind.NUMBER:
+        await pilot.press(*keys_for(question.answer if right else "123456"), "enter")
+    else:
+        await pilot.press("enter", "3" if right else "1")
+    await pilot.pause()
+
+
+async def play_round(pilot: Pilot, app: VocabApp, right: bool = True) -> None:
+    while isinstance(app.screen, RoundScreen):
+        await answer(pilot, app, right)
+        await pilot.press("enter")
+        await pilot.pause()
+
+
+async def test_a_whole_round_played_by_keys_is_saved_and_shown(make_app, clock) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert isinstance(app.screen, HomeScreen)
+        assert "Serving basics" in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, RoundScreen)
+        asked = app.screen.round.total
+        await play_round(pilot, app)
+        assert isinstance(app.screen, ResultsScreen)
+        text = screen_text(app)
+        assert "Round complete" in text
+        assert f"{asked} of {asked} right (100%)" in text
+        assert "New personal best!" in text
+        assert "Nothing missed." in text
+    store = app.session.store
+    reviews = store.reviews()
+    assert len(reviews) == asked == 6
+    assert all(r.correct and r.rating == 3 and r.mode == "review" for r in reviews)
+    [played] = store.rounds(finished_only=True)
+    assert (played.questions, played.correct, played.best_streak) == (6, 6, 6)
+    # 10 points each, plus 2 per answer already in the streak: 10+12+14+16+18+20.
+    assert played.score == 90
+
+
+async def test_progress_streak_and_due_carry_over_to_the_next_start(make_app, clock) -> None:
+    first = make_app()
+    async with first.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        await play_round(pilot, first, right=False)
+        await pilot.press("enter")  # back home
+        await pilot.pause()
+        await pilot.press("q")
+    clock.advance(days=1)
+    again = make_app()
+    async with again.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = screen_text(again)
+        assert "Day streak: 1 day" in text
+        home = again.session.home()
+        [row] = home.decks
+        assert row.due == 6  # every face answered wrong yesterday is due today
+        assert row.best == 0
+        assert "12 answers so far" in text  # six wrong, each retried once
+
+
+async def test_wrong_choice_explains_why_not_and_comes_back(make_app) -> None:
+    app = make_app(deck="serving", start_round=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, RoundScreen)
+        while screen.round.question().key.item_id != "blank-reply":
+            await answer(pilot, app, True)
+            await pilot.press("enter")
+        question = screen.round.question()
+        wrong = next(i for i, c in enumerate(question.choices) if c.value == "tpot")
+        await pilot.press(str(wrong + 1))
+        await pilot.pause()
+        text = screen_text(app)
+        assert "✗ Not quite" in text
+        assert "Answer: Time to first token" in text
+        assert "Why not your choice: It measures the pace after the first token." in text
+        assert "Source: vLLM benchmark serving" in text
+        assert "It comes back later in this round." in text
+    review = app.session.store.reviews()[-1]
+    assert (review.key.item_id, review.correct, review.rating, review.answer) == (
+        "blank-reply",
+        False,
+        1,
+        "Time per output token",
+    )
+
+
+async def test_undo_takes_the_answer_back_from_the_store(make_app) -> None:
+    app = make_app(start_round=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        first = app.screen.round.question()
+        await answer(pilot, app, True)
+        assert app.session.store.review_count() == 1
+        await pilot.press("u")
+        await pilot.pause()
+        assert app.session.store.review_count() == 0
+        assert app.session.store.card(first.key) is None
+        assert app.screen.round.question() == first  # asked again, same choices
+        assert "Score 0" in screen_text(app)
+
+
+async def test_ending_early_keeps_every_answer(make_app) -> None:
+    app = make_app(start_round=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await answer(pilot, app, True)
+        await pilot.press("enter")
+        await answer(pilot, app, True)
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, ResultsScreen)
+        text = screen_text(app)
+        assert "Round ended early" in text
+        assert "2 of 2 right" in text
+    store = app.session.store
+    assert store.review_count() == 2
+    [played] = store.rounds()
+    assert not played.finished and played.questions == 2
+
+
+async def test_a_typed_term_accepts_an_alias(make_app) -> None:
+    app = make_app(start_round=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        round_ = app.screen.round
+        # Answer the ttft item's first face, then play until its typed face is planned again.
+        round_.queue[:] = [k for k in round_.queue if k.item_id == "ttft"]
+        round_.queue[0] = type(round_.queue[0])("serving", "ttft", "typed")
+        app.screen.show_question()
+        await pilot.pause()
+        assert isinstance(app.screen.focused, Input)
+        await pilot.press("t", "t", "f", "t", "enter")
+        await pilot.pause()
+        assert "✓ Right" in screen_text(app)
+    [review] = app.session.store.reviews()
+    assert review.correct and review.answer == "ttft"
+
+
+async def test_a_calculation_rejects_text_then_accepts_the_number(make_app) -> None:
+    app = make_app(start_round=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        round_ = app.screen.round
+        while round_.question().kind != Kind.NUMBER:
+            await answer(pilot, app, True)
+            await pilot.press("enter")
+        await pilot.press(*keys_for("about twenty"), "enter")
+        await pilot.pause()
+        assert "That is not a number" in screen_text(app)
+        before = app.session.store.review_count()
+        await pilot.press(*["backspace"] * 12, *keys_for("20 ms"), "enter")
+        await pilot.pause()
+        assert "✓ Right" in screen_text(app)
+        assert app.session.store.review_count() == before + 1
+
+
+async def test_recall_reveals_then_takes_the_players_grade(make_app) -> None:
+    app = make_app(start_round=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        round_ = app.screen.round
+        while round_.question().kind != Kind.RECALL:
+            await answer(pilot, app, True)
+            await pilot.press("enter")
+        await pilot.press("enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Model answer: They measure different phases" in text
+        assert "• TTFT covers queueing and prefill" in text
+        await pilot.press("2")
+        await pilot.pause()
+    review = app.session.store.reviews()[-1]
+    assert (review.key.item_id, review.rating, review.correct) == ("two-metrics", 2, True)
+
+
+async def test_flag_is_kept_for_the_author_even_while_typing(make_app) -> None:
+    app = make_app(start_round=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        round_ = app.screen.round
+        while round_.question().kind != Kind.TYPED and round_.question().kind != Kind.NUMBER:
+            await answer(pilot, app, True)
+            await pilot.press("enter")
+        key = round_.question().key
+        await pilot.press("f", "ctrl+f")
+        await pilot.pause()
+        assert app.screen.query_one("#answer", Input).value == "f"  # f types; Ctrl+F flags
+    [(flagged, _, _)] = app.session.store.flags()
+    assert flagged == key
+
+
+async def test_deck_text_is_shown_as_written_never_as_markup(make_app, tmp_path) -> None:
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    (folder / "markup.yaml").write_text(
+        "format: 1\nid: markup\ntitle: '[bold]Markup[/bold] deck'\n"
+        "claims:\n  - id: c\n    statement: '[red]not red[/red] and [link=x]no link[/link]'\n"
+        "    answer: true\n    explanation: '[b]plain[/b]'\n",
+        encoding="utf-8",
+    )
+    app = make_app(folders=[folder], start_round=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert "[red]not red[/red] and [link=x]no link[/link]" in screen_text(app)
+        await pilot.press("1")
+        await pilot.pause()
+        assert "[b]plain[/b]" in screen_text(app)
