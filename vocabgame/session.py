@@ -249,7 +249,6 @@ class Session:
         size = size or self.round_size
         keys, mode = self.plan(deck_id, size)
         rng = random.Random(seed)
-        rng.shuffle(keys)  # mix kinds of question; the plan already chose which faces
         title = "All decks" if deck_id is None else self.decks_for(deck_id)[0].title
         return Round(self, deck_id, title, keys, mode, rng)
 

@@ -153,6 +153,7 @@ class Store:
             raise _explain(path, exc) from None
         store = cls(conn, path)
         try:
+            store._schema_version()  # a newer database is refused before anything is written
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA foreign_keys=ON")
@@ -168,13 +169,17 @@ class Store:
             raise
         return store
 
-    def _migrate(self) -> None:
-        version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+    def _schema_version(self) -> int:
+        version = int(self.conn.execute("PRAGMA user_version").fetchone()[0])
         if version > SCHEMA_VERSION:
             raise StoreError(
                 f"The progress database {self.path} was written by a newer vocabgame "
                 f"(schema {version}); upgrade vocabgame to use it (nothing was changed)."
             )
+        return version
+
+    def _migrate(self) -> None:
+        version = self._schema_version()
         for number in range(version, SCHEMA_VERSION):
             with self.transaction():
                 for statement in MIGRATIONS[number].split(";"):

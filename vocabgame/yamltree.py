@@ -138,16 +138,21 @@ def parse(text: str) -> tuple[Node | None, list[YamlProblem]]:
     documents = 0
     total = 0
 
-    def attach(node: Node, anchor: str | None) -> None:
-        nonlocal root, total
-        total += node.size
+    def count(added: int, line: int, col: int) -> None:
+        # Each value is counted once where it is written, and an alias by the size of what it
+        # repeats, so `total` is the size of the document once aliases are expanded.
+        nonlocal total
+        total += added
         if total > MAX_NODES:
             raise YamlProblem(
                 f"the document expands to more than {MAX_NODES:,} values "
                 "(aliases that refer to aliases?)",
-                node.line,
-                node.col,
+                line,
+                col,
             )
+
+    def attach(node: Node, anchor: str | None) -> None:
+        nonlocal root
         if anchor:
             anchors[anchor] = node
         if not stack:
@@ -191,7 +196,9 @@ def parse(text: str) -> tuple[Node | None, list[YamlProblem]]:
                         "a deck is a single YAML document; remove the extra '---'", line, col
                     )
             elif isinstance(event, yaml.ScalarEvent):
-                attach(_scalar(event), event.anchor)
+                node = _scalar(event)
+                count(1, node.line, node.col)
+                attach(node, event.anchor)
             elif isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 line, col = _pos(event.start_mark)
                 if len(stack) >= MAX_DEPTH:
@@ -203,6 +210,7 @@ def parse(text: str) -> tuple[Node | None, list[YamlProblem]]:
                         line,
                         col,
                     )
+                count(1, line, col)
                 node = Node(kind, {} if kind == "map" else [], line, col)
                 stack.append([node, None, (line, col), event.anchor])
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
@@ -213,6 +221,7 @@ def parse(text: str) -> tuple[Node | None, list[YamlProblem]]:
                 target = anchors.get(event.anchor)
                 if target is None:
                     raise YamlProblem(f"unknown alias *{event.anchor}", line, col)
+                count(target.size, line, col)
                 attach(target, None)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark

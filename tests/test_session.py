@@ -1,0 +1,790 @@
+"""Rounds, scheduling, scores and stats (vocabgame.session, vocabgame.stats), without a
+terminal. Time comes from a clock the tests move by hand."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from fsrs import Card, Rating
+
+from vocabgame import stats, timefmt
+from vocabgame.decks import Catalog, load_deck, load_text
+from vocabgame.model import Deck
+from vocabgame.quiz import FaceKey, Grade, Kind, format_number
+from vocabgame.session import (
+    DEFAULT_NEW_PER_DAY,
+    DEFAULT_ROUND_SIZE,
+    POINTS_RIGHT,
+    STREAK_BONUS,
+    Round,
+    Session,
+)
+from vocabgame.srs import Srs
+from vocabgame.store import Review, Store
+
+from .conftest import DATA
+
+START = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
+
+Now = list[datetime]
+
+
+def claims_deck(n: int, deck_id: str = "facts") -> Deck:
+    """A deck of n claims: one face per item, so rounds are easy to reason about."""
+    lines = [f"format: 1\nid: {deck_id}\ntitle: Facts {deck_id}\nclaims:"]
+    for i in range(n):
+        lines.append(
+            f"  - {{id: c{i:02d}, statement: Claim {i} holds., answer: {'true' if i % 2 else 'false'},"
+            f" explanation: Because {i}.}}"
+        )
+    return parse("\n".join(lines))
+
+
+def terms_deck(n: int, deck_id: str = "words", wording: str = "Meaning") -> Deck:
+    lines = [f"format: 1\nid: {deck_id}\ntitle: Words\nterms:"]
+    for i in range(n):
+        lines.append(f"  - {{id: t{i:02d}, term: Word {i}, definition: {wording} number {i}.}}")
+    return parse("\n".join(lines))
+
+
+MIXED = """
+format: 1
+id: mixed
+title: Mixed
+terms:
+  - {id: alpha, term: Alpha, definition: The first one.}
+  - {id: beta, term: Beta, definition: The second one.}
+  - {id: gamma, term: Gamma, definition: The third one.}
+scenarios:
+  - id: pick
+    prompt: Which comes first?
+    choices: [alpha, beta]
+    answer: alpha
+    explanation: Alphabet order.
+claims:
+  - {id: fact, statement: Beta follows alpha., answer: true, explanation: Alphabet order.}
+recall:
+  - {id: think, prompt: Recite the first three letters., answer: Alpha beta gamma.}
+"""
+
+
+def parse(text: str) -> Deck:
+    deck, problems = load_text(text, "test.yaml")
+    assert deck is not None, problems
+    return deck
+
+
+def make_session(tmp_path: Path, decks: list[Deck], now: Now, **settings: object) -> Session:
+    store = Store.open(tmp_path / "vocabgame.db")
+    for name, value in settings.items():
+        store.set_setting(name, value)
+    return Session(store, Catalog(tuple(decks), ()), clock=lambda: now[0], tz=UTC, fuzz=False)
+
+
+@pytest.fixture
+def now() -> Now:
+    return [START]
+
+
+def answer(rnd: Round, right: bool, rating: int | None = None) -> Grade:
+    """Answer the current question right or wrong, whatever its kind."""
+    q = rnd.question()
+    assert q is not None
+    match q.kind:
+        case Kind.CHOICE:
+            index = next(i for i, c in enumerate(q.choices) if (c.value == q.answer) == right)
+            return rnd.answer_choice(index)
+        case Kind.TYPED:
+            return rnd.answer_text(q.answer if right else "zzzzzz")  # type: ignore[return-value]
+        case Kind.NUMBER:
+            assert q.expected is not None
+            text = q.answer if right else format_number(q.expected * 10 + 100, q.unit)
+            return rnd.answer_text(text)  # type: ignore[return-value]
+        case Kind.RECALL:
+            return rnd.answer_recall(rating or (3 if right else 1))
+    raise AssertionError(q.kind)
+
+
+def play(
+    rnd: Round,
+    right: Callable[[FaceKey, int], bool] = lambda key, n: True,
+    step: timedelta = timedelta(seconds=2),
+    now: Now | None = None,
+) -> list[FaceKey]:
+    """Play to the end; `right(key, n)` says whether the n-th asking of key (0-based) is
+    answered right. Returns the faces in the order asked."""
+    asked: list[FaceKey] = []
+    q = rnd.question()
+    while q is not None:
+        if now is not None:
+            now[0] += step
+        answer(rnd, right(q.key, asked.count(q.key)))
+        asked.append(q.key)
+        q = rnd.advance()
+    return asked
+
+
+def items_of(keys: list[FaceKey]) -> list[tuple[str, str]]:
+    return [(k.deck_id, k.item_id) for k in keys]
+
+
+def record_review(session: Session, key: FaceKey, rating: int, at: datetime) -> Card:
+    """Put a review in the store as a round would, at a chosen time."""
+    before = session.store.card(key)
+    card = before or Card(card_id=session.store.next_card_id(), due=at)
+    card = session.srs.review(card, rating, at)
+    review = Review(key, at, rating, rating > 1, 1000, "review", "x")
+    session.store.record(review, card, None, before)
+    return card
+
+
+# -- composing rounds ---------------------------------------------------------------------------
+
+
+def test_a_first_round_is_new_items_up_to_the_daily_limit(tmp_path: Path, now: Now) -> None:
+    session = make_session(tmp_path, [terms_deck(30)], now)
+    assert session.new_per_day == DEFAULT_NEW_PER_DAY == 15
+    assert session.round_size == DEFAULT_ROUND_SIZE == 20
+    keys, mode = session.plan(None, session.round_size)
+    assert mode == "review"
+    assert len(keys) == 15
+    assert len(set(items_of(keys))) == 15  # one face per item
+    rnd = session.start_round()
+    assert sorted(rnd.queue) == sorted(keys) and rnd.mode == "review"
+
+
+def test_the_daily_new_limit_is_a_setting_and_counts_items_not_faces(
+    tmp_path: Path, now: Now
+) -> None:
+    session = make_session(tmp_path, [claims_deck(10)], now, new_per_day=3)
+    assert session.new_per_day == 3
+    first = play(session.start_round())
+    assert len(first) == 3
+    now[0] += timedelta(hours=1)  # the new cards are due again (learning steps)
+    keys, mode = session.plan(None, 20)
+    assert sorted(keys) == sorted(first) and mode == "review"  # no new items left today
+    assert session.new_left_today() == 0
+    now[0] = START + timedelta(days=1)
+    keys, _ = session.plan(None, 20)
+    assert set(keys[:3]) == set(first)  # due first
+    assert len(keys) == 6 and not set(keys[3:]) & set(first)  # then 3 new items
+
+
+def test_new_faces_of_items_already_seen_do_not_count_against_the_limit(
+    tmp_path: Path, now: Now
+) -> None:
+    session = make_session(tmp_path, [terms_deck(5)], now, new_per_day=2)
+    first = play(session.start_round())
+    assert len(first) == 2 and len(set(items_of(first))) == 2
+    keys, mode = session.plan(None, 20)
+    # the seen items' other faces (one per item), but no third item today
+    assert mode == "review" and len(keys) == 2
+    assert set(items_of(keys)) == set(items_of(first))
+    assert not set(keys) & set(first)
+
+
+def test_round_size_is_honoured(tmp_path: Path, now: Now) -> None:
+    session = make_session(tmp_path, [claims_deck(40)], now, new_per_day=100)
+    assert len(session.start_round().queue) == 20
+    assert len(session.start_round(size=7).queue) == 7
+    session = make_session(tmp_path, [claims_deck(40)], now, round_size=5)
+    assert len(session.start_round().queue) == 5
+
+
+def test_due_faces_come_first_lowest_retrievability_first(tmp_path: Path, now: Now) -> None:
+    deck = claims_deck(6)
+    session = make_session(tmp_path, [deck], now)
+    x, y, z = (FaceKey("facts", f"c0{i}", "claim") for i in range(3))
+    # x: right at 9:00 (stable, due 9:10); y: wrong at 10:00 (fragile, due 10:01);
+    # z: right at 11:00 (due 11:10)
+    record_review(session, x, 3, START)
+    record_review(session, y, 1, START + timedelta(hours=1))
+    record_review(session, z, 3, START + timedelta(hours=2))
+    now[0] = START + timedelta(days=3)
+    cards = session.store.cards()
+    r = {k: session.srs.retrievability(cards[k], now[0]) for k in (x, y, z)}
+    assert cards[x].due < cards[y].due < cards[z].due  # due order differs from ...
+    assert r[y] < r[x] < r[z]  # ... retrievability order
+    keys, mode = session.plan(None, 20)
+    assert mode == "review"
+    assert keys[:3] == [y, x, z]
+    assert set(keys[3:]) == {FaceKey("facts", f"c0{i}", "claim") for i in range(3, 6)}
+    # a small round takes the due faces before any new one
+    assert session.plan(None, 2)[0] == [y, x]
+    rnd = session.start_round(size=4, seed=1)
+    assert set(rnd.queue) >= {x, y, z}
+
+
+def test_only_one_face_of_an_item_even_when_several_are_due(tmp_path: Path, now: Now) -> None:
+    session = make_session(tmp_path, [terms_deck(2)], now)
+    a_def, a_term, a_typed = (FaceKey("words", "t00", f) for f in ("definition", "term", "typed"))
+    record_review(session, a_def, 3, START)
+    record_review(session, a_term, 1, START)
+    record_review(session, a_typed, 3, START)
+    now[0] = START + timedelta(days=2)
+    keys, _ = session.plan(None, 20)
+    assert [k for k in keys if k.item_id == "t00"] == [a_term]  # the least remembered
+    assert len(keys) == 2 and keys[1].item_id == "t01"
+
+
+def test_a_practice_round_when_nothing_is_due_or_new(tmp_path: Path, now: Now) -> None:
+    session = make_session(tmp_path, [claims_deck(3)], now)
+    first = play(session.start_round())
+    assert len(first) == 3
+    keys, mode = session.plan(None, 20)
+    assert mode == "practice" and sorted(keys) == sorted(first)
+    rnd = session.start_round(size=2)
+    assert rnd.mode == "practice" and len(rnd.queue) == 2
+    play(rnd)
+    reviews = session.store.reviews()
+    assert [r.mode for r in reviews] == ["review"] * 3 + ["practice"] * 2
+
+
+def test_a_wrong_face_comes_back_later_never_twice_in_a_row(tmp_path: Path, now: Now) -> None:
+    for seed in range(5):
+        session = make_session(tmp_path / str(seed), [claims_deck(6)], now)
+        rnd = session.start_round(seed=seed)
+        first = rnd.queue[0]
+        asked = play(rnd, right=lambda key, n, first=first: key != first or n > 0)
+        assert asked.count(first) == 2
+        assert asked.index(first) == 0 and asked.index(first, 1) > 1
+        assert len(asked) == 7 and set(asked) == set(rnd.queue)
+        session.close()
+
+
+def test_every_face_answered_wrong_comes_back_once(tmp_path: Path, now: Now) -> None:
+    for seed in range(5):
+        session = make_session(tmp_path / str(seed), [parse(MIXED)], now)
+        rnd = session.start_round(seed=seed)
+        originals = list(rnd.queue)
+        asked = play(rnd, right=lambda key, n: False)
+        assert all(a != b for a, b in zip(asked, asked[1:], strict=False))
+        # every face but the last one asked comes back once (the last has nothing after it)
+        counts = {k: asked.count(k) for k in originals}
+        assert set(counts.values()) <= {1, 2} and sum(counts.values()) == len(asked)
+        once = [k for k, n in counts.items() if n == 1]
+        assert len(once) <= 1
+        if once:  # only a face asked last, with nothing after it, cannot come back
+            assert asked[-1] == once[0]
+        reviews = session.store.reviews()
+        assert len(reviews) == len(asked)
+        assert all(r.rating == 1 and not r.correct for r in reviews)
+        session.close()
+
+
+# -- recording answers ------------------------------------------------------------------------
+
+
+def test_each_answer_is_recorded_with_its_details(tmp_path: Path, now: Now) -> None:
+    session = make_session(tmp_path, [parse(MIXED)], now)
+    rnd = session.start_round(seed=3)
+    given: list[tuple[FaceKey, datetime, Grade, bool]] = []
+    q = rnd.question()
+    step = 0
+    while q is not None:
+        step += 1
+        now[0] += timedelta(milliseconds=1500 + step)
+        right = step % 2 == 1
+        grade = answer(rnd, right)
+        given.append((q.key, now[0], grade, right))
+        now[0] += timedelta(seconds=30)  # reading the feedback does not count
+        q = rnd.advance()
+    reviews = session.store.reviews()
+    assert len(reviews) == len(given)
+    for review, (key, at, grade, right) in zip(reviews, given, strict=True):
+        assert review.key == key
+        assert review.reviewed_at == at
+        assert review.correct is right is grade.correct
+        assert review.rating == grade.rating
+        assert review.response_ms == 1500 + given.index((key, at, grade, right)) + 1
+        assert review.mode == "review"
+        assert review.answer == grade.given
+    rows = session.store.conn.execute("SELECT DISTINCT round_id, deck_id FROM reviews").fetchall()
+    assert rows == [(rnd.round_id, "mixed")]
+    typed = [r for r in reviews if r.key.face == "typed"]
+    assert all(r.answer in ("zzzzzz", "Alpha", "Beta", "Gamma") for r in typed)
+
+
+def test_response_time_is_measured_from_when_the_question_was_shown(
+    tmp_path: Path, now: Now
+) -> None:
+    session = make_session(tmp_path, [claims_deck(2)], now)
+    rnd = session.start_round()
+    now[0] += timedelta(minutes=5)  # the round opened long before the question is shown
+    rnd.question()
+    now[0] += timedelta(seconds=2, milliseconds=250)
+    answer(rnd, True)
+    now[0] += timedelta(seconds=40)
+    rnd.advance()
+    now[0] += timedelta(milliseconds=700)
+    answer(rnd, False)
+    assert [r.response_ms for r in session.store.reviews()] == [2250, 700]
+
+
+def test_wrong_is_again_right_is_good(tmp_path: Path, now: Now) -> None:
+    session = make_session(tmp_path, [claims_deck(2)], now)
+    rnd = session.start_round(size=2)
+    keys = list(rnd.queue)
+    srs = Srs(fuzz=False)
+    wrong = answer(rnd, False)
+    card = session.store.card(keys[0])
+    assert card is not None
+    expected = srs.review(Card(card_id=card.card_id, due=now[0]), Rating.Again, now[0])
+    assert card.to_dict() == expected.to_dict()
+    assert wrong.rating == 1 and wrong.next_due == expected.due
+    rnd.advance()
+    now[0] += timedelta(seconds=5)
+    right = answer(rnd, True)
+    card = session.store.card(keys[1])
+    assert card is not None
+    expected = srs.review(Card(card_id=card.card_id, due=now[0]), Rating.Good, now[0])
+    assert card.to_dict() == expected.to_dict()
+    assert right.rating == 3 and right.next_due == expected.due
+    assert [(r.rating, r.correct) for r in session.store.reviews()] == [(1, False), (3, True)]
+
+
+@pytest.mark.parametrize("rating", [1, 2, 3, 4])
+def test_recall_uses_the_players_rating(tmp_path: Path, now: Now, rating: int) -> None:
+    deck = parse(
+        "format: 1\nid: r\ntitle: R\nrecall:\n"
+        "  - {id: think, prompt: Think., answer: Thought.}\n"
+        "  - {id: other, prompt: Other., answer: Other thought.}\n"
+    )
+    session = make_session(tmp_path, [deck], now)
+    rnd = session.start_round(size=1)
+    key = rnd.queue[0]
+    grade = answer(rnd, True, rating=rating)
+    (review,) = session.store.reviews()
+    assert (review.rating, review.correct) == (rating, rating > 1)
+    card = session.store.card(key)
+    assert card is not None
+    expected = Srs(fuzz=False).review(Card(card_id=card.card_id, due=now[0]), rating, now[0])
+    assert card.to_dict() == expected.to_dict()
+    assert grade.next_due == expected.due
+
+
+def test_a_right_face_is_due_later_and_comes_back_when_due(tmp_path: Path, now: Now) -> None:
+    session = make_session(tmp_path, [claims_deck(3)], now, new_per_day=1)
+    rnd = session.start_round()
+    (key,) = rnd.queue
+    grade = answer(rnd, True)
+    rnd.finish()
+    card = session.store.card(key)
+    assert card is not None and card.due > now[0] and grade.next_due == card.due
+    assert session.plan(None, 20) == ([key], "practice")  # not due, no new items left today
+    for _ in range(4):  # keep getting it right: the interval grows
+        now[0] = card.due + timedelta(seconds=1)
+        keys, mode = session.plan(None, 20)
+        assert mode == "review" and key in keys
+        rnd = session.start_round()
+        assert key in rnd.queue
+        while rnd.question() is not None and rnd.question().key != key:  # type: ignore[union-attr]
+            answer(rnd, True)
+            rnd.advance()
+        previous = card.due - card.last_review if card.last_review else timedelta(0)
+        answer(rnd, True)
+        rnd.finish()
+        card = session.store.card(key)
+        assert card is not None and card.due > now[0]
+        assert card.due - now[0] >= previous
+    assert card.due - now[0] > timedelta(days=1)
+
+
+# -- undo, flag ---------------------------------------------------------------------------------
+
+
+def snapshot(
+    store: Store,
+) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]], list[tuple[object, ...]]]:
+    conn = store.conn
+    return (
+        conn.execute("SELECT * FROM reviews ORDER BY id").fetchall(),
+        conn.execute("SELECT * FROM cards ORDER BY card_id").fetchall(),
+        conn.execute("SELECT questions, correct, score, best_streak FROM rounds").fetchall(),
+    )
+
+
+def test_undo_of_a_new_face_removes_its_card_and_review(tmp_path: Path, now: Now) -> None:
+    session = make_session(tmp_path, [claims_deck(4)], now)
+    rnd = session.start_round(seed=2)
+    answer(rnd, True)
+    rnd.advance()
+    now[0] += timedelta(seconds=3)
+    before = snapshot(session.store)
+    score, streak, best = rnd.score, rnd.streak, rnd.best_streak
+    q = rnd.question()
+    assert q is not None
+    answer(rnd, True)
+    assert session.store.card(q.key) is not None
+    assert rnd.score > score
+    assert rnd.undo() == q  # the same question again, same choices
+    assert snapshot(session.store) == before
+    assert session.store.card(q.key) is None
+    assert (rnd.score, rnd.streak, rnd.best_streak, rnd.answered) == (score, streak, best, 1)
+    assert rnd.question() == q and not rnd.awaiting_next
+
+
+def test_undo_puts_an_existing_card_back_exactly(tmp_path: Path, now: Now) -> None:
+    session = make_session(tmp_path, [claims_deck(3)], now)
+    play(session.start_round())
+    now[0] += timedelta(days=2)
+    rnd = session.start_round(seed=5)
+    answer(rnd, True)
+    answer_key = rnd.question().key  # type: ignore[union-attr]
+    rnd.advance()  # undo also works after moving on
+    card_before = session.store.card(rnd.queue[1])
+    before = snapshot(session.store)
+    score, streak = rnd.score, rnd.streak
+    q = rnd.question()
+    assert q is not None and card_before is not None
+    answer(rnd, False)
+    assert rnd.queue.count(q.key) == 2  # put back for later
+    rnd.advance()
+    assert rnd.undo() == q
+    assert rnd.queue.count(q.key) == 1  # and taken out again
+    assert snapshot(session.store) == before
+    restored = session.store.card(q.key)
+    assert restored is not None and restored.to_dict() == card_before.to_dict()
+    assert (rnd.score, rnd.streak) == (score, streak)
+    assert answer_key != q.key
+    # answered again after the undo, the round goes on normally
+    answer(rnd, True)
+    assert rnd.score > score and rnd.streak == streak + 1
+
+
+def test_undo_with_nothing_to_undo(tmp_path: Path, now: Now) -> None:
+    session = make_session(tmp_path, [claims_deck(2)], now)
+    rnd = session.start_round()
+    assert rnd.undo() is None
+    assert session.store.review_count() == 0
+
+
+def test_flag_stores_a_row(tmp_path: Path, now: Now) -> None:
+    session = make_session(tmp_path, [claims_deck(3)], now)
+    rnd = session.start_round(seed=1)
+    first = rnd.question()
+    assert first is not None
+    assert rnd.flag("unclear wording") == first.key
+    answer(rnd, True)
+    now[0] += timedelta(seconds=9)
+    assert rnd.flag() == first.key  # while its feedback shows
+    assert session.store.flags() == [
+        (first.key, START, "unclear wording"),
+        (first.key, START + timedelta(seconds=9), ""),
+    ]
+
+
+# -- scores -------------------------------------------------------------------------------------
+
+
+def test_points_with_a_streak_bonus(tmp_path: Path, now: Now) -> None:
+    session = make_session(tmp_path, [claims_deck(12)], now)
+    rnd = session.start_round(size=12, seed=4)
+    pattern = [True] * 8 + [False] + [True] * 3
+    points = []
+    for right in pattern:
+        grade = answer(rnd, right)
+        assert grade.correct is right
+        points.append(session.store.reviews()[-1].points)
+        rnd.advance()
+    bonus = [POINTS_RIGHT + STREAK_BONUS * min(n, 5) for n in range(8)]
+    assert bonus == [10, 12, 14, 16, 18, 20, 20, 20]
+    assert points == [*bonus, 0, 10, 12, 14]
+    assert rnd.score == sum(points)
+    assert rnd.best_streak == 8 and rnd.streak == 3
+    row = session.store.conn.execute(
+        "SELECT questions, correct, score, best_streak FROM rounds WHERE id=?", (rnd.round_id,)
+    ).fetchone()
+    assert row == (12, 11, sum(points), 8)
+
+
+def test_finish_a_whole_round_and_one_ended_early(tmp_path: Path, now: Now) -> None:
+    session = make_session(tmp_path, [claims_deck(6)], now, new_per_day=100)
+    rnd = session.start_round("facts", size=3, seed=1)
+    keys = play(rnd, now=now)
+    summary = rnd.finish()
+    assert summary.finished and summary.answered == 3 and summary.correct == 3
+    assert summary.score == 10 + 12 + 14 and summary.best_streak == 3
+    assert summary.seconds == 6.0 and summary.missed == ()
+    assert summary.previous_best is None and summary.new_best  # the first best there is
+    assert summary.next_due == min(session.store.card(k).due for k in keys)  # type: ignore[union-attr]
+
+    early = session.start_round("facts", size=3, seed=2)
+    answer(early, False)
+    early_summary = early.finish()
+    assert not early_summary.finished and not early_summary.new_best
+    assert early_summary.answered == 1 and len(early_summary.missed) == 1
+    assert early_summary.previous_best == 36
+    assert early.question() is None
+    rounds = session.store.rounds()
+    assert [(r.finished, r.questions, r.correct, r.score) for r in rounds] == [
+        (True, 3, 3, 36),
+        (False, 1, 0, 0),
+    ]
+    assert all(r.ended_at is not None for r in rounds)
+    assert session.store.review_count() == 4  # answers of the early round are kept
+    assert session.store.best_score("facts") == 36
+
+
+def test_personal_best_only_when_beating_a_previous_finished_round(
+    tmp_path: Path, now: Now
+) -> None:
+    session = make_session(tmp_path, [claims_deck(20)], now, new_per_day=100)
+
+    def round_scoring(rights: list[bool], finish: bool = True) -> tuple[int, bool, int | None]:
+        rnd = session.start_round("facts", size=len(rights) + (0 if finish else 1))
+        for right in rights:
+            answer(rnd, right)
+            rnd.advance()
+            if not right:  # skip the retry: answer it right
+                while rnd.question() is not None and len(rnd.history) < len(rnd.queue):
+                    answer(rnd, True)
+                    rnd.advance()
+        s = rnd.finish()
+        assert s.finished is finish
+        return s.score, s.new_best, s.previous_best
+
+    assert round_scoring([True, True]) == (22, True, None)
+    assert round_scoring([True]) == (10, False, 22)  # lower
+    assert round_scoring([True, True]) == (22, False, 22)  # equal is not a new best
+    # a higher score in a round ended early is neither a best nor the one to beat
+    assert round_scoring([True, True, True, True], finish=False) == (52, False, 22)
+    assert session.store.best_score("facts") == 22
+    assert round_scoring([True, True, True]) == (36, True, 22)
+    assert session.store.best_score("facts") == 36
+
+
+def test_best_score_is_per_deck(tmp_path: Path, now: Now) -> None:
+    a, b = claims_deck(5, "deck-a"), claims_deck(5, "deck-b")
+    session = make_session(tmp_path, [a, b], now, new_per_day=100)
+    for deck_id, size in [("deck-a", 3), ("deck-b", 1), (None, 2)]:
+        rnd = session.start_round(deck_id, size=size)
+        assert {k.deck_id for k in rnd.queue} <= ({deck_id} if deck_id else {"deck-a", "deck-b"})
+        play(rnd)
+        assert rnd.finish().new_best
+    assert session.store.best_score("deck-a") == 36
+    assert session.store.best_score("deck-b") == 10
+    assert session.store.best_score(None) == 22
+    rnd = session.start_round("deck-b", size=1)
+    play(rnd)
+    summary = rnd.finish()
+    assert summary.previous_best == 10 and not summary.new_best  # deck-a's 36 is not its best
+    home = {d.id: d.best for d in session.home().decks}
+    assert home == {None: 22, "deck-a": 36, "deck-b": 10}
+
+
+def test_day_streak(tmp_path: Path, now: Now) -> None:
+    session = make_session(tmp_path, [claims_deck(20)], now)
+
+    def finished_round() -> None:
+        rnd = session.start_round(size=1)
+        play(rnd)
+        assert rnd.finish().finished
+
+    assert session.streak_days() == 0
+    for day in range(3):
+        now[0] = START + timedelta(days=day, hours=day)
+        finished_round()
+        assert session.streak_days() == day + 1
+    finished_round()  # a second round the same day adds nothing
+    assert session.streak_days() == 3
+    now[0] = START + timedelta(days=3)  # no round yet today: yesterday still counts
+    assert session.streak_days() == 3
+    rnd = session.start_round(size=2)  # a round ended early does not count
+    answer(rnd, True)
+    assert not rnd.finish().finished
+    assert session.streak_days() == 3
+    now[0] = START + timedelta(days=4)  # a day missed: the streak is broken
+    assert session.streak_days() == 0
+    finished_round()
+    assert session.streak_days() == 1
+    now[0] = START + timedelta(days=5)
+    finished_round()
+    assert session.streak_days() == 2
+
+
+def test_today_follows_the_time_zone(tmp_path: Path, now: Now) -> None:
+    session = make_session(tmp_path, [claims_deck(5)], now)
+    now[0] = datetime(2025, 3, 3, 23, 30, tzinfo=UTC)
+    rnd = session.start_round(size=1)
+    play(rnd)
+    rnd.finish()
+    now[0] = datetime(2025, 3, 4, 0, 30, tzinfo=UTC)
+    rnd = session.start_round(size=1)
+    play(rnd)
+    rnd.finish()
+    assert session.streak_days() == 2
+    session.tz = timezone(timedelta(hours=2))  # both rounds fell on 4 March there
+    assert session.streak_days() == 1
+
+
+# -- progress kept --------------------------------------------------------------------------------
+
+
+def test_progress_survives_closing_and_reopening_the_store(tmp_path: Path, now: Now) -> None:
+    deck = load_deck(DATA / "latency-basics.yaml")
+    session = make_session(tmp_path, [deck], now)
+    rnd = session.start_round("latency-basics", seed=9)
+    keys = play(rnd, right=lambda key, n: n > 0 or key.face != "scenario", now=now)
+    summary = rnd.finish()
+    cards = {k: c.to_dict() for k, c in session.store.cards().items()}
+    reviews = session.store.reviews()
+    assert set(cards) == set(keys)
+    session.close()
+
+    again = make_session(tmp_path, [deck], now)
+    assert {k: c.to_dict() for k, c in again.store.cards().items()} == cards
+    assert again.store.reviews() == reviews
+    assert again.store.best_score("latency-basics") == summary.score
+    assert again.streak_days() == 1
+    # the reopened session plans from the kept progress: the faces answered are not new
+    # again, and a day later they are due, ahead of the faces not yet seen
+    keys_next, mode = again.plan(None, 20)
+    assert mode == "review" and keys_next and not set(keys_next) & set(keys)
+    now[0] += timedelta(days=1)
+    keys_next, mode = again.plan(None, 20)
+    assert mode == "review" and len(set(keys)) == 4  # one face of each of the 4 items
+    assert sorted(keys_next) == sorted(set(keys))
+
+
+def test_editing_wording_keeps_progress_and_removed_items_keep_history(
+    tmp_path: Path, now: Now
+) -> None:
+    v1 = terms_deck(4)
+    session = make_session(tmp_path, [v1], now)
+    played = play(session.start_round())
+    assert len(played) == 4
+    cards = {k: c.to_dict() for k, c in session.store.cards().items()}
+    session.close()
+
+    now[0] += timedelta(days=3)
+    v2 = parse(
+        "format: 1\nid: words\ntitle: Words, reworded\nterms:\n"
+        + "".join(
+            f"  - {{id: t{i:02d}, term: Term {i}, definition: Reworded {i}.}}\n" for i in range(3)
+        )
+    )
+    assert v2.terms[0].definition != v1.terms[0].definition
+    session = make_session(tmp_path, [v2], now)
+    assert {k: c.to_dict() for k, c in session.store.cards().items()} == cards
+    keys, mode = session.plan(None, 20)
+    kept = [k for k in played if k.item_id != "t03"]
+    assert mode == "review" and sorted(keys) == sorted(kept)  # due again, not new
+    rnd = session.start_round()
+    assert all(k.item_id != "t03" for k in rnd.queue)  # the removed item is not asked
+    q = rnd.question()
+    assert q is not None and "Reworded" in repr(q) and "Meaning" not in repr(q)
+    # the removed item's history stays in the reviews table
+    removed = [r for r in session.store.reviews() if r.key.item_id == "t03"]
+    assert len(removed) == 1
+    assert session.store.conn.execute(
+        "SELECT COUNT(*) FROM reviews WHERE deck_id='words' AND item_id='t03'"
+    ).fetchone() == (1,)
+    deck_stats = stats.collect(session).decks[0]
+    assert (deck_stats.seen, deck_stats.total) == (3, 9)
+
+
+# -- stats ------------------------------------------------------------------------------------------
+
+
+def test_stats_agree_with_what_was_played(tmp_path: Path, now: Now) -> None:
+    a = claims_deck(6, "deck-a")
+    b = load_deck(DATA / "latency-basics.yaml")
+    session = make_session(tmp_path, [a, b], now, new_per_day=100)
+    empty = stats.collect(session)
+    assert (empty.reviews, empty.rounds, empty.streak_days) == (0, 0, 0)
+    assert [(d.id, d.seen, d.total, d.due, d.best) for d in empty.decks] == [
+        ("deck-a", 0, 6, 0, None),
+        ("latency-basics", 0, 2 * 3 + 1 + 1, 0, None),
+    ]
+
+    rnd = session.start_round("deck-a", size=4, seed=1)
+    first_a = play(rnd, right=lambda key, n: n > 0 or key != rnd.queue[0], now=now)
+    score_a = rnd.finish().score
+    rnd = session.start_round("latency-basics", size=2, seed=1)
+    answer(rnd, True)
+    rnd.finish()  # ended early
+    now[0] += timedelta(days=1)
+    rnd = session.start_round("latency-basics", size=3, seed=2)
+    played_b = play(rnd, now=now)
+    score_b = rnd.finish().score
+
+    s = stats.collect(session)
+    assert s.reviews == len(first_a) + 1 + len(played_b) == session.store.review_count()
+    assert s.rounds == 2  # finished ones
+    assert s.streak_days == 2
+    by_id = {d.id: d for d in s.decks}
+    cards = session.store.cards()
+    due_a = sum(1 for k, c in cards.items() if k.deck_id == "deck-a" and c.due <= now[0])
+    assert due_a == 4  # a day later, the learning steps have passed
+    assert (by_id["deck-a"].seen, by_id["deck-a"].total, by_id["deck-a"].due) == (4, 6, due_a)
+    assert by_id["deck-a"].best == score_a
+    seen_b = {k for k in cards if k.deck_id == "latency-basics"}
+    assert seen_b == {r.key for r in session.store.reviews("latency-basics")}
+    assert by_id["latency-basics"].seen == len(seen_b) == 3
+    assert by_id["latency-basics"].due == sum(1 for k in seen_b if cards[k].due <= now[0])
+    assert by_id["latency-basics"].best == score_b
+    assert stats.collect(session) == s  # reading changes nothing
+    text = stats.render(s)
+    assert "Day streak:     2 days" in text and "4/6" in text
+
+
+def test_the_store_is_a_sqlite_file_other_tools_can_read(tmp_path: Path, now: Now) -> None:
+    session = make_session(tmp_path, [claims_deck(2)], now)
+    play(session.start_round())
+    session.close()
+    conn = sqlite3.connect(tmp_path / "vocabgame.db")
+    try:
+        assert conn.execute("SELECT COUNT(*) FROM reviews").fetchone() == (2,)
+        assert conn.execute("SELECT COUNT(*) FROM cards").fetchone() == (2,)
+    finally:
+        conn.close()
+
+
+def test_text_that_is_not_a_number_records_nothing(tmp_path: Path, now: Now) -> None:
+    deck = load_deck(DATA / "latency-basics.yaml")
+    session = make_session(tmp_path, [deck], now)
+    rnd = session.start_round("latency-basics", seed=0)
+    while rnd.question().kind != Kind.NUMBER:  # type: ignore[union-attr]
+        answer(rnd, True)
+        rnd.advance()
+    q = rnd.question()
+    count = session.store.review_count()
+    for text in ["abc", "", "1,4"]:
+        assert rnd.answer_text(text) is None
+        assert rnd.question() == q and not rnd.awaiting_next
+    assert session.store.review_count() == count
+    grade = rnd.answer_text(q.answer)  # type: ignore[union-attr]
+    assert grade is not None and grade.correct
+    assert session.store.reviews()[-1].answer == q.answer  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("delta", "text"),
+    [
+        (timedelta(0), "now"),
+        (timedelta(seconds=-5), "now"),
+        (timedelta(seconds=30), "in under a minute"),
+        (timedelta(minutes=1), "in 1 minute"),
+        (timedelta(minutes=10), "in 10 minutes"),
+        (timedelta(hours=3), "in 3 hours"),
+        (timedelta(days=1), "in 1 day"),
+        (timedelta(days=3), "in 3 days"),
+        (timedelta(days=61), "in 2 months"),
+        (timedelta(days=400), "in 1 year"),
+    ],
+)
+def test_when_a_face_comes_back_in_words(delta: timedelta, text: str) -> None:
+    assert timefmt.until(START + delta, START) == text
+
+
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [(0, "0 s"), (45.4, "45 s"), (65, "1 min 05 s"), (3599, "59 min 59 s"), (3725, "1 h 02 min")],
+)
+def test_round_duration_in_words(seconds: float, text: str) -> None:
+    assert timefmt.duration(seconds) == text

@@ -1,0 +1,181 @@
+"""The SQLite store (vocabgame.store): schema, WAL, errors a player can act on, settings."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from fsrs import Card
+
+from vocabgame import store as store_module
+from vocabgame.quiz import FaceKey
+from vocabgame.srs import Srs
+from vocabgame.store import SCHEMA_VERSION, Review, Store, StoreError
+
+NOW = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
+KEY = FaceKey("deck", "item", "claim")
+
+
+def one_sentence(message: str) -> bool:
+    body = message.rstrip(".")
+    return message.endswith(".") and ". " not in body and "\n" not in message
+
+
+def test_a_new_store_has_the_current_schema_version_and_uses_wal(tmp_path: Path) -> None:
+    path = tmp_path / "data" / "vocabgame.db"  # the folder is created too
+    store = Store.open(path)
+    try:
+        assert SCHEMA_VERSION == len(store_module.MIGRATIONS) >= 1
+        assert store.conn.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+        assert store.conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+        tables = {
+            row[0]
+            for row in store.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
+        }
+        assert {"cards", "reviews", "rounds", "flags", "settings"} <= tables
+    finally:
+        store.close()
+    # seen from another connection too: both are stored in the file
+    conn = sqlite3.connect(path)
+    try:
+        assert conn.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+        assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    finally:
+        conn.close()
+
+
+def test_reopening_keeps_the_data_and_does_not_migrate_again(tmp_path: Path) -> None:
+    path = tmp_path / "vocabgame.db"
+    store = Store.open(path)
+    store.set_setting("round_size", 12)
+    store.close()
+    store = Store.open(path)
+    try:
+        assert store.setting("round_size") == 12
+        assert store.conn.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+    finally:
+        store.close()
+
+
+def test_a_damaged_file_is_reported_and_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "vocabgame.db"
+    data = random.Random(1).randbytes(8192)
+    path.write_bytes(data)
+    with pytest.raises(StoreError) as info:
+        Store.open(path)
+    message = str(info.value)
+    assert str(path) in message and "damaged" in message
+    assert one_sentence(message), message
+    assert path.read_bytes() == data  # not modified, not replaced
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["vocabgame.db"]
+
+
+def test_a_locked_database_is_reported_as_in_use(tmp_path: Path) -> None:
+    path = tmp_path / "vocabgame.db"
+    Store.open(path).close()
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        store = Store.open(path, timeout=0.1)  # reading still works in WAL mode
+        try:
+            with pytest.raises(StoreError) as info:
+                store.set_setting("new_per_day", 5)
+            message = str(info.value)
+            assert "in use" in message and str(path) in message
+            assert one_sentence(message), message
+            with pytest.raises(StoreError, match="in use"):
+                store.flag(KEY, NOW)
+        finally:
+            store.close()
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    store = Store.open(path, timeout=0.1)  # free again: the write goes through
+    try:
+        store.set_setting("new_per_day", 5)
+        assert store.setting("new_per_day") == 5
+        assert store.flags() == []  # the refused write left nothing behind
+    finally:
+        store.close()
+
+
+def test_a_database_from_a_newer_version_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "vocabgame.db"
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    conn.execute("CREATE TABLE future (x)")
+    conn.commit()
+    conn.close()
+    data = path.read_bytes()
+    with pytest.raises(StoreError) as info:
+        Store.open(path)
+    message = str(info.value)
+    assert "newer" in message and str(path) in message
+    assert one_sentence(message), message
+    assert path.read_bytes() == data  # "nothing was changed": not even the journal mode
+    conn = sqlite3.connect(path)
+    try:
+        assert conn.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION + 1,)
+        names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        assert names == {"future"}  # no tables of ours were added
+    finally:
+        conn.close()
+
+
+def test_a_folder_that_cannot_be_created_is_reported(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    with pytest.raises(StoreError) as info:
+        Store.open(blocker / "data" / "vocabgame.db")
+    assert str(blocker / "data") in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [5, 0.85, "text", True, None, [1, 2], {"nested": {"a": [1, "b"]}}, "ünïcödé"],
+)
+def test_settings_round_trip(tmp_path: Path, value: object) -> None:
+    path = tmp_path / "vocabgame.db"
+    store = Store.open(path)
+    assert store.setting("some_key") is None
+    assert store.setting("some_key", "fallback") == "fallback"
+    store.set_setting("some_key", value)
+    store.close()
+    store = Store.open(path)
+    try:
+        assert store.setting("some_key", "fallback") == value
+        store.set_setting("some_key", "replaced")
+        assert store.setting("some_key") == "replaced"
+        assert store.conn.execute("SELECT COUNT(*) FROM settings").fetchone() == (1,)
+    finally:
+        store.close()
+
+
+def test_record_and_undo_at_the_store_level(tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "vocabgame.db")
+    srs = Srs(fuzz=False)
+    try:
+        round_id = store.start_round("deck", "review", NOW)
+        first = srs.review(Card(card_id=store.next_card_id(), due=NOW), 3, NOW)
+        review = Review(KEY, NOW, 3, True, 1234, "review", "True", 10)
+        first_id = store.record(review, first, round_id, None, round_totals=(1, 1, 10, 1))
+        assert store.reviews() == [review]
+        assert store.card(KEY).to_dict() == first.to_dict()  # type: ignore[union-attr]
+        later = NOW + timedelta(days=1)
+        second = srs.review(first, 1, later)
+        review2 = Review(KEY, later, 1, False, 99, "review", "False", 0)
+        second_id = store.record(review2, second, round_id, first, round_totals=(2, 1, 10, 1))
+        assert store.card(KEY).to_dict() == second.to_dict()  # type: ignore[union-attr]
+        assert store.rounds()[0].questions == 2
+
+        assert store.undo(second_id) == review2
+        assert store.card(KEY).to_dict() == first.to_dict()  # type: ignore[union-attr]
+        assert store.reviews() == [review]
+        assert store.undo(first_id) == review
+        assert store.card(KEY) is None and store.reviews() == []
+        assert store.undo(first_id) is None
+    finally:
+        store.close()
