@@ -449,3 +449,31 @@ def test_core_modules_never_import_textual() -> None:
                 if name.split(".")[0] == "textual" or name.startswith("vocabgame.ui"):
                     offenders.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: {name}")
     assert offenders == []
+
+
+def test_settings_are_kept_and_bad_values_refused(tmp_path: Path, capsys) -> None:
+    data = tmp_path / "data"
+    assert (
+        main(["settings", "--data-dir", str(data), "--retention", "0.85", "--new-per-day", "5"])
+        == 0
+    )
+    assert main(["settings", "--data-dir", str(data)]) == 0
+    out = capsys.readouterr().out
+    assert "desired retention  0.85" in out and "new items a day    5" in out
+    assert main(["settings", "--data-dir", str(data), "--retention", "1.5"]) == 2
+    assert "outside 0.7 to 0.99" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", [["stats"], [], ["play"], ["settings"]])
+def test_a_damaged_database_gets_one_sentence_and_is_left_alone(
+    tmp_path: Path, capsys, command: list[str]
+) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    damaged = bytes(range(256)) * 40
+    (data / "vocabgame.db").write_bytes(damaged)
+    assert main(["--data-dir", str(data), *command]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert "is damaged" in err[0] and str(data / "vocabgame.db") in err[0]
+    assert (data / "vocabgame.db").read_bytes() == damaged

@@ -19,6 +19,8 @@ from vocabgame.decks import DEFAULT_MAX_BYTES, decode, load_deck, load_text, rea
 from vocabgame.model import Deck
 from vocabgame.problems import DeckError, Problem
 
+from .conftest import DATA
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # A valid deck of 14 lines: whatever a test appends starts at line 15.
@@ -1061,3 +1063,17 @@ def test_the_complete_example_in_the_docs_validates() -> None:
     assert [str(p) for p in problems] == []
     assert deck is not None
     assert all(deck.counts().values()), "the example should show every section"
+
+
+def test_terminal_escapes_in_text_are_rejected_at_their_position() -> None:
+    text = 'format: 1\nid: x\ntitle: "Red \\e[31mALERT"\nclaims: [{id: c, statement: s, answer: true, explanation: e}]\n'
+    assert errors(text) == [
+        "deck.yaml:3:8: error: text contains the control character U+001B; deck text may not "
+        "hold terminal escapes or other control characters"
+    ]
+
+
+def test_windows_line_endings_are_fine() -> None:
+    text = (DATA / "latency-basics.yaml").read_text(encoding="utf-8").replace("\n", "\r\n")
+    deck, problems = load_text(text, "deck.yaml")
+    assert problems == [] and deck is not None

@@ -125,6 +125,24 @@ def build_parser() -> argparse.ArgumentParser:
         "Write a commented starter deck that validates, ready to edit.",
     )
     p.add_argument("path", type=Path, metavar="PATH", help="the file to create (.yaml)")
+
+    p = command(
+        "settings",
+        "show or change settings",
+        "Show the settings, or change them with the options below. They are kept in the data folder.",
+    )
+    p.add_argument(
+        "--retention",
+        type=float,
+        metavar="R",
+        help="desired retention for scheduling, 0.7 to 0.99 (default 0.9): higher means more reviews",
+    )
+    p.add_argument(
+        "--new-per-day", type=_positive_int, metavar="N", help="new items a day (default 15)"
+    )
+    p.add_argument(
+        "--round-size", type=_positive_int, metavar="N", help="questions in a round (default 20)"
+    )
     return parser
 
 
@@ -144,6 +162,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 from vocabgame.stats import cmd_stats
 
                 return cmd_stats(data_dir, folders, args.json)
+            case "settings":
+                return cmd_settings(data_dir, args.retention, args.new_per_day, args.round_size)
             case "play":
                 return run_app(
                     data_dir, folders, deck=args.deck, size=args.size, seed=args.seed, start=True
@@ -152,6 +172,45 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return run_app(data_dir, folders)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # Output piped into `head` and the like: stop quietly, as other tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+
+
+def cmd_settings(
+    data_dir: Path, retention: float | None, new_per_day: int | None, round_size: int | None
+) -> int:
+    from vocabgame.session import DEFAULT_NEW_PER_DAY, DEFAULT_ROUND_SIZE
+    from vocabgame.srs import DEFAULT_RETENTION
+    from vocabgame.store import DB_NAME, Store, StoreError
+
+    if retention is not None and not 0.7 <= retention <= 0.99:
+        _err(f"--retention {retention:g} is outside 0.7 to 0.99")
+        return EXIT_USAGE
+    try:
+        store = Store.open(data_dir / DB_NAME)
+    except StoreError as exc:
+        _err(str(exc))
+        return EXIT_PROBLEM
+    try:
+        for key, value in (
+            ("desired_retention", retention),
+            ("new_per_day", new_per_day),
+            ("round_size", round_size),
+        ):
+            if value is not None:
+                store.set_setting(key, value)
+        print(f"desired retention  {store.setting('desired_retention', DEFAULT_RETENTION)}")
+        print(f"new items a day    {store.setting('new_per_day', DEFAULT_NEW_PER_DAY)}")
+        print(f"round size         {store.setting('round_size', DEFAULT_ROUND_SIZE)}")
+        print(f"data folder        {data_dir}")
+    except StoreError as exc:
+        _err(str(exc))
+        return EXIT_PROBLEM
+    finally:
+        store.close()
+    return EXIT_OK
 
 
 def _err(message: str) -> None:

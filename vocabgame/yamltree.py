@@ -8,6 +8,7 @@ silently overwritten.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +21,10 @@ except ImportError:  # pragma: no cover - depends on how PyYAML was built
 
 MAX_DEPTH = 64
 MAX_NODES = 200_000
+
+# C0 and C1 controls except tab and newline, and DEL: a double-quoted "\e[31m" would
+# otherwise reach the terminal as an escape sequence.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 _BOOL_WORDS = frozenset(
     [
@@ -117,6 +122,14 @@ def _scalar(event: yaml.ScalarEvent) -> Node:
         raise YamlProblem(f"cannot read value {event.value!r}", line, col) from None
     if isinstance(value, (bytes, bytearray)) or tag.endswith((":set", ":omap", ":pairs")):
         raise YamlProblem(f"unsupported YAML tag {tag!r}; decks use plain values only", line, col)
+    control = _CONTROL.search(event.value)
+    if control:
+        raise YamlProblem(
+            f"text contains the control character U+{ord(control.group()):04X}; deck text may "
+            "not hold terminal escapes or other control characters",
+            line,
+            col,
+        )
     return Node(
         "scalar",
         value,

@@ -243,3 +243,23 @@ async def test_deck_text_is_shown_as_written_never_as_markup(make_app, tmp_path)
         await pilot.press("1")
         await pilot.pause()
         assert "[b]plain[/b]" in screen_text(app)
+
+
+async def test_stats_json_agrees_with_what_was_played(make_app, data_dir, capsys) -> None:
+    from vocabgame.cli import main
+
+    from ..conftest import DATA
+
+    app = make_app(deck="serving", start_round=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await play_round(pilot, app)
+    app.session.close()
+    capsys.readouterr()
+    assert main(["stats", "--json", "--data-dir", str(data_dir), "--decks", str(DATA / "ui")]) == 0
+    import json
+
+    stats = json.loads(capsys.readouterr().out)
+    assert (stats["reviews"], stats["rounds"]) == (6, 1)
+    [serving] = [d for d in stats["decks"] if d["id"] == "serving"]
+    assert (serving["seen"], serving["total"], serving["best"]) == (6, 10, 90)
