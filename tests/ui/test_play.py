@@ -40,6 +40,13 @@ async def answer(pilot: Pilot, app: VocabApp, right: bool) -> None:
     await pilot.pause()
 
 
+async def skip_to(pilot: Pilot, app: VocabApp, *kinds: Kind) -> None:
+    """Answer rightly until the question on screen is of one of `kinds`."""
+    while app.screen.round.question().kind not in kinds:
+        await answer(pilot, app, True)
+        await pilot.press("enter")
+
+
 async def play_round(pilot: Pilot, app: VocabApp, right: bool = True) -> None:
     while isinstance(app.screen, RoundScreen):
         await answer(pilot, app, right)
@@ -178,10 +185,7 @@ async def test_a_calculation_rejects_text_then_accepts_the_number(make_app) -> N
     app = make_app(start_round=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        round_ = app.screen.round
-        while round_.question().kind != Kind.NUMBER:
-            await answer(pilot, app, True)
-            await pilot.press("enter")
+        await skip_to(pilot, app, Kind.NUMBER)
         await pilot.press(*keys_for("about twenty"), "enter")
         await pilot.pause()
         assert "That is not a number" in screen_text(app)
@@ -196,10 +200,7 @@ async def test_recall_reveals_then_takes_the_players_grade(make_app) -> None:
     app = make_app(start_round=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        round_ = app.screen.round
-        while round_.question().kind != Kind.RECALL:
-            await answer(pilot, app, True)
-            await pilot.press("enter")
+        await skip_to(pilot, app, Kind.RECALL)
         await pilot.press("enter")
         await pilot.pause()
         text = screen_text(app)
@@ -215,11 +216,8 @@ async def test_flag_is_kept_for_the_author_even_while_typing(make_app) -> None:
     app = make_app(start_round=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        round_ = app.screen.round
-        while round_.question().kind != Kind.TYPED and round_.question().kind != Kind.NUMBER:
-            await answer(pilot, app, True)
-            await pilot.press("enter")
-        key = round_.question().key
+        await skip_to(pilot, app, Kind.TYPED, Kind.NUMBER)
+        key = app.screen.round.question().key
         await pilot.press("f", "ctrl+f")
         await pilot.pause()
         assert app.screen.query_one("#answer", Input).value == "f"  # f types; Ctrl+F flags

@@ -8,7 +8,7 @@ from textual.widgets import Input
 
 from vocabgame.quiz import Kind
 
-from .test_play import answer
+from .test_play import answer, skip_to
 
 
 async def _no_blink(pilot: Pilot) -> None:
@@ -19,10 +19,7 @@ async def _no_blink(pilot: Pilot) -> None:
 
 async def _to_choice_question(pilot: Pilot) -> None:
     await pilot.pause()
-    round_ = pilot.app.screen.round
-    while round_.question().kind != Kind.CHOICE:
-        await answer(pilot, pilot.app, True)
-        await pilot.press("enter")
+    await skip_to(pilot, pilot.app, Kind.CHOICE)
     await _no_blink(pilot)
 
 
