@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta, tzinfo
 from pathlib import Path
 
@@ -513,6 +513,4 @@ def _round_robin(decks: Sequence[Deck]) -> list[FaceKey]:
 
 
 def _with_due(grade: Grade, due: datetime) -> Grade:
-    from dataclasses import replace
-
     return replace(grade, next_due=due)

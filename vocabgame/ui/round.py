@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
@@ -194,7 +195,7 @@ class RoundScreen(Screen[None]):
 
     # -- answering ------------------------------------------------------------------------------
 
-    def _save(self, answer: callable) -> Grade | None:  # type: ignore[valid-type]
+    def _save(self, answer: Callable[[], Grade | None]) -> Grade | None:
         try:
             return answer()
         except StoreError as exc:
