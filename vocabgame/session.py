@@ -245,9 +245,13 @@ class Session:
 
     def start_round(
         self, deck_id: str | None = None, size: int | None = None, seed: int | None = None
-    ) -> Round:
+    ) -> Round | None:
+        """A new round, or None when there is nothing to ask (an empty deck, or every new
+        item for today used up before anything was ever answered)."""
         size = size or self.round_size
         keys, mode = self.plan(deck_id, size)
+        if not keys:
+            return None
         rng = random.Random(seed)
         title = "All decks" if deck_id is None else self.decks_for(deck_id)[0].title
         return Round(self, deck_id, title, keys, mode, rng)
@@ -373,26 +377,26 @@ class Round:
         card = before or Card(card_id=store.next_card_id(), due=now)
         card = self.session.srs.review(card, grade.rating, now)
         streak_before, best_before = self.streak, self.best_streak
-        points = 0
+        points, streak = 0, 0
         if grade.correct:
             points = POINTS_RIGHT + STREAK_BONUS * min(self.streak, STREAK_BONUS_CAP)
-            self.streak += 1
-            self.best_streak = max(self.best_streak, self.streak)
-        else:
-            self.streak = 0
-        self.score += points
+            streak = self.streak + 1
+        best_streak = max(self.best_streak, streak)
         response_ms = max(0, int((now - self._asked_at).total_seconds() * 1000))
         review = Review(
             key, now, grade.rating, grade.correct, response_ms, self.mode, grade.given, points
         )
         correct = self.correct + grade.correct
+        # Saved first: if the store refuses, the round is left exactly as it was.
         review_id = store.record(
             review,
             card,
             self.round_id,
             before,
-            round_totals=(self.answered + 1, correct, self.score, self.best_streak),
+            round_totals=(self.answered + 1, correct, self.score + points, best_streak),
         )
+        self.score += points
+        self.streak, self.best_streak = streak, best_streak
         retried = False
         if (
             not grade.correct

@@ -261,3 +261,47 @@ async def test_stats_json_agrees_with_what_was_played(make_app, data_dir, capsys
     assert (stats["reviews"], stats["rounds"]) == (6, 1)
     [serving] = [d for d in stats["decks"] if d["id"] == "serving"]
     assert (serving["seen"], serving["total"], serving["best"]) == (6, 10, 90)
+
+
+async def test_nothing_to_play_says_why_and_stays_home(make_app) -> None:
+    app = make_app()
+    app.session.store.set_setting("new_per_day", 0)
+    app.session.new_per_day = 0
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        [note] = list(app._notifications)
+        assert "today's new items are used up" in note.message
+    assert app.session.store.rounds() == []
+
+
+async def test_a_locked_database_keeps_the_question_and_says_so(make_app, data_dir) -> None:
+    import sqlite3
+
+    app = make_app(start_round=True)
+    app.session.store.conn.execute("PRAGMA busy_timeout = 50")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await skip_to(pilot, app, Kind.CHOICE)
+        question = app.screen.round.question()
+        before = app.session.store.review_count()
+        score, streak = app.screen.round.score, app.screen.round.streak
+        other = sqlite3.connect(data_dir / "vocabgame.db", isolation_level=None)
+        other.execute("BEGIN EXCLUSIVE")
+        try:
+            await answer(pilot, app, True)
+            await pilot.pause()
+            notes = [n.message for n in app._notifications]
+            assert any("in use by another vocabgame" in m for m in notes)
+            assert app.screen.round.question() == question  # still asked, nothing lost
+            assert (app.screen.round.score, app.screen.round.streak) == (score, streak)
+            assert "✓ Right" not in screen_text(app)
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        await answer(pilot, app, True)  # once the lock is gone the same answer is saved
+        await pilot.pause()
+        assert "✓ Right" in screen_text(app)
+    assert app.session.store.review_count() == before + 1

@@ -6,6 +6,7 @@ from textual.app import App
 from textual.binding import Binding
 
 from vocabgame.session import Session
+from vocabgame.store import StoreError
 from vocabgame.ui.home import HomeScreen
 from vocabgame.ui.round import RoundScreen
 
@@ -41,5 +42,17 @@ class VocabApp(App[int]):
 
     def play(self, deck_id: str | None) -> None:
         """Start a round on a deck (None: all decks) and show it."""
-        round_ = self.session.start_round(deck_id, size=self.round_size, seed=self.seed)
+        try:
+            round_ = self.session.start_round(deck_id, size=self.round_size, seed=self.seed)
+        except StoreError as exc:
+            self.notify(str(exc), title="Cannot start a round", severity="error", timeout=10)
+            return
+        if round_ is None:
+            self.notify(
+                "Nothing to ask here yet: today's new items are used up. Come back tomorrow, "
+                "or raise the limit with: vocabgame settings --new-per-day N",
+                title="Nothing to play",
+                timeout=8,
+            )
+            return
         self.push_screen(RoundScreen(round_))
