@@ -7,6 +7,7 @@ from textual.widgets import Input
 
 from vocabgame.quiz import Kind
 from vocabgame.ui.app import VocabApp
+from vocabgame.ui.help import HelpScreen
 from vocabgame.ui.home import HomeScreen
 from vocabgame.ui.results import ResultsScreen
 from vocabgame.ui.round import RoundScreen
@@ -208,6 +209,9 @@ async def test_recall_reveals_then_takes_the_players_grade(make_app) -> None:
         assert "• TTFT covers queueing and prefill" in text
         await pilot.press("2")
         await pilot.pause()
+        text = screen_text(app)
+        assert "You graded it Hard" in text
+        assert "Model answer: They measure different phases" in text  # still there to compare
     review = app.session.store.reviews()[-1]
     assert (review.key.item_id, review.rating, review.correct) == ("two-metrics", 2, True)
 
@@ -305,3 +309,17 @@ async def test_a_locked_database_keeps_the_question_and_says_so(make_app, data_d
         await pilot.pause()
         assert "✓ Right" in screen_text(app)
     assert app.session.store.review_count() == before + 1
+
+
+async def test_question_mark_shows_the_keys_and_any_key_closes_them(make_app) -> None:
+    app = make_app(start_round=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await skip_to(pilot, app, Kind.CHOICE)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("x")
+        await pilot.pause()
+        assert isinstance(app.screen, RoundScreen)
+        assert app.session.store.review_count() == app.screen.round.answered  # x answered nothing

@@ -29,7 +29,7 @@ class HelpScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
     HelpScreen > Vertical {
-        width: auto; max-width: 76; height: auto; padding: 1 2;
+        width: 76; height: auto; max-height: 100%; padding: 0 1;
         border: round $accent; background: $surface;
     }
     """

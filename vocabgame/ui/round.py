@@ -28,18 +28,29 @@ DIGITS = [str(n) for n in range(1, 10)]
 
 
 def feedback_text(
-    grade: Grade, points: int, now_due: str | None, again_in_round: bool = False
+    grade: Grade,
+    points: int,
+    now_due: str | None,
+    again_in_round: bool = False,
+    recall: bool = False,
 ) -> Text:
     """The feedback for one answer as plain text with styles; deck text is never markup."""
     text = Text()
-    if grade.correct:
+    if recall:
+        text.append(f"You graded it {RATING_NAMES[grade.rating]}", style="bold")
+    elif grade.correct:
         text.append("✓ Right", style="bold green")
-        if points:
-            text.append(f"  +{points} points", style="green")
     else:
         text.append("✗ Not quite", style="bold red")
+    if points:
+        text.append(f" · +{points} points", style="green")
     text.append("\n")
-    if not grade.correct or grade.note:
+    if recall:
+        text.append("Model answer: ", style="bold")
+        text.append(grade.right_answer + "\n")
+        for point in grade.key_points:
+            text.append(f"  • {point}\n")
+    elif not grade.correct or grade.note:
         text.append("Answer: ", style="bold")
         text.append(grade.right_answer)
         text.append("\n")
@@ -180,7 +191,15 @@ class RoundScreen(Screen[None]):
         points = last.points if last else 0
         due = until(grade.next_due, self.vocab.session.clock()) if grade.next_due else None
         feedback = self.query_one("#feedback", Static)
-        feedback.update(feedback_text(grade, points, due, bool(last and last.retried)))
+        feedback.update(
+            feedback_text(
+                grade,
+                points,
+                due,
+                again_in_round=bool(last and last.retried),
+                recall=last is not None and last.question.kind == Kind.RECALL,
+            )
+        )
         feedback.display = True
         feedback.set_class(grade.correct, "right")
         feedback.set_class(not grade.correct, "wrong")
