@@ -319,6 +319,7 @@ async def test_question_mark_shows_the_keys_and_any_key_closes_them(make_app) ->
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
+        assert app.screen.query_one("Vertical").size.width >= 60  # not an empty box
         await pilot.press("x")
         await pilot.pause()
         assert isinstance(app.screen, RoundScreen)
