@@ -306,8 +306,10 @@ def test_grade_choice_right_and_wrong(deck: Deck) -> None:
     wrong_index = next(i for i, c in enumerate(q.choices) if c.value.startswith("mate"))
     wrong = grade_choice(deck, q, wrong_index)
     assert (wrong.correct, wrong.rating) == (False, 1)
-    assert wrong.given == q.choices[wrong_index].text
+    other = deck.term(q.choices[wrong_index].value)
+    assert wrong.given == f"{q.choices[wrong_index].text} (that defines {other.term})"
     assert wrong.right_answer == "The wait before the first token."
+    assert "The wait before the first token." not in wrong.explanation  # shown once, as the answer
     assert wrong.distinction is None  # not a group partner
 
 
@@ -506,7 +508,10 @@ def test_grade_number_relative_tolerance_and_units(latency: Deck) -> None:
     assert grade_number(latency, q, "") is None
     grade = grade_number(latency, q, "140")
     assert grade is not None
-    assert grade.explanation == "Weights take parameters times bytes per parameter."
+    assert grade.explanation == (
+        "Weights take parameters times bytes per parameter.\n"
+        "Here: params = 70, precision = 2, so params * precision = 140 GB."
+    )
     assert [s.key for s in grade.sources] == []  # the calculation names no sources
 
 

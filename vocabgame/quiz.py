@@ -84,6 +84,7 @@ class Question:
     tolerance: Tolerance | None = None
     key_points: tuple[str, ...] = ()
     deck_title: str = ""
+    values: tuple[tuple[str, float], ...] = ()  # calculations: the numbers drawn
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +101,7 @@ class Grade:
     note: str | None = None  # e.g. a forgiven typo
     key_points: tuple[str, ...] = ()
     sources: tuple[Source, ...] = ()
+    explains_why: bool = False  # the explanation says why the answer fits (not a definition)
     next_due: datetime | None = field(default=None, compare=False)
 
 
@@ -201,6 +203,7 @@ def build_question(deck: Deck, key: FaceKey, rng: random.Random) -> Question:
                 expected=expected,
                 unit=item.unit,
                 tolerance=item.tolerance,
+                values=tuple(values.items()),
                 **common,
             )
     raise TypeError(item)  # pragma: no cover
@@ -281,11 +284,20 @@ def grade_choice(deck: Deck, question: Question, index: int) -> Grade:
     item = find_item(deck, question.key.item_id)
     why_not = distinction = None
     explanation = ""
+    given = picked.text
+    explains_why = True
     match item:
         case Term():
-            explanation = _term_explanation(item)
+            explains_why = False
+            # Picking a definition: the answer line already shows the right one.
+            explanation = _term_explanation(
+                item, with_definition=question.key.face != Face.DEFINITION
+            )
             if not correct:
                 distinction = _group_distinction(deck, item.id, picked.value)
+                other = deck.term(picked.value)
+                if other is not None and question.key.face == Face.DEFINITION:
+                    given = f"{picked.text} (that defines {other.term})"
         case Confusable():
             explanation = item.distinction
         case Scenario():
@@ -298,12 +310,13 @@ def grade_choice(deck: Deck, question: Question, index: int) -> Grade:
     return Grade(
         correct=correct,
         rating=3 if correct else 1,
-        given=picked.text,
+        given=given,
         right_answer=right,
         explanation=explanation,
         why_not=why_not,
         distinction=distinction,
         sources=_sources(deck, item),
+        explains_why=explains_why,
     )
 
 
@@ -360,14 +373,19 @@ def grade_number(deck: Deck, question: Question, text: str) -> Grade | None:
         note = f"The answer is asked in {question.unit}, not {unit}."
     elif correct and value != question.expected:
         note = f"Within the tolerance of {question.tolerance}."
+    explanation = ""
+    if isinstance(item, Calculation):
+        shown = ", ".join(f"{name} = {format_number(value)}" for name, value in question.values)
+        explanation = f"{item.explanation}\nHere: {shown}, so {item.answer} = {question.answer}."
     return Grade(
         correct=correct,
         rating=3 if correct else 1,
         given=text.strip(),
         right_answer=question.answer,
-        explanation=item.explanation if isinstance(item, Calculation) else "",
+        explanation=explanation,
         note=note,
         sources=_sources(deck, item),
+        explains_why=True,
     )
 
 
@@ -389,8 +407,8 @@ def grade_recall(deck: Deck, question: Question, rating: int, notes: str = "") -
 RATING_NAMES = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
 
 
-def _term_explanation(term: Term) -> str:
-    parts = [f"{term.term}: {term.definition}"]
+def _term_explanation(term: Term, with_definition: bool = True) -> str:
+    parts = [f"{term.term}: {term.definition}"] if with_definition else []
     if term.caveat:
         parts.append(f"Caveat: {term.caveat}")
     return "\n".join(parts)

@@ -81,3 +81,12 @@ def screen_text(app: VocabApp) -> str:
                 str(widget.get_option_at_index(i).prompt) for i in range(widget.option_count)
             )
     return "\n".join(parts)
+
+
+def _plain(prompt: object) -> str:
+    """The text of an option prompt: a Text, or a grid of Texts (number, choice)."""
+    from rich.table import Table
+
+    if isinstance(prompt, Table):
+        return "  ".join(str(cell) for column in prompt.columns for cell in column.cells)
+    return str(prompt)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
 
+from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -67,6 +68,8 @@ def feedback_text(
         text.append("Easy to confuse: ", style="bold")
         text.append(grade.distinction + "\n")
     if grade.explanation:
+        if grade.explains_why:
+            text.append("Why: ", style="bold")
         text.append(grade.explanation + "\n")
     for source in grade.sources:
         text.append("Source: ", style="dim")
@@ -76,6 +79,15 @@ def feedback_text(
     elif now_due:
         text.append(f"Next review {now_due}.", style="italic")
     return text
+
+
+def _numbered(number: int, text: str) -> Table:
+    """A choice with its key in a column of its own, so wrapped lines stay indented."""
+    grid = Table.grid(padding=(0, 2, 0, 0), expand=True)
+    grid.add_column(width=1, style="bold")
+    grid.add_column(ratio=1)
+    grid.add_row(str(number), Text(text))
+    return grid
 
 
 def reveal_text(question: Question) -> Text:
@@ -155,7 +167,7 @@ class RoundScreen(Screen[None]):
         answer.value = ""
         if question.kind == Kind.CHOICE:
             choices.add_options(
-                Option(Text.assemble((f"{n}  ", "bold"), c.text), id=str(n - 1))
+                Option(_numbered(n, c.text), id=str(n - 1))
                 for n, c in enumerate(question.choices, 1)
             )
             choices.highlighted = 0
