@@ -256,7 +256,7 @@ def test_decks_text_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert main(["decks", "--decks", str(tmp_path / "extra")]) == 0
     assert capsys.readouterr().out.splitlines() == [
         "latency-basics  Latency and throughput",
-        "    2 terms, 1 scenarios, 1 calculations",
+        "    2 terms, 1 scenario, 1 calculation",
         f"    {path}",
     ]
 
@@ -477,3 +477,26 @@ def test_a_damaged_database_gets_one_sentence_and_is_left_alone(
     assert len(err) == 1
     assert "is damaged" in err[0] and str(data / "vocabgame.db") in err[0]
     assert (data / "vocabgame.db").read_bytes() == damaged
+
+
+def test_flags_lists_what_players_flagged(tmp_path: Path, capsys) -> None:
+    from datetime import UTC, datetime
+
+    from vocabgame.quiz import FaceKey
+    from vocabgame.store import Store
+
+    data = tmp_path / "data"
+    store = Store.open(data / "vocabgame.db")
+    store.flag(FaceKey("kv-cache", "gqa", "definition"), datetime(2026, 11, 30, 9, 5, tzinfo=UTC))
+    store.close()
+    assert main(["flags", "--data-dir", str(data)]) == 0
+    assert capsys.readouterr().out == "2026-11-30 09:05  kv-cache / gqa (definition)\n"
+    assert main(["flags", "--json", "--data-dir", str(data)]) == 0
+    [row] = json.loads(capsys.readouterr().out)
+    assert (row["deck"], row["item"], row["face"]) == ("kv-cache", "gqa", "definition")
+
+
+def test_decks_counts_are_worded_for_one_and_many(tmp_path: Path, capsys) -> None:
+    assert main(["decks", "--decks", str(DATA)]) == 0
+    out = capsys.readouterr().out
+    assert "2 terms, 1 scenario, 1 calculation" in out

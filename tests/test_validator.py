@@ -130,14 +130,17 @@ FULL = with_base(
 
 def test_yaml_syntax_error_is_reported_at_the_parsers_position() -> None:
     assert errors("format: 1\nid: demo\ntitle: Latency: the basics\n") == [
-        "deck.yaml:3:15: error: YAML syntax error: mapping values are not allowed in this context"
+        "deck.yaml:3:15: error: YAML syntax error: mapping values are not allowed in this context; "
+        "a ': ' inside unquoted text starts a new key, or this line is indented deeper than the "
+        "key above it: quote the text, or line the key up with its neighbours"
     ]
 
 
 def test_unclosed_flow_list_is_a_syntax_error() -> None:
     assert errors("format: 1\nid: demo\ntags: [a, b\ntitle: T\n") == [
         "deck.yaml:4:6: error: YAML syntax error: did not find expected ',' or ']' "
-        "(while parsing a flow sequence)"
+        "(while parsing a flow sequence that began at line 3); close the '[' or quote text "
+        "that holds a comma, a colon or a bracket"
     ]
 
 
@@ -186,14 +189,14 @@ def test_unknown_top_level_key_suggests_the_close_one() -> None:
 def test_unknown_item_key_suggests_the_close_one() -> None:
     text = BASE.replace("    term: Decode\n", "    term: Decode\n    alias: [dec]\n")
     assert errors(text) == [
-        "deck.yaml:13:5: error: unknown key 'alias' in terms entry 2 (did you mean 'aliases'?)"
+        "deck.yaml:13:5: error: unknown key 'alias' in term 'decode' (did you mean 'aliases'?)"
     ]
 
 
 def test_unknown_key_with_nothing_close_lists_the_allowed_keys() -> None:
     text = BASE.replace("    term: Decode\n", "    term: Decode\n    colour: red\n")
     assert errors(text) == [
-        "deck.yaml:13:5: error: unknown key 'colour' in terms entry 2; allowed keys: "
+        "deck.yaml:13:5: error: unknown key 'colour' in term 'decode'; allowed keys: "
         "id, term, definition, aliases, caveat, example, tags, sources"
     ]
 
@@ -229,57 +232,57 @@ REQUIRED = [
     (
         "terms",
         "    term: Decode\n",
-        "deck.yaml:11:5: error: terms entry 2 is missing required key 'term'",
+        "deck.yaml:11:5: error: term 'decode' is missing required key 'term'",
     ),
     (
         "terms",
         "    definition: Generating output tokens one at a time.\n",
-        "deck.yaml:11:5: error: terms entry 2 is missing required key 'definition'",
+        "deck.yaml:11:5: error: term 'decode' is missing required key 'definition'",
     ),
     (
         "confusables",
         "    distinction: Prefill reads the prompt; decode writes the reply.\n",
-        "deck.yaml:16:5: error: confusables entry 1 is missing required key 'distinction'",
+        "deck.yaml:16:5: error: confusable group 'prefill-vs-decode' is missing required key 'distinction'",
     ),
     (
         "confusables",
         "    terms: [prefill, decode]\n",
-        "deck.yaml:16:5: error: confusables entry 1 is missing required key 'terms'",
+        "deck.yaml:16:5: error: confusable group 'prefill-vs-decode' is missing required key 'terms'",
     ),
     (
         "scenarios",
         '    choices: [prefill, decode, "The network"]\n',
-        "deck.yaml:23:5: error: scenarios entry 1 is missing required key 'choices'",
+        "deck.yaml:23:5: error: scenario 'long-prompt' is missing required key 'choices'",
     ),
     (
         "scenarios",
         "    explanation: The whole prompt is processed before the first token.\n",
-        "deck.yaml:23:5: error: scenarios entry 1 is missing required key 'explanation'",
+        "deck.yaml:23:5: error: scenario 'long-prompt' is missing required key 'explanation'",
     ),
     (
         "recall",
         "    answer: Prefill and decode.\n",
-        "deck.yaml:31:5: error: recall entry 1 is missing required key 'answer'",
+        "deck.yaml:31:5: error: recall item 'two-phases' is missing required key 'answer'",
     ),
     (
         "claims",
         "    answer: false\n",
-        "deck.yaml:37:5: error: claims entry 1 is missing required key 'answer'",
+        "deck.yaml:37:5: error: claim 'decode-parallel' is missing required key 'answer'",
     ),
     (
         "claims",
         "    statement: Decode produces all output tokens in parallel.\n",
-        "deck.yaml:37:5: error: claims entry 1 is missing required key 'statement'",
+        "deck.yaml:37:5: error: claim 'decode-parallel' is missing required key 'statement'",
     ),
     (
         "calculations",
         "    answer: tokens * tpot\n",
-        "deck.yaml:43:5: error: calculations entry 1 is missing required key 'answer'",
+        "deck.yaml:43:5: error: calculation 'decode-time' is missing required key 'answer'",
     ),
     (
         "calculations",
         "    given: {tokens: [100, 200], tpot: {fast: 10, slow: 40}}\n",
-        "deck.yaml:43:5: error: calculations entry 1 is missing required key 'given'",
+        "deck.yaml:43:5: error: calculation 'decode-time' is missing required key 'given'",
     ),
 ]
 
@@ -618,16 +621,19 @@ def test_calculation_answer_uses_a_name_not_in_given() -> None:
 @pytest.mark.parametrize(
     ("expression", "message"),
     [
-        ("tokens.real * tpot", "Attribute is not allowed; use plain arithmetic"),
-        ("__import__('os').system('true')", "Call is not allowed; use plain arithmetic"),
+        ("tokens.real * tpot", "attribute access (a.b) is not allowed; use plain arithmetic"),
+        (
+            "__import__('os').system('true')",
+            "only these functions may be called, by their plain names: abs(...), ceil(...), floor(...), log2(...), max(...), min(...), round(...), sqrt(...)",
+        ),
         (
             "open(tokens)",
             "unknown function 'open'; allowed: abs, ceil, floor, log2, max, min, round, sqrt",
         ),
-        ("tokens if tpot else 0", "IfExp is not allowed; use plain arithmetic"),
-        ("tokens < tpot", "Compare is not allowed; use plain arithmetic"),
-        ("[tokens][0] * tpot", "Subscript is not allowed; use plain arithmetic"),
-        ("tokens * tpot and 1", "BoolOp is not allowed; use plain arithmetic"),
+        ("tokens if tpot else 0", "if/else is not allowed; use plain arithmetic"),
+        ("tokens < tpot", "a comparison is not allowed; use plain arithmetic"),
+        ("[tokens][0] * tpot", "indexing (a[b]) is not allowed; use plain arithmetic"),
+        ("tokens * tpot and 1", "and/or is not allowed; use plain arithmetic"),
         ("tokens * tpot; 1", "not an arithmetic expression (invalid syntax)"),
     ],
 )
@@ -726,15 +732,20 @@ def test_calculation_tolerance_forms() -> None:
 # -- format, empty, encoding, size ----------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("value", "shown"), [("2", "2"), ("'1'", "'1'"), ("v1", "'v1'"), ("", "nothing")]
-)
+@pytest.mark.parametrize(("value", "shown"), [("2", "2"), ("v1", "'v1'"), ("", "nothing")])
 def test_unsupported_format(value: str, shown: str) -> None:
     text = BASE.replace("format: 1", f"format: {value}")
     col = 9 if value else 8
     assert errors(text) == [
         f"deck.yaml:1:{col}: error: unsupported format {shown}; "
         "this version of vocabgame reads format 1"
+    ]
+
+
+def test_quoted_format_says_to_unquote_it() -> None:
+    text = BASE.replace("format: 1", "format: '1'")
+    assert errors(text) == [
+        "deck.yaml:1:9: error: format is the number 1, unquoted; found the text '1'"
     ]
 
 
@@ -988,7 +999,7 @@ def test_every_problem_of_a_file_is_reported_in_one_run() -> None:
         "deck.yaml:1:1: error: the deck is missing required key 'title'",
         f"deck.yaml:2:5: error: deck id 'Demo' {NOT_SLUG}",
         "deck.yaml:3:1: error: unknown key 'titel' in the deck (did you mean 'title'?)",
-        "deck.yaml:5:5: error: terms entry 1 is missing required key 'definition'",
+        "deck.yaml:5:5: error: term 'prefill' is missing required key 'definition'",
         "deck.yaml:6:11: error: term: YAML reads unquoted yes as a boolean; "
         'write "yes" in quotes to mean the text',
         "deck.yaml:7:9: error: id 'prefill' is already used at line 5; ids must be unique in a deck",
@@ -1077,3 +1088,18 @@ def test_windows_line_endings_are_fine() -> None:
     text = (DATA / "latency-basics.yaml").read_text(encoding="utf-8").replace("\n", "\r\n")
     deck, problems = load_text(text, "deck.yaml")
     assert problems == [] and deck is not None
+
+
+def test_a_tab_in_indentation_says_to_use_spaces() -> None:
+    [problem] = errors("format: 1\nid: demo\ntitle: T\nterms:\n\t- id: x\n")
+    assert problem.startswith("deck.yaml:5:1: error: YAML syntax error:")
+    assert problem.endswith("; indent with spaces, never tabs")
+
+
+def test_a_module_function_call_names_the_allowed_functions() -> None:
+    text = FULL.replace("answer: tokens * tpot", "answer: math.ceil(tokens * tpot)")
+    assert errors(text) == [
+        "deck.yaml:46:13: error: answer: only these functions may be called, by their plain "
+        "names: abs(...), ceil(...), floor(...), log2(...), max(...), min(...), round(...), "
+        "sqrt(...)"
+    ]

@@ -61,6 +61,30 @@ _BINARY: dict[type[ast.operator], Callable[[float, float], float]] = {
 }
 
 
+_NOT_ALLOWED = {
+    "IfExp": "if/else",
+    "Compare": "a comparison",
+    "BoolOp": "and/or",
+    "Attribute": "attribute access (a.b)",
+    "Subscript": "indexing (a[b])",
+    "Lambda": "lambda",
+    "ListComp": "a comprehension",
+    "SetComp": "a comprehension",
+    "DictComp": "a comprehension",
+    "GeneratorExp": "a comprehension",
+    "List": "a list",
+    "Tuple": "a tuple",
+    "Set": "a set",
+    "Dict": "a dict",
+    "Starred": "unpacking (*a)",
+    "NamedExpr": "assignment (:=)",
+    "JoinedStr": "an f-string",
+    "Await": "await",
+    "Yield": "yield",
+    "YieldFrom": "yield",
+}
+
+
 def parse(expression: str) -> ast.Expression:
     """Parse and check an expression; raises CalcError naming the first thing not allowed."""
     if len(expression) > MAX_EXPRESSION_LENGTH:
@@ -100,10 +124,14 @@ def _check(node: ast.AST) -> None:
             _, low, high = FUNCTIONS[name]
             if not low <= len(args) <= high:
                 raise CalcError(f"{name}() takes {low} to {high} arguments, got {len(args)}")
+        case ast.Call():
+            allowed = ", ".join(f"{name}(...)" for name in sorted(FUNCTIONS))
+            raise CalcError(f"only these functions may be called, by their plain names: {allowed}")
         case ast.operator() | ast.unaryop():
             return
         case _:
-            raise CalcError(f"{type(node).__name__} is not allowed; use plain arithmetic")
+            what = _NOT_ALLOWED.get(type(node).__name__, type(node).__name__)
+            raise CalcError(f"{what} is not allowed; use plain arithmetic")
 
 
 def names(tree: ast.Expression) -> set[str]:

@@ -127,6 +127,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path", type=Path, metavar="PATH", help="the file to create (.yaml)")
 
     p = command(
+        "flags",
+        "list questions flagged as wrong or unclear",
+        "List the questions players flagged with f during a round, for the decks' authors.",
+    )
+    p.add_argument("--json", action="store_true", help="print JSON for tools")
+
+    p = command(
         "settings",
         "show or change settings",
         "Show the settings, or change them with the options below. They are kept in the data folder.",
@@ -162,6 +169,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 from vocabgame.stats import cmd_stats
 
                 return cmd_stats(data_dir, folders, args.json)
+            case "flags":
+                return cmd_flags(data_dir, args.json)
             case "settings":
                 return cmd_settings(data_dir, args.retention, args.new_per_day, args.round_size)
             case "play":
@@ -176,6 +185,40 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Output piped into `head` and the like: stop quietly, as other tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
+
+
+def cmd_flags(data_dir: Path, as_json: bool) -> int:
+    from vocabgame.store import DB_NAME, Store, StoreError
+
+    try:
+        store = Store.open(data_dir / DB_NAME)
+    except StoreError as exc:
+        _err(str(exc))
+        return EXIT_PROBLEM
+    try:
+        flags = store.flags()
+    finally:
+        store.close()
+    if as_json:
+        rows = [
+            {
+                "deck": k.deck_id,
+                "item": k.item_id,
+                "face": k.face,
+                "at": at.isoformat(),
+                "note": note,
+            }
+            for k, at, note in flags
+        ]
+        print(json.dumps(rows, indent=2))
+    elif not flags:
+        print("No flagged questions.")
+    else:
+        for key, at, note in flags:
+            print(
+                f"{at:%Y-%m-%d %H:%M}  {key.deck_id} / {key.item_id} ({key.face}){'  ' + note if note else ''}"
+            )
+    return EXIT_OK
 
 
 def cmd_settings(
@@ -264,9 +307,24 @@ def cmd_validate(paths: list[Path], fmt: str, strict: bool, max_bytes: int | Non
             summary += f", {warnings} warning{'s' * (warnings != 1)}"
         print(summary, file=sys.stderr)
     failed = errors > 0 or (strict and warnings > 0) or files == 0
-    if files == 0 and fmt == "text":
+    if files == 0 and fmt == "text" and all(p.exists() for p in paths):
         _err("no deck files (.yaml, .yml) found")
     return EXIT_PROBLEM if failed else EXIT_OK
+
+
+_SINGULAR = {
+    "terms": "term",
+    "confusables": "confusable group",
+    "scenarios": "scenario",
+    "recall": "recall question",
+    "claims": "claim",
+    "calculations": "calculation",
+}
+_PLURAL = {"confusables": "confusable groups", "recall": "recall questions"}
+
+
+def _count(n: int, section: str) -> str:
+    return f"{n} {_SINGULAR[section] if n == 1 else _PLURAL.get(section, section)}"
 
 
 def cmd_decks(folders: list[Path], as_json: bool) -> int:
@@ -289,7 +347,7 @@ def cmd_decks(folders: list[Path], as_json: bool) -> int:
         if not catalog.decks:
             print("No decks found. Searched: " + ", ".join(str(f) for f in folders))
         for d in catalog.decks:
-            counts = ", ".join(f"{n} {section}" for section, n in d.counts().items() if n)
+            counts = ", ".join(_count(n, section) for section, n in d.counts().items() if n)
             print(f"{d.id}  {d.title}\n    {counts}\n    {d.path}")
     for problem in catalog.problems:
         print(problem, file=sys.stderr)

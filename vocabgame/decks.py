@@ -101,6 +101,25 @@ def _describe(node: Node) -> str:
     return f"a {type(value).__name__} ({node.raw})"
 
 
+ITEM_NAMES = {
+    "terms": "term",
+    "confusables": "confusable group",
+    "scenarios": "scenario",
+    "recall": "recall item",
+    "claims": "claim",
+    "calculations": "calculation",
+}
+
+
+def _entry_name(section: str, index: int, entry: Node) -> str:
+    """'term 'ttft'' when the entry has a readable id, else 'terms entry 2'."""
+    if entry.kind == "map":
+        id_node = entry.value.get("id")
+        if id_node is not None and id_node.kind == "scalar" and isinstance(id_node.value, str):
+            return f"{ITEM_NAMES[section]} {id_node.value!r}"
+    return f"{section} entry {index}"
+
+
 class _Checker:
     """Walks the YAML tree of one deck, collecting problems and building the model."""
 
@@ -201,12 +220,20 @@ class _Checker:
         if "format" in top:
             fmt = top["format"]
             if fmt.kind != "scalar" or isinstance(fmt.value, bool) or fmt.value != FORMAT_VERSION:
-                shown = repr(fmt.value) if isinstance(fmt.value, str) else fmt.raw or _describe(fmt)
-                self.error(
-                    fmt,
-                    f"unsupported format {shown}; "
-                    f"this version of vocabgame reads format {FORMAT_VERSION}",
-                )
+                if isinstance(fmt.value, str) and fmt.value.strip() == str(FORMAT_VERSION):
+                    message = (
+                        f"format is the number {FORMAT_VERSION}, unquoted; found the text "
+                        f"{fmt.value!r}"
+                    )
+                else:
+                    shown = (
+                        repr(fmt.value) if isinstance(fmt.value, str) else fmt.raw or _describe(fmt)
+                    )
+                    message = (
+                        f"unsupported format {shown}; "
+                        f"this version of vocabgame reads format {FORMAT_VERSION}"
+                    )
+                self.error(fmt, message)
                 return None
         deck_id = self.slug(top["id"], "deck id") if "id" in top else None
         title = self.text(top["title"], "title") if "title" in top else None
@@ -227,7 +254,7 @@ class _Checker:
             required, optional = ITEM_KEYS[section]
             rows = []
             for index, entry in enumerate(entries, 1):
-                what = f"{section} entry {index}"
+                what = _entry_name(section, index, entry)
                 fields = self.mapping(entry, what, required, (*optional, "tags", "sources"))
                 if fields is None:
                     continue

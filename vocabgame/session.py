@@ -17,6 +17,7 @@ from fsrs import Card
 
 from vocabgame.decks import Catalog, load_catalog
 from vocabgame.model import SECTIONS, Deck
+from vocabgame.problems import Problem
 from vocabgame.quiz import (
     FaceKey,
     Grade,
@@ -57,7 +58,8 @@ class Home:
     decks: tuple[DeckSummary, ...]
     streak_days: int
     reviews: int
-    problems: tuple[str, ...] = ()  # decks that could not be loaded
+    new_per_day: int = DEFAULT_NEW_PER_DAY
+    problems: tuple[str, ...] = ()  # one line per deck file that could not be loaded
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +194,8 @@ class Session:
             decks=tuple(rows),
             streak_days=self.streak_days(),
             reviews=self.store.review_count(),
-            problems=tuple(str(p) for p in self.catalog.problems),
+            new_per_day=self.new_per_day,
+            problems=_first_problem_per_file(self.catalog.problems),
         )
 
     # -- rounds -------------------------------------------------------------------------------
@@ -496,6 +499,13 @@ class Round:
             and (previous_best is None or self.score > previous_best),
             next_due=self.session.next_due(self.deck_id),
         )
+
+
+def _first_problem_per_file(problems: Sequence[Problem]) -> tuple[str, ...]:
+    first: dict[str, str] = {}
+    for problem in problems:
+        first.setdefault(problem.path, str(problem))
+    return tuple(first.values())
 
 
 def _round_robin(decks: Sequence[Deck]) -> list[FaceKey]:

@@ -61,11 +61,15 @@ def render(stats: Stats) -> str:
         f"Rounds played:  {stats.rounds} finished",
         f"Day streak:     {stats.streak_days} day{'s' * (stats.streak_days != 1)}",
         "",
-        f"{'Deck':<32} {'Seen':>11} {'Due':>5} {'Best':>6}",
+        "Seen: questions answered at least once, of all the questions the deck asks "
+        "(a term is asked three ways).",
+        "",
+        f"{'Deck':<40} {'Seen':>11} {'Due':>5} {'Best':>6}",
     ]
     for d in stats.decks:
         best = "-" if d.best is None else str(d.best)
-        lines.append(f"{d.title[:32]:<32} {f'{d.seen}/{d.total}':>11} {d.due:>5} {best:>6}")
+        title = d.title if len(d.title) <= 40 else d.title[:39] + "…"
+        lines.append(f"{title:<40} {f'{d.seen}/{d.total}':>11} {d.due:>5} {best:>6}")
     return "\n".join(lines)
 
 

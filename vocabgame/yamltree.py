@@ -89,6 +89,42 @@ class YamlProblem(Exception):
         self.col = col
 
 
+# What a puzzled author most likely did, for the parser's most common complaints.
+_SYNTAX_HINTS = (
+    (
+        "mapping values are not allowed",
+        "; a ': ' inside unquoted text starts a new key, or this line is indented deeper than "
+        "the key above it: quote the text, or line the key up with its neighbours",
+    ),
+    ("tab", "; indent with spaces, never tabs"),
+    (
+        "expected '-' indicator",
+        "; every entry of a list starts with '- ' at the same indentation",
+    ),
+    (
+        "did not find expected ',' or ']'",
+        "; close the '[' or quote text that holds a comma, a colon or a bracket",
+    ),
+    (
+        "did not find expected ',' or '}'",
+        "; close the '{' or quote text that holds a comma, a colon or a bracket",
+    ),
+    (
+        "did not find expected key",
+        "; the keys of one mapping must line up at the same indentation",
+    ),
+)
+
+
+def _char_at(text: str, mark: Any) -> str:
+    if mark is None:
+        return ""
+    lines = text.splitlines()
+    if mark.line >= len(lines) or mark.column >= len(lines[mark.line]):
+        return ""
+    return lines[mark.line][mark.column]
+
+
 def _pos(mark: Any) -> tuple[int, int]:
     return (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
 
@@ -241,8 +277,19 @@ def parse(text: str) -> tuple[Node | None, list[YamlProblem]]:
         line, col = _pos(mark)
         message = exc.problem or "YAML syntax error"
         if exc.context:
-            message = f"{message} ({exc.context})"
-        raise YamlProblem(f"YAML syntax error: {message}", line, col) from None
+            started = exc.context_mark
+            if (
+                started is not None
+                and exc.problem_mark is not None
+                and started.line != exc.problem_mark.line
+            ):
+                message = f"{message} ({exc.context} that began at line {started.line + 1})"
+            else:
+                message = f"{message} ({exc.context})"
+        hint = next((h for words, h in _SYNTAX_HINTS if words in message), "")
+        if not hint and _char_at(text, exc.problem_mark) == "\t":
+            hint = "; indent with spaces, never tabs"
+        raise YamlProblem(f"YAML syntax error: {message}{hint}", line, col) from None
     except yaml.YAMLError as exc:
         raise YamlProblem(f"YAML syntax error: {exc}") from None
     except RecursionError:

@@ -18,8 +18,8 @@ if TYPE_CHECKING:
     from vocabgame.ui.app import VocabApp
 
 INTRO = (
-    "Pick a deck and press Enter to play a round. Due: cards scheduled for review now. "
-    "New: items you can start today."
+    "Pick a deck and press Enter to play a round. Due: questions scheduled for review now. "
+    "New: new items you can start today ({limit} a day, shared by all decks)."
 )
 
 
@@ -37,7 +37,7 @@ class HomeScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="")
         yield Static(id="streak")
-        yield Static(Text(INTRO), id="intro")
+        yield Static(id="intro")
         yield DataTable(id="decks", cursor_type="row", zebra_stripes=True)
         yield Static(id="problems")
         yield Footer()
@@ -59,6 +59,7 @@ class HomeScreen(Screen[None]):
     def show(self, home: Home) -> None:
         days = home.streak_days
         streak = f"Day streak: {days} day{'s' * (days != 1)}" if days else "Day streak: none yet"
+        self.query_one("#intro", Static).update(Text(INTRO.format(limit=home.new_per_day)))
         self.query_one("#streak", Static).update(
             Text(f"{streak}   ·   {home.reviews} answers so far")
         )
@@ -78,9 +79,15 @@ class HomeScreen(Screen[None]):
             table.move_cursor(row=min(keep, len(home.decks) - 1))
         problems = self.query_one("#problems", Static)
         if home.problems:
-            shown = "\n".join(home.problems[:3])
-            more = f"\n(and {len(home.problems) - 3} more)" if len(home.problems) > 3 else ""
-            problems.update(Text(f"Some decks could not be loaded:\n{shown}{more}"))
+            count = len(home.problems)
+            shown = "\n".join(home.problems[:2])
+            more = f"\n(and {count - 2} more)" if count > 2 else ""
+            problems.update(
+                Text(
+                    f"{count} deck file{'s' * (count != 1)} could not be loaded; "
+                    f"check with: vocabgame validate FILE\n{shown}{more}"
+                )
+            )
             problems.display = True
         else:
             problems.display = False
