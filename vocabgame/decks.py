@@ -131,6 +131,8 @@ class _Checker:
     # -- reporting ---------------------------------------------------------------------------
 
     def error(self, where: Node | tuple[int, int] | None, message: str) -> None:
+        line: int | None
+        col: int | None
         if isinstance(where, Node):
             line, col = where.line, where.col
         elif where is None:

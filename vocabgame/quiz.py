@@ -142,10 +142,9 @@ def build_question(deck: Deck, key: FaceKey, rng: random.Random) -> Question:
     item = find_item(deck, key.item_id)
     if item is None or key.face not in item_faces(item):
         raise KeyError(f"{key} is not a face of deck {deck.id!r}")
-    common = {"key": key, "deck_title": deck.title}
     match item:
         case Term():
-            return _term_question(deck, item, key.face, rng, common)
+            return _term_question(deck, item, key, rng)
         case Confusable():
             cue = item.cues[int(key.face.removeprefix("cue-")) - 1]
             terms = [deck.term(t) for t in item.terms]
@@ -157,7 +156,8 @@ def build_question(deck: Deck, key: FaceKey, rng: random.Random) -> Question:
                 prompt=cue.text,
                 choices=tuple(choices),
                 answer=cue.answer,
-                **common,
+                key=key,
+                deck_title=deck.title,
             )
         case Scenario():
             choices = [Choice(_choice_text(deck, c), c) for c in item.choices]
@@ -168,7 +168,8 @@ def build_question(deck: Deck, key: FaceKey, rng: random.Random) -> Question:
                 prompt=item.prompt,
                 choices=tuple(choices),
                 answer=item.answer,
-                **common,
+                key=key,
+                deck_title=deck.title,
             )
         case Claim():
             return Question(
@@ -177,7 +178,8 @@ def build_question(deck: Deck, key: FaceKey, rng: random.Random) -> Question:
                 prompt=item.statement,
                 choices=(Choice("True", "true"), Choice("False", "false")),
                 answer="true" if item.answer else "false",
-                **common,
+                key=key,
+                deck_title=deck.title,
             )
         case Recall():
             return Question(
@@ -186,7 +188,8 @@ def build_question(deck: Deck, key: FaceKey, rng: random.Random) -> Question:
                 prompt=item.prompt,
                 answer=item.answer,
                 key_points=item.key_points,
-                **common,
+                key=key,
+                deck_title=deck.title,
             )
         case Calculation():
             labels: dict[str, str] = {}
@@ -204,7 +207,8 @@ def build_question(deck: Deck, key: FaceKey, rng: random.Random) -> Question:
                 unit=item.unit,
                 tolerance=item.tolerance,
                 values=tuple(values.items()),
-                **common,
+                key=key,
+                deck_title=deck.title,
             )
     raise TypeError(item)  # pragma: no cover
 
@@ -214,9 +218,8 @@ def _choice_text(deck: Deck, choice: str) -> str:
     return term.term if term is not None else choice
 
 
-def _term_question(
-    deck: Deck, term: Term, face: str, rng: random.Random, common: dict[str, object]
-) -> Question:
+def _term_question(deck: Deck, term: Term, key: FaceKey, rng: random.Random) -> Question:
+    face = key.face
     if face == Face.TYPED:
         return Question(
             kind=Kind.TYPED,
@@ -224,7 +227,8 @@ def _term_question(
             prompt=term.definition,
             answer=term.term,
             accepted=(term.term, *term.aliases),
-            **common,  # type: ignore[arg-type]
+            key=key,
+            deck_title=deck.title,
         )
     shown = (lambda t: t.definition) if face == Face.DEFINITION else (lambda t: t.term)
     choices = [Choice(shown(term), term.id)]
@@ -248,7 +252,8 @@ def _term_question(
         prompt=prompt,
         choices=tuple(choices),
         answer=term.id,
-        **common,  # type: ignore[arg-type]
+        key=key,
+        deck_title=deck.title,
     )
 
 

@@ -149,7 +149,7 @@ def _scalar(event: yaml.ScalarEvent) -> Node:
         raise YamlProblem("merge keys (<<) are not supported; write the keys out", line, col)
     if tag not in _SCALAR_TAGS:
         raise YamlProblem(f"unsupported YAML tag {tag!r}; decks use plain values only", line, col)
-    node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
+    node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)  # type: ignore[arg-type]
     try:
         value = _constructor.construct_object(node)
     except yaml.constructor.ConstructorError as exc:
@@ -267,7 +267,7 @@ def parse(text: str) -> tuple[Node | None, list[YamlProblem]]:
                 attach(node, anchor)
             elif isinstance(event, yaml.AliasEvent):
                 line, col = _pos(event.start_mark)
-                target = anchors.get(event.anchor)
+                target = anchors.get(event.anchor or "")
                 if target is None:
                     raise YamlProblem(f"unknown alias *{event.anchor}", line, col)
                 count(target.size, line, col)
