@@ -12,9 +12,13 @@ import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from vocabgame import __version__
 from vocabgame.paths import DATA_DIR_ENV, DECKS_ENV, deck_folders, default_data_dir
+
+if TYPE_CHECKING:
+    from vocabgame.store import Store
 
 EXIT_OK, EXIT_PROBLEM, EXIT_USAGE = 0, 1, 2
 
@@ -187,13 +191,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
 
 
-def cmd_flags(data_dir: Path, as_json: bool) -> int:
+def _open_store(data_dir: Path) -> Store | None:
+    """The store, or None after printing the one sentence that says why it cannot be used."""
     from vocabgame.store import DB_NAME, Store, StoreError
 
     try:
-        store = Store.open(data_dir / DB_NAME)
+        return Store.open(data_dir / DB_NAME)
     except StoreError as exc:
         _err(str(exc))
+        return None
+
+
+def cmd_flags(data_dir: Path, as_json: bool) -> int:
+    store = _open_store(data_dir)
+    if store is None:
         return EXIT_PROBLEM
     try:
         flags = store.flags()
@@ -226,15 +237,13 @@ def cmd_settings(
 ) -> int:
     from vocabgame.session import DEFAULT_NEW_PER_DAY, DEFAULT_ROUND_SIZE
     from vocabgame.srs import DEFAULT_RETENTION
-    from vocabgame.store import DB_NAME, Store, StoreError
+    from vocabgame.store import StoreError
 
     if retention is not None and not 0.7 <= retention <= 0.99:
         _err(f"--retention {retention:g} is outside 0.7 to 0.99")
         return EXIT_USAGE
-    try:
-        store = Store.open(data_dir / DB_NAME)
-    except StoreError as exc:
-        _err(str(exc))
+    store = _open_store(data_dir)
+    if store is None:
         return EXIT_PROBLEM
     try:
         for key, value in (
