@@ -324,3 +324,26 @@ async def test_question_mark_shows_the_keys_and_any_key_closes_them(make_app) ->
         await pilot.pause()
         assert isinstance(app.screen, RoundScreen)
         assert app.session.store.review_count() == app.screen.round.answered  # x answered nothing
+
+
+async def test_with_nothing_due_or_new_a_practice_round_says_so(make_app, tmp_path) -> None:
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    (folder / "one.yaml").write_text(
+        "format: 1\nid: one\ntitle: One claim\n"
+        "claims:\n  - id: c\n    statement: Decode is usually memory-bound.\n"
+        "    answer: true\n    explanation: Each step reads all the weights.\n",
+        encoding="utf-8",
+    )
+    app = make_app(folders=[folder], deck="one", start_round=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await play_round(pilot, app)  # the only item seen, its card due later
+        await pilot.press("enter")  # home
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, RoundScreen)
+        assert app.screen.round.mode == "practice"
+        assert "One claim · practice (nothing due)" in screen_text(app)
+    assert [r.mode for r in app.session.store.reviews()] == ["review"]

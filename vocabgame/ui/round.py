@@ -122,7 +122,11 @@ class RoundScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="status"):
-            yield Static(Text(self.round.title), id="deck-title")
+            title = self.round.title
+            if self.round.mode == "practice":
+                # Nothing was due or new: these are reviewed early, and still scheduled.
+                title += " · practice (nothing due)"
+            yield Static(Text(title), id="deck-title")
             yield Static(id="score")
         yield ProgressBar(
             total=max(1, self.round.total), show_eta=False, show_percentage=False, id="progress"
