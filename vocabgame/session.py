@@ -147,16 +147,20 @@ class Session:
             day -= timedelta(days=1)
         return streak
 
-    def new_left_today(self) -> int:
+    def new_left_today(self, first_seen: dict[tuple[str, str], datetime] | None = None) -> int:
+        """New items that may still start today; `first_seen` saves a query when the caller
+        already has it."""
         today = self.today()
-        started = sum(1 for at in self.store.first_seen().values() if self.today(at) == today)
+        seen = self.store.first_seen() if first_seen is None else first_seen
+        started = sum(1 for at in seen.values() if self.today(at) == today)
         return max(0, self.new_per_day - started)
 
     def home(self) -> Home:
         now = self.clock()
         cards = self.store.cards()
-        seen_items = set(self.store.first_seen())
-        left = self.new_left_today()
+        first_seen = self.store.first_seen()
+        seen_items = set(first_seen)
+        left = self.new_left_today(first_seen)
         rows = []
         all_items = all_due = all_new = 0
         for deck in self.catalog.decks:
@@ -221,7 +225,7 @@ class Session:
             if len(picked) == size:
                 return picked, "review"
         seen_items = self.store.first_seen()
-        new_left = self.new_left_today()
+        new_left = self.new_left_today(seen_items)
         for key in _round_robin(decks):
             if len(picked) == size:
                 break
@@ -410,7 +414,7 @@ class Round:
             self.queue.insert(min(self.position + 1 + RETRY_GAP, len(self.queue)), key)
             self.retries[key] = self.retries.get(key, 0) + 1
             retried = True
-        grade = _with_due(grade, card.due)
+        grade = replace(grade, next_due=card.due)
         self.history.append(
             _Answered(key, question, grade, review_id, points, streak_before, best_before, retried)
         )
@@ -524,7 +528,3 @@ def _round_robin(decks: Sequence[Deck]) -> list[FaceKey]:
     for layer in itertools.zip_longest(*queues):
         order.extend(k for k in layer if k is not None)
     return order
-
-
-def _with_due(grade: Grade, due: datetime) -> Grade:
-    return replace(grade, next_due=due)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from rich.table import Table
 from rich.text import Text
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from vocabgame.ui.app import VocabApp
 
 DIGITS = [str(n) for n in range(1, 10)]
+T = TypeVar("T")
 
 
 def feedback_text(
@@ -230,12 +231,16 @@ class RoundScreen(Screen[None]):
 
     # -- answering ------------------------------------------------------------------------------
 
-    def _save(self, answer: Callable[[], Grade | None]) -> Grade | None:
+    def _stored(self, action: Callable[[], T], failure: str) -> T | None:
+        """Run a store write; if the store refuses, say so and return None (nothing changed)."""
         try:
-            return answer()
+            return action()
         except StoreError as exc:
-            self.app.notify(str(exc), title="Answer not saved", severity="error", timeout=10)
+            self.app.notify(str(exc), title=failure, severity="error", timeout=10)
             return None
+
+    def _save(self, answer: Callable[[], Grade | None]) -> Grade | None:
+        return self._stored(answer, "Answer not saved")
 
     def pick(self, index: int) -> None:
         question = self.round.question()
@@ -299,23 +304,16 @@ class RoundScreen(Screen[None]):
                     self.pick(choices.highlighted)
 
     def action_undo(self) -> None:
-        try:
-            question = self.round.undo()
-        except StoreError as exc:
-            self.app.notify(str(exc), title="Undo failed", severity="error", timeout=10)
-            return
-        if question is None:
+        if not self.round.history:
             self.app.notify("Nothing to undo in this round.", timeout=3)
+            return
+        if self._stored(self.round.undo, "Undo failed") is None:
             return
         self.app.notify("Last answer undone: it is as if it was never given.", timeout=3)
         self.show_question()
 
     def action_flag(self) -> None:
-        try:
-            key = self.round.flag()
-        except StoreError as exc:
-            self.app.notify(str(exc), title="Flag not saved", severity="error", timeout=10)
-            return
+        key = self._stored(self.round.flag, "Flag not saved")
         if key is not None:
             self.app.notify(f"Flagged {key.item_id} for the deck's author. Thank you.", timeout=3)
 
@@ -326,9 +324,7 @@ class RoundScreen(Screen[None]):
         self.app.push_screen(HelpScreen())
 
     def finish(self) -> None:
-        try:
-            summary = self.round.finish()
-        except StoreError as exc:
-            self.app.notify(str(exc), title="Round not saved", severity="error", timeout=10)
+        summary = self._stored(self.round.finish, "Round not saved")
+        if summary is None:
             return
         self.app.switch_screen(ResultsScreen(summary, self.vocab.session.clock()))
