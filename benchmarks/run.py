@@ -26,9 +26,9 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vocabgame.decks import deck_files, load_catalog  # noqa: E402
+from vocabgame.deck import deck_files, load_catalog  # noqa: E402
 from vocabgame.paths import builtin_decks_dir  # noqa: E402
-from vocabgame.session import Session  # noqa: E402
+from vocabgame.play import Session  # noqa: E402
 from vocabgame.store import Store  # noqa: E402
 
 
@@ -64,7 +64,7 @@ def bench_cli_start(repeat: int) -> None:
         return lambda: subprocess.run([sys.executable, "-c", code], check=True)
 
     baseline = best_of(repeat, run("pass"))
-    measured = best_of(repeat, run("import vocabgame.cli, vocabgame.decks"))
+    measured = best_of(repeat, run("import vocabgame.cli, vocabgame.deck"))
     report("start a non-game command (imports)", measured, baseline, "python -c pass")
 
 

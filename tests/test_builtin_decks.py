@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from vocabgame.cli import main
-from vocabgame.decks import deck_files, load_text, read_text
+from vocabgame.deck import deck_files, load_text, read_text
 from vocabgame.model import Deck, Scenario
 from vocabgame.paths import builtin_decks_dir
 from vocabgame.problems import Problem
@@ -355,7 +355,9 @@ def test_every_builtin_calculation_has_an_independent_check(decks: list[Deck]) -
 def test_calculation_answers_match_independent_computation_for_all_givens(
     decks: list[Deck],
 ) -> None:
-    from vocabgame import calc  # only to evaluate the deck's own expression, never the expected
+    from vocabgame.reading import (
+        calc,
+    )  # only to evaluate the deck's own expression, never the expected
 
     wrong: list[str] = []
     for d in decks:

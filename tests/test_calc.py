@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from vocabgame import calc
-from vocabgame.calc import CalcError, evaluate, names, parse
+from vocabgame.reading import calc
+from vocabgame.reading.calc import CalcError, evaluate, names, parse
 
 # -- what is allowed ---------------------------------------------------------------------------
 

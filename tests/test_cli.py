@@ -16,7 +16,7 @@ import pytest
 import vocabgame
 from vocabgame import paths
 from vocabgame.cli import build_parser, main
-from vocabgame.decks import load_text
+from vocabgame.deck import load_text
 
 from .conftest import DATA
 
@@ -409,7 +409,7 @@ def run_python(body: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_importing_the_cli_and_the_core_does_not_import_textual(tmp_path: Path) -> None:
-    result = run_python("import vocabgame.cli, vocabgame.decks", tmp_path)
+    result = run_python("import vocabgame.cli, vocabgame.deck", tmp_path)
     assert result.returncode == 0, result.stderr
 
 
@@ -434,7 +434,7 @@ def core_modules() -> list[Path]:
 
 def test_core_modules_never_import_textual() -> None:
     modules = core_modules()
-    assert PACKAGE / "decks.py" in modules and PACKAGE / "calc.py" in modules
+    assert PACKAGE / "deck" / "load.py" in modules and PACKAGE / "reading" / "calc.py" in modules
     offenders = []
     for path in modules:
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))

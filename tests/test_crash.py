@@ -19,9 +19,9 @@ CHILD = textwrap.dedent(
     """
     import sys
     from pathlib import Path
-    from vocabgame.decks import load_catalog
+    from vocabgame.deck import load_catalog
     from vocabgame.quiz import Kind
-    from vocabgame.session import Session
+    from vocabgame.play import Session
     from vocabgame.store import Store
 
     data_dir, decks = Path(sys.argv[1]), Path(sys.argv[2])

@@ -1,4 +1,4 @@
-from vocabgame.decks import load_deck
+from vocabgame.deck import load_deck
 from vocabgame.model import Tolerance
 
 from .conftest import DATA

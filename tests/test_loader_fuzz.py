@@ -6,8 +6,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from vocabgame.decks import decode, load_text
-from vocabgame.model import SECTIONS, Deck
+from vocabgame.deck import decode, load_text
+from vocabgame.kinds import SECTIONS
+from vocabgame.model import Deck
 from vocabgame.problems import DeckError, Problem
 
 from .conftest import DATA

@@ -8,7 +8,17 @@ from collections import Counter
 
 import pytest
 
-from vocabgame.decks import load_deck, load_text
+from vocabgame.deck import load_deck, load_text
+from vocabgame.kinds import (
+    build_question,
+    distractors,
+    faces,
+    grade_choice,
+    grade_number,
+    grade_recall,
+    grade_typed,
+    item_faces,
+)
 from vocabgame.model import Deck, Source
 from vocabgame.quiz import (
     CHOICES_PER_QUESTION,
@@ -16,18 +26,10 @@ from vocabgame.quiz import (
     FaceKey,
     Kind,
     Question,
-    _normalise,
-    build_question,
-    distractors,
-    faces,
     format_number,
-    grade_choice,
-    grade_number,
-    grade_recall,
-    grade_typed,
-    item_faces,
     parse_number,
 )
+from vocabgame.quiz import normalise as _normalise
 
 from .conftest import DATA
 

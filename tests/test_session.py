@@ -11,22 +11,19 @@ from pathlib import Path
 import pytest
 from fsrs import Card, Rating
 
-from vocabgame import stats, timefmt
-from vocabgame.decks import Catalog, load_deck, load_text
+from vocabgame import timefmt
+from vocabgame.cli import render_stats
+from vocabgame.deck import Catalog, load_deck, load_text
 from vocabgame.model import Deck
+from vocabgame.play import POINTS_RIGHT, STREAK_BONUS, Round, Session
 from vocabgame.quiz import FaceKey, Grade, Kind, format_number
-from vocabgame.session import (
-    DEFAULT_NEW_PER_DAY,
-    DEFAULT_ROUND_SIZE,
-    POINTS_RIGHT,
-    STREAK_BONUS,
-    Round,
-    Session,
-)
+from vocabgame.settings import Settings
 from vocabgame.srs import Srs
 from vocabgame.store import Review, Store
 
 from .conftest import DATA
+
+DEFAULT_NEW_PER_DAY, DEFAULT_ROUND_SIZE = Settings().new_per_day, Settings().round_size
 
 START = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
 
@@ -97,15 +94,15 @@ def answer(rnd: Round, right: bool, rating: int | None = None) -> Grade:
     match q.kind:
         case Kind.CHOICE:
             index = next(i for i, c in enumerate(q.choices) if (c.value == q.answer) == right)
-            return rnd.answer_choice(index)
+            return rnd.answer_choice(index).grade
         case Kind.TYPED:
-            return rnd.answer_text(q.answer if right else "zzzzzz")  # type: ignore[return-value]
+            return rnd.answer_text(q.answer if right else "zzzzzz").grade  # type: ignore[union-attr]
         case Kind.NUMBER:
             assert q.expected is not None
             text = q.answer if right else format_number(q.expected * 10 + 100, q.unit)
-            return rnd.answer_text(text)  # type: ignore[return-value]
+            return rnd.answer_text(text).grade  # type: ignore[union-attr]
         case Kind.RECALL:
-            return rnd.answer_recall(rating or (3 if right else 1))
+            return rnd.answer_recall(rating or (3 if right else 1)).grade
     raise AssertionError(q.kind)
 
 
@@ -541,7 +538,7 @@ def test_personal_best_only_when_beating_a_previous_finished_round(
             answer(rnd, right)
             rnd.advance()
             if not right:  # skip the retry: answer it right
-                while rnd.question() is not None and len(rnd.history) < len(rnd.queue):
+                while rnd.question() is not None and rnd.answered < len(rnd.queue):
                     answer(rnd, True)
                     rnd.advance()
         s = rnd.finish()
@@ -684,7 +681,7 @@ def test_editing_wording_keeps_progress_and_removed_items_keep_history(
     assert session.store.conn.execute(
         "SELECT COUNT(*) FROM reviews WHERE deck_id='words' AND item_id='t03'"
     ).fetchone() == (1,)
-    deck_stats = stats.collect(session).decks[0]
+    deck_stats = session.stats().decks[0]
     assert (deck_stats.seen, deck_stats.total) == (3, 9)
 
 
@@ -695,7 +692,7 @@ def test_stats_agree_with_what_was_played(tmp_path: Path, now: Now) -> None:
     a = claims_deck(6, "deck-a")
     b = load_deck(DATA / "latency-basics.yaml")
     session = make_session(tmp_path, [a, b], now, new_per_day=100)
-    empty = stats.collect(session)
+    empty = session.stats()
     assert (empty.reviews, empty.rounds, empty.streak_days) == (0, 0, 0)
     assert [(d.id, d.seen, d.total, d.due, d.best) for d in empty.decks] == [
         ("deck-a", 0, 6, 0, None),
@@ -713,7 +710,7 @@ def test_stats_agree_with_what_was_played(tmp_path: Path, now: Now) -> None:
     played_b = play(rnd, now=now)
     score_b = rnd.finish().score
 
-    s = stats.collect(session)
+    s = session.stats()
     assert s.reviews == len(first_a) + 1 + len(played_b) == session.store.review_count()
     assert s.rounds == 2  # finished ones
     assert s.streak_days == 2
@@ -728,8 +725,8 @@ def test_stats_agree_with_what_was_played(tmp_path: Path, now: Now) -> None:
     assert by_id["latency-basics"].seen == len(seen_b) == 3
     assert by_id["latency-basics"].due == sum(1 for k in seen_b if cards[k].due <= now[0])
     assert by_id["latency-basics"].best == score_b
-    assert stats.collect(session) == s  # reading changes nothing
-    text = stats.render(s)
+    assert session.stats() == s  # reading changes nothing
+    text = render_stats(s)
     assert "Day streak:     2 days" in text and "4/6" in text
 
 
@@ -758,7 +755,7 @@ def test_text_that_is_not_a_number_records_nothing(tmp_path: Path, now: Now) -> 
         assert rnd.answer_text(text) is None
         assert rnd.question() == q and not rnd.awaiting_next
     assert session.store.review_count() == count
-    grade = rnd.answer_text(q.answer)  # type: ignore[union-attr]
+    grade = rnd.answer_text(q.answer).grade  # type: ignore[union-attr]
     assert grade is not None and grade.correct
     assert session.store.reviews()[-1].answer == q.answer  # type: ignore[union-attr]
 

@@ -14,10 +14,10 @@ from textwrap import dedent
 
 import pytest
 
-from vocabgame import yamltree
-from vocabgame.decks import DEFAULT_MAX_BYTES, decode, load_deck, load_text, read_text
+from vocabgame.deck import DEFAULT_MAX_BYTES, decode, load_deck, load_text, read_text
 from vocabgame.model import Deck
 from vocabgame.problems import DeckError, Problem
+from vocabgame.reading import yamltree
 
 from .conftest import DATA
 

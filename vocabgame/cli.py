@@ -10,14 +10,16 @@ import json
 import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from vocabgame import __version__
 from vocabgame.paths import DATA_DIR_ENV, DECKS_ENV, deck_folders, default_data_dir
+from vocabgame.settings import SPEC, SPECS, Settings
 
 if TYPE_CHECKING:
+    from vocabgame.stats import Stats
     from vocabgame.store import Store
 
 EXIT_OK, EXIT_PROBLEM, EXIT_USAGE = 0, 1, 2
@@ -64,7 +66,21 @@ def _global_options(parser: argparse.ArgumentParser, top: bool) -> None:
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
+# The flag of each setting in `vocabgame settings`; the settings module has the rest.
+SETTING_FLAGS = {
+    "desired_retention": "--retention",
+    "new_per_day": "--new-per-day",
+    "round_size": "--round-size",
+    "countdown_seconds": "--countdown",
+    "interview_minutes": "--interview-minutes",
+    "interview_questions": "--interview-questions",
+    "theme": "--theme",
+}
+
+
+def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
+    """The argument parser; `settings` are the player's, so help texts show what is in effect."""
+    settings = settings or Settings()
     parser = argparse.ArgumentParser(
         prog="vocabgame",
         description="A terminal quiz and flashcard game for the vocabulary of AI inference "
@@ -82,7 +98,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("play", "start a round at once", "Start a round of questions at once.")
     p.add_argument("--deck", metavar="ID", help="play this deck only (default: all decks)")
     p.add_argument(
-        "--size", type=_positive_int, metavar="N", help="questions in the round (default 20)"
+        "--size",
+        type=_positive_int,
+        metavar="N",
+        help=f"questions in the round (now {settings.round_size}; see vocabgame settings)",
     )
     p.add_argument(
         "--seed", type=_int, metavar="N", help="seed the shuffling, for a repeatable round"
@@ -142,23 +161,55 @@ def build_parser() -> argparse.ArgumentParser:
         "show or change settings",
         "Show the settings, or change them with the options below. They are kept in the data folder.",
     )
-    p.add_argument(
-        "--retention",
-        type=float,
-        metavar="R",
-        help="desired retention for scheduling, 0.7 to 0.99 (default 0.9): higher means more reviews",
-    )
-    p.add_argument(
-        "--new-per-day", type=_positive_int, metavar="N", help="new items a day (default 15)"
-    )
-    p.add_argument(
-        "--round-size", type=_positive_int, metavar="N", help="questions in a round (default 20)"
-    )
+    for spec in SPECS:
+        current = getattr(settings, spec.key)
+        p.add_argument(
+            SETTING_FLAGS[spec.key],
+            dest=spec.key,
+            type=_setting_type(spec.key),
+            metavar="VALUE" if spec.choices else ("R" if isinstance(spec.default, float) else "N"),
+            help=f"{spec.help} ({spec.describe()}; now {current})",
+        )
     return parser
 
 
+def _setting_type(key: str) -> Callable[[str], object]:
+    """The setting's Python type for argparse; its range is checked by the settings module."""
+    kind = type(SPEC[key].default)
+
+    def convert(text: str) -> object:
+        try:
+            return kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a valid {SPEC[key].label}") from None
+
+    return convert
+
+
+def _effective_settings(argv: Sequence[str]) -> Settings | None:
+    """The player's settings, read only to show them in --help; None when there are none yet."""
+    probe = argparse.ArgumentParser(add_help=False)
+    probe.add_argument("--data-dir", type=Path)
+    known, _ = probe.parse_known_args(argv)
+    path = (known.data_dir or default_data_dir()) / "vocabgame.db"
+    if not path.is_file():
+        return None
+    from vocabgame.store import Store, StoreError
+
+    try:
+        store = Store.open(path)
+    except StoreError:
+        return None
+    try:
+        return store.settings()[0]
+    finally:
+        store.close()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    wants_help = any(a in ("-h", "--help") for a in argv)
+    args = build_parser(_effective_settings(argv) if wants_help else None).parse_args(argv)
     data_dir: Path = args.data_dir or default_data_dir()
     folders = deck_folders(data_dir, [*(args.decks or []), *getattr(args, "decks_after", [])])
     try:
@@ -170,13 +221,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             case "new":
                 return cmd_new(args.path)
             case "stats":
-                from vocabgame.stats import cmd_stats
-
                 return cmd_stats(data_dir, folders, args.json)
             case "flags":
                 return cmd_flags(data_dir, args.json)
             case "settings":
-                return cmd_settings(data_dir, args.retention, args.new_per_day, args.round_size)
+                changes = {s.key: getattr(args, s.key) for s in SPECS}
+                return cmd_settings(data_dir, {k: v for k, v in changes.items() if v is not None})
             case "play":
                 return run_app(
                     data_dir, folders, deck=args.deck, size=args.size, seed=args.seed, start=True
@@ -232,31 +282,27 @@ def cmd_flags(data_dir: Path, as_json: bool) -> int:
     return EXIT_OK
 
 
-def cmd_settings(
-    data_dir: Path, retention: float | None, new_per_day: int | None, round_size: int | None
-) -> int:
-    from vocabgame.session import DEFAULT_NEW_PER_DAY, DEFAULT_ROUND_SIZE
-    from vocabgame.srs import DEFAULT_RETENTION
+def cmd_settings(data_dir: Path, changes: dict[str, object]) -> int:
+    from vocabgame.settings import SettingError
     from vocabgame.store import StoreError
 
-    if retention is not None and not 0.7 <= retention <= 0.99:
-        _err(f"--retention {retention:g} is outside 0.7 to 0.99")
-        return EXIT_USAGE
     store = _open_store(data_dir)
     if store is None:
         return EXIT_PROBLEM
     try:
-        for key, value in (
-            ("desired_retention", retention),
-            ("new_per_day", new_per_day),
-            ("round_size", round_size),
-        ):
-            if value is not None:
-                store.set_setting(key, value)
-        print(f"desired retention  {store.setting('desired_retention', DEFAULT_RETENTION)}")
-        print(f"new items a day    {store.setting('new_per_day', DEFAULT_NEW_PER_DAY)}")
-        print(f"round size         {store.setting('round_size', DEFAULT_ROUND_SIZE)}")
-        print(f"data folder        {data_dir}")
+        settings, problems = store.settings()
+        for problem in problems:
+            _err(problem)
+        if changes:
+            try:
+                settings = settings.changed(**changes)
+            except SettingError as exc:
+                _err(str(exc))
+                return EXIT_USAGE
+            store.save_settings(settings)
+        for key, value in settings.as_dict().items():
+            print(f"{SPEC[key].label:<18} {value}")
+        print(f"{'data folder':<18} {data_dir}")
     except StoreError as exc:
         _err(str(exc))
         return EXIT_PROBLEM
@@ -265,12 +311,57 @@ def cmd_settings(
     return EXIT_OK
 
 
+def cmd_stats(data_dir: Path, folders: list[Path], as_json: bool) -> int:
+    from dataclasses import asdict
+
+    from vocabgame.play import open_session
+    from vocabgame.store import StoreError
+
+    try:
+        session = open_session(data_dir, folders)
+    except StoreError as exc:
+        _err(str(exc))
+        return EXIT_PROBLEM
+    try:
+        stats = session.stats()
+    finally:
+        session.close()
+    if as_json:
+        out = asdict(stats)
+        out["decks"] = [
+            {k: v for k, v in d.items() if k != "title"} | {"title": d["title"]}
+            for d in out["decks"]
+        ]
+        print(json.dumps(out, indent=2))
+    else:
+        print(render_stats(stats))
+    return EXIT_OK
+
+
+def render_stats(stats: Stats) -> str:
+    lines = [
+        f"Answers given:  {stats.reviews}",
+        f"Rounds played:  {stats.rounds} finished",
+        f"Day streak:     {stats.streak_days} day{'s' * (stats.streak_days != 1)}",
+        "",
+        "Seen: questions answered at least once, of all the questions the deck asks "
+        "(a term is asked three ways).",
+        "",
+        f"{'Deck':<40} {'Seen':>11} {'Due':>5} {'Best':>6}",
+    ]
+    for d in stats.decks:
+        best = "-" if d.best is None else str(d.best)
+        title = d.title if len(d.title) <= 40 else d.title[:39] + "…"
+        lines.append(f"{title:<40} {f'{d.seen}/{d.total}':>11} {d.due:>5} {best:>6}")
+    return "\n".join(lines)
+
+
 def _err(message: str) -> None:
     print(f"vocabgame: {message}", file=sys.stderr)
 
 
 def cmd_validate(paths: list[Path], fmt: str, strict: bool, max_bytes: int | None) -> int:
-    from vocabgame.decks import DEFAULT_MAX_BYTES, deck_files, load_text, read_text
+    from vocabgame.deck import DEFAULT_MAX_BYTES, deck_files, load_text, read_text
     from vocabgame.problems import DeckError, Problem
 
     problems: list[Problem] = []
@@ -321,23 +412,9 @@ def cmd_validate(paths: list[Path], fmt: str, strict: bool, max_bytes: int | Non
     return EXIT_PROBLEM if failed else EXIT_OK
 
 
-_SINGULAR = {
-    "terms": "term",
-    "confusables": "confusable group",
-    "scenarios": "scenario",
-    "recall": "recall question",
-    "claims": "claim",
-    "calculations": "calculation",
-}
-_PLURAL = {"confusables": "confusable groups", "recall": "recall questions"}
-
-
-def _count(n: int, section: str) -> str:
-    return f"{n} {_SINGULAR[section] if n == 1 else _PLURAL.get(section, section)}"
-
-
 def cmd_decks(folders: list[Path], as_json: bool) -> int:
-    from vocabgame.decks import load_catalog
+    from vocabgame.deck import load_catalog
+    from vocabgame.kinds import KINDS
 
     catalog = load_catalog(folders)
     if as_json:
@@ -356,7 +433,7 @@ def cmd_decks(folders: list[Path], as_json: bool) -> int:
         if not catalog.decks:
             print("No decks found. Searched: " + ", ".join(str(f) for f in folders))
         for d in catalog.decks:
-            counts = ", ".join(_count(n, section) for section, n in d.counts().items() if n)
+            counts = ", ".join(KINDS[s].count(n) for s, n in d.counts().items() if n)
             print(f"{d.id}  {d.title}\n    {counts}\n    {d.path}")
     for problem in catalog.problems:
         print(problem, file=sys.stderr)
@@ -364,8 +441,8 @@ def cmd_decks(folders: list[Path], as_json: bool) -> int:
 
 
 def cmd_new(path: Path) -> int:
+    from vocabgame.deck.starter import starter_deck
     from vocabgame.paths import schema_path
-    from vocabgame.starter import starter_deck
 
     if path.exists():
         _err(f"{path}: already exists; choose another name or remove it first")
@@ -393,11 +470,13 @@ def run_app(
     seed: int | None = None,
     start: bool = False,
 ) -> int:
-    from vocabgame.session import open_session
+    from vocabgame.play import open_session
+    from vocabgame.store import StoreError
 
-    session = open_session(data_dir, folders)
-    if isinstance(session, str):
-        _err(session)
+    try:
+        session = open_session(data_dir, folders)
+    except StoreError as exc:
+        _err(str(exc))
         return EXIT_PROBLEM
     if deck is not None and session.catalog.get(deck) is None:
         known = ", ".join(d.id for d in session.catalog.decks) or "none"

@@ -1,13 +1,44 @@
 """The deck model: what a validated deck file becomes. Immutable, typed, free of positions
-except the line where each item starts (for messages that point back at the file)."""
+except the line where each item starts (for messages that point back at the file).
+
+The built-in kinds of item are defined here so every layer can name them; which sections a
+deck file may hold, and what each kind of item asks, is the kind registry's (`vocabgame.kinds`).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
+from typing import Any, Protocol, cast
 
 FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class FaceKey:
+    """What progress is keyed by: deck id + item id + face (one way an item is asked)."""
+
+    deck_id: str
+    item_id: str
+    face: str
+
+    def __str__(self) -> str:
+        return f"{self.deck_id}/{self.item_id}/{self.face}"
+
+
+class Item(Protocol):
+    """What every kind of item has."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def tags(self) -> tuple[str, ...]: ...
+    @property
+    def sources(self) -> tuple[str, ...]: ...
+    @property
+    def line(self) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,45 +155,65 @@ class Calculation:
     line: int = 0
 
 
-Item = Term | Confusable | Scenario | Recall | Claim | Calculation
-
-SECTIONS: tuple[str, ...] = (
-    "terms",
-    "confusables",
-    "scenarios",
-    "recall",
-    "claims",
-    "calculations",
-)
-
-
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Deck:
+    """A validated deck. `sections` maps every registered section (in the kind registry's
+    order) to its items, empty when the file has none; the built-in sections also have a
+    typed property each."""
+
     id: str
     title: str
     path: str
     description: str | None = None
     tags: tuple[str, ...] = ()
     sources: Mapping[str, Source] = field(default_factory=lambda: MappingProxyType({}))
-    terms: tuple[Term, ...] = ()
-    confusables: tuple[Confusable, ...] = ()
-    scenarios: tuple[Scenario, ...] = ()
-    recall: tuple[Recall, ...] = ()
-    claims: tuple[Claim, ...] = ()
-    calculations: tuple[Calculation, ...] = ()
+    sections: Mapping[str, tuple[Any, ...]] = field(default_factory=lambda: MappingProxyType({}))
+
+    def section(self, name: str) -> tuple[Any, ...]:
+        return self.sections.get(name, ())
+
+    @property
+    def terms(self) -> tuple[Term, ...]:
+        return cast("tuple[Term, ...]", self.section("terms"))
+
+    @property
+    def confusables(self) -> tuple[Confusable, ...]:
+        return cast("tuple[Confusable, ...]", self.section("confusables"))
+
+    @property
+    def scenarios(self) -> tuple[Scenario, ...]:
+        return cast("tuple[Scenario, ...]", self.section("scenarios"))
+
+    @property
+    def recall(self) -> tuple[Recall, ...]:
+        return cast("tuple[Recall, ...]", self.section("recall"))
+
+    @property
+    def claims(self) -> tuple[Claim, ...]:
+        return cast("tuple[Claim, ...]", self.section("claims"))
+
+    @property
+    def calculations(self) -> tuple[Calculation, ...]:
+        return cast("tuple[Calculation, ...]", self.section("calculations"))
 
     def items(self) -> Iterator[Item]:
-        for section in SECTIONS:
-            yield from getattr(self, section)
+        for items in self.sections.values():
+            yield from items
+
+    def item(self, item_id: str) -> Item | None:
+        return self._by_id.get(item_id)
 
     def term(self, term_id: str) -> Term | None:
-        for term in self.terms:
-            if term.id == term_id:
-                return term
-        return None
+        item = self._by_id.get(term_id)
+        return item if isinstance(item, Term) else None
+
+    @cached_property
+    def _by_id(self) -> Mapping[str, Item]:
+        # Built once, on first use: lookups by id happen for every question asked.
+        return {item.id: item for item in self.items()}
 
     def counts(self) -> dict[str, int]:
-        return {section: len(getattr(self, section)) for section in SECTIONS}
+        return {section: len(items) for section, items in self.sections.items()}
 
     def item_count(self) -> int:
-        return sum(self.counts().values())
+        return sum(len(items) for items in self.sections.values())

@@ -32,7 +32,7 @@ def builtin_decks_dir() -> Path:
 
 def schema_path() -> Path:
     """The JSON Schema of deck format v1, shipped inside the package."""
-    return Path(str(resources.files("vocabgame"))) / "schema" / "deck-v1.schema.json"
+    return Path(str(resources.files("vocabgame"))) / "deck" / "schema" / "deck-v1.schema.json"
 
 
 def deck_folders(

@@ -10,7 +10,9 @@ from datetime import UTC, datetime
 
 from fsrs import Card, Rating, Scheduler
 
-DEFAULT_RETENTION = 0.9
+from vocabgame.settings import SPEC
+
+DEFAULT_RETENTION = float(SPEC["desired_retention"].default)
 
 Clock = Callable[[], datetime]
 
@@ -32,12 +34,13 @@ class Srs:
     card and the review time, then puts the global state back."""
 
     def __init__(self, desired_retention: float = DEFAULT_RETENTION, fuzz: bool = True) -> None:
-        if not 0.7 <= desired_retention <= 0.99:
-            raise ValueError("desired retention must be between 0.7 and 0.99")
+        SPEC["desired_retention"].check(desired_retention)
+        self.fuzz = fuzz
         self.scheduler = Scheduler(desired_retention=desired_retention, enable_fuzzing=fuzz)
 
     @staticmethod
     def new_card(card_id: int, now: datetime) -> Card:
+        """A card never reviewed, due now; every card starts here, so its times are UTC."""
         return Card(card_id=card_id, due=as_utc(now))
 
     def review(

@@ -1,14 +1,21 @@
-"""Progress and scores, from the review log and the schedule."""
+"""Progress figures, as pure queries over the store and the decks: one source for the home
+screen, `vocabgame stats` and anything else that shows progress. Nothing here prints or writes.
+
+`day_of` turns a moment into the player's calendar day (their time zone decides what "today"
+is); `now` comes from the caller's clock.
+"""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass
-from pathlib import Path
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
 
-from vocabgame.quiz import faces
-from vocabgame.session import Session, open_session
+from vocabgame.kinds import faces
+from vocabgame.model import Deck
+from vocabgame.store import Store
+
+DayOf = Callable[[datetime], date]
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,68 +36,50 @@ class Stats:
     decks: tuple[DeckStats, ...]
 
 
-def collect(session: Session) -> Stats:
-    """Totals over the whole store, and per deck over the faces the deck has now."""
-    now = session.clock()
-    cards = session.store.cards()
-    decks = []
-    for deck in session.catalog.decks:
+def deck_progress(store: Store, decks: Iterable[Deck], now: datetime) -> tuple[DeckStats, ...]:
+    """Per deck, over the faces the deck has now: seen, total, due now and the best score.
+    Three queries in all, whatever the number of decks."""
+    seen_keys = store.card_keys()
+    due_keys = store.due_keys(now)
+    best = store.best_scores()
+    rows = []
+    for deck in decks:
         keys = faces(deck)
-        seen = [k for k in keys if k in cards]
-        decks.append(
+        rows.append(
             DeckStats(
                 id=deck.id,
                 title=deck.title,
-                seen=len(seen),
+                seen=sum(1 for k in keys if k in seen_keys),
                 total=len(keys),
-                due=sum(1 for k in seen if cards[k].due <= now),
-                best=session.store.best_score(deck.id),
+                due=sum(1 for k in keys if k in due_keys),
+                best=best.get(deck.id),
             )
         )
+    return tuple(rows)
+
+
+def streak_days(store: Store, today: date, day_of: DayOf) -> int:
+    """Days in a row, up to today (or yesterday, if today has no round yet), with at least
+    one finished round."""
+    days = {day_of(at) for at in store.finished_round_times()}
+    day = today if today in days else today - timedelta(days=1)
+    streak = 0
+    while day in days:
+        streak += 1
+        day -= timedelta(days=1)
+    return streak
+
+
+def items_started_on(store: Store, day: date, day_of: DayOf) -> int:
+    """How many items were answered for the first time on `day`."""
+    return sum(1 for at in store.first_seen().values() if day_of(at) == day)
+
+
+def collect(store: Store, decks: Iterable[Deck], now: datetime, day_of: DayOf) -> Stats:
+    """Totals over the whole store, and per deck over the faces the deck has now."""
     return Stats(
-        reviews=session.store.review_count(),
-        rounds=len(session.store.rounds(finished_only=True)),
-        streak_days=session.streak_days(),
-        decks=tuple(decks),
+        reviews=store.review_count(),
+        rounds=store.round_count(finished_only=True),
+        streak_days=streak_days(store, day_of(now), day_of),
+        decks=deck_progress(store, decks, now),
     )
-
-
-def render(stats: Stats) -> str:
-    lines = [
-        f"Answers given:  {stats.reviews}",
-        f"Rounds played:  {stats.rounds} finished",
-        f"Day streak:     {stats.streak_days} day{'s' * (stats.streak_days != 1)}",
-        "",
-        "Seen: questions answered at least once, of all the questions the deck asks "
-        "(a term is asked three ways).",
-        "",
-        f"{'Deck':<40} {'Seen':>11} {'Due':>5} {'Best':>6}",
-    ]
-    for d in stats.decks:
-        best = "-" if d.best is None else str(d.best)
-        title = d.title if len(d.title) <= 40 else d.title[:39] + "…"
-        lines.append(f"{title:<40} {f'{d.seen}/{d.total}':>11} {d.due:>5} {best:>6}")
-    return "\n".join(lines)
-
-
-def cmd_stats(data_dir: Path, folders: Sequence[Path], as_json: bool) -> int:
-    import sys
-
-    session = open_session(data_dir, folders)
-    if isinstance(session, str):
-        print(f"vocabgame: {session}", file=sys.stderr)
-        return 1
-    try:
-        stats = collect(session)
-    finally:
-        session.close()
-    if as_json:
-        out = asdict(stats)
-        out["decks"] = [
-            {k: v for k, v in d.items() if k != "title"} | {"title": d["title"]}
-            for d in out["decks"]
-        ]
-        print(json.dumps(out, indent=2))
-    else:
-        print(render(stats))
-    return 0

@@ -18,8 +18,9 @@ from pathlib import Path
 
 from fsrs import Card
 
-from vocabgame.quiz import FaceKey
-from vocabgame.srs import dump_card, load_card
+from vocabgame.model import FaceKey
+from vocabgame.settings import Settings
+from vocabgame.srs import as_utc, dump_card, load_card
 
 DB_NAME = "vocabgame.db"
 
@@ -77,8 +78,15 @@ MIGRATIONS: list[str] = [
         value TEXT NOT NULL
     );
     """,
+    # 1 -> 2: answers in a mode that leaves the schedule alone (cram) are kept, unscheduled
+    """
+    ALTER TABLE reviews ADD COLUMN scheduled INTEGER NOT NULL DEFAULT 1;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+SELECT_KEYS = "SELECT deck_id, item_id, face FROM cards"
 
 
 class StoreError(Exception):
@@ -153,11 +161,11 @@ class Store:
             raise _explain(path, exc) from None
         store = cls(conn, path)
         try:
-            store._schema_version()  # a newer database is refused before anything is written
+            store.schema_version()  # a newer database is refused before anything is written
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA foreign_keys=ON")
-            store._migrate()
+            store.migrate()
             check = conn.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
                 raise sqlite3.DatabaseError(f"database disk image is malformed: {check}")
@@ -169,7 +177,7 @@ class Store:
             raise
         return store
 
-    def _schema_version(self) -> int:
+    def schema_version(self) -> int:
         version = int(self.conn.execute("PRAGMA user_version").fetchone()[0])
         if version > SCHEMA_VERSION:
             raise StoreError(
@@ -178,8 +186,8 @@ class Store:
             )
         return version
 
-    def _migrate(self) -> None:
-        version = self._schema_version()
+    def migrate(self) -> None:
+        version = self.schema_version()
         for number in range(version, SCHEMA_VERSION):
             with self.transaction():
                 for statement in MIGRATIONS[number].split(";"):
@@ -226,6 +234,20 @@ class Store:
         ).fetchone()
         return load_card(row[0]) if row else None
 
+    def due_keys(self, now: datetime, deck_ids: Iterable[str] | None = None) -> set[FaceKey]:
+        """The faces due at `now` (uses the index on due)."""
+        sql = "SELECT deck_id, item_id, face FROM cards WHERE due <= ?"
+        args: list[str] = [as_utc(now).isoformat()]
+        if deck_ids is not None:
+            ids = list(deck_ids)
+            sql += f" AND deck_id IN ({','.join('?' * len(ids))})"
+            args += ids
+        return {FaceKey(d, i, f) for d, i, f in self.conn.execute(sql, args)}
+
+    def card_keys(self) -> set[FaceKey]:
+        """Every face that has a schedule, that is, every face answered at least once."""
+        return {FaceKey(d, i, f) for d, i, f in self.conn.execute(SELECT_KEYS)}
+
     def next_card_id(self) -> int:
         row = self.conn.execute("SELECT COALESCE(MAX(card_id), 0) + 1 FROM cards").fetchone()
         return int(row[0])
@@ -235,19 +257,20 @@ class Store:
     def record(
         self,
         review: Review,
-        card: Card,
+        card: Card | None,
         round_id: int | None,
         card_before: Card | None,
         round_totals: tuple[int, int, int, int] | None = None,
     ) -> int:
-        """Save an answer, the face's new schedule and the round's running totals (questions,
-        correct, score, best streak) in one transaction; returns the review id."""
+        """Save an answer, the face's new schedule (None: the schedule stays as it is) and the
+        round's running totals (questions, correct, score, best streak) in one transaction;
+        returns the review id."""
         key = review.key
         with self.transaction() as conn:
             cur = conn.execute(
                 "INSERT INTO reviews (round_id, deck_id, item_id, face, reviewed_at, rating, correct,"
-                " response_ms, mode, answer, points, card_before)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                " response_ms, mode, answer, points, card_before, scheduled)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     round_id,
                     key.deck_id,
@@ -261,20 +284,22 @@ class Store:
                     review.answer,
                     review.points,
                     dump_card(card_before) if card_before is not None else None,
+                    int(card is not None),
                 ),
             )
-            conn.execute(
-                "INSERT INTO cards (deck_id, item_id, face, card_id, card, due) VALUES (?,?,?,?,?,?)"
-                " ON CONFLICT (deck_id, item_id, face) DO UPDATE SET card=excluded.card, due=excluded.due",
-                (
-                    key.deck_id,
-                    key.item_id,
-                    key.face,
-                    card.card_id,
-                    dump_card(card),
-                    card.due.isoformat(),
-                ),
-            )
+            if card is not None:
+                conn.execute(
+                    "INSERT INTO cards (deck_id, item_id, face, card_id, card, due) VALUES (?,?,?,?,?,?)"
+                    " ON CONFLICT (deck_id, item_id, face) DO UPDATE SET card=excluded.card, due=excluded.due",
+                    (
+                        key.deck_id,
+                        key.item_id,
+                        key.face,
+                        card.card_id,
+                        dump_card(card),
+                        card.due.isoformat(),
+                    ),
+                )
             if round_id is not None and round_totals is not None:
                 conn.execute(
                     "UPDATE rounds SET questions=?, correct=?, score=?, best_streak=? WHERE id=?",
@@ -286,20 +311,20 @@ class Store:
         """Remove an answer and put its face's schedule back to how it was before it."""
         row = self.conn.execute(
             "SELECT deck_id, item_id, face, reviewed_at, rating, correct, response_ms, mode, answer,"
-            " points, card_before FROM reviews WHERE id=?",
+            " points, card_before, scheduled FROM reviews WHERE id=?",
             (review_id,),
         ).fetchone()
         if row is None:
             return None
-        deck_id, item_id, face, at, rating, correct, ms, mode, answer, points, before = row
+        deck_id, item_id, face, at, rating, correct, ms, mode, answer, points, before, sched = row
         with self.transaction() as conn:
             conn.execute("DELETE FROM reviews WHERE id=?", (review_id,))
-            if before is None:
+            if sched and before is None:
                 conn.execute(
                     "DELETE FROM cards WHERE deck_id=? AND item_id=? AND face=?",
                     (deck_id, item_id, face),
                 )
-            else:
+            elif sched:
                 card = load_card(before)
                 conn.execute(
                     "UPDATE cards SET card=?, due=? WHERE deck_id=? AND item_id=? AND face=?",
@@ -392,6 +417,24 @@ class Store:
             for i, d, s, e, q, c, sc, b, f in self.conn.execute(sql + " ORDER BY id")
         ]
 
+    def best_scores(self) -> dict[str | None, int]:
+        """The best score of a finished round, per deck id (None: all decks together)."""
+        rows = self.conn.execute(
+            "SELECT deck_id, MAX(score) FROM rounds WHERE finished=1 GROUP BY deck_id"
+        )
+        return {deck_id: int(best) for deck_id, best in rows}
+
+    def finished_round_times(self) -> list[datetime]:
+        """When each finished round ended (or started, if it has no end)."""
+        rows = self.conn.execute(
+            "SELECT COALESCE(ended_at, started_at) FROM rounds WHERE finished=1 ORDER BY id"
+        )
+        return [datetime.fromisoformat(at) for (at,) in rows]
+
+    def round_count(self, finished_only: bool = False) -> int:
+        sql = "SELECT COUNT(*) FROM rounds" + (" WHERE finished=1" if finished_only else "")
+        return int(self.conn.execute(sql).fetchone()[0])
+
     def best_score(self, deck_id: str | None, exclude_round: int | None = None) -> int | None:
         sql = "SELECT MAX(score) FROM rounds WHERE finished=1 AND deck_id IS ?"
         args: list[object] = [deck_id]
@@ -416,7 +459,21 @@ class Store:
         )
         return [(FaceKey(d, i, f), datetime.fromisoformat(at), n) for d, i, f, at, n in rows]
 
+    def settings(self) -> tuple[Settings, tuple[str, ...]]:
+        """The settings, and one sentence for each damaged value that fell back to its default."""
+        rows = self.conn.execute("SELECT key, value FROM settings")
+        return Settings.from_stored(dict(rows))
+
+    def save_settings(self, settings: Settings) -> None:
+        """Store every setting in one transaction."""
+        with self.transaction() as conn:
+            conn.executemany(
+                "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value=excluded.value",
+                [(key, json.dumps(value)) for key, value in settings.as_dict().items()],
+            )
+
     def setting(self, key: str, default: object = None) -> object:
+        """One stored value as it was saved, without checking it (`settings()` checks)."""
         row = self.conn.execute("SELECT value FROM settings WHERE key=?", (key,)).fetchone()
         return json.loads(row[0]) if row else default
 

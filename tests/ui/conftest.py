@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, OptionList, Static
 
-from vocabgame.decks import load_catalog
-from vocabgame.session import Session
+from vocabgame.deck import load_catalog
+from vocabgame.play import Session
 from vocabgame.store import DB_NAME, Store
 from vocabgame.ui.app import VocabApp
 
@@ -81,12 +81,3 @@ def screen_text(app: VocabApp) -> str:
                 str(widget.get_option_at_index(i).prompt) for i in range(widget.option_count)
             )
     return "\n".join(parts)
-
-
-def _plain(prompt: object) -> str:
-    """The text of an option prompt: a Text, or a grid of Texts (number, choice)."""
-    from rich.table import Table
-
-    if isinstance(prompt, Table):
-        return "  ".join(str(cell) for column in prompt.columns for cell in column.cells)
-    return str(prompt)

@@ -7,10 +7,10 @@ from textual.widgets import Input
 
 from vocabgame.quiz import Kind
 from vocabgame.ui.app import VocabApp
-from vocabgame.ui.help import HelpScreen
-from vocabgame.ui.home import HomeScreen
-from vocabgame.ui.results import ResultsScreen
-from vocabgame.ui.round import RoundScreen
+from vocabgame.ui.screens.help import HelpScreen
+from vocabgame.ui.screens.home import HomeScreen
+from vocabgame.ui.screens.results import ResultsScreen
+from vocabgame.ui.screens.round import RoundScreen
 
 from .conftest import screen_text
 
@@ -269,8 +269,7 @@ async def test_stats_json_agrees_with_what_was_played(make_app, data_dir, capsys
 
 async def test_nothing_to_play_says_why_and_stays_home(make_app) -> None:
     app = make_app()
-    app.session.store.set_setting("new_per_day", 0)
-    app.session.new_per_day = 0
+    app.session.change_settings(app.session.settings.changed(new_per_day=0))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("enter")

@@ -5,10 +5,10 @@ from __future__ import annotations
 from textual.app import App
 from textual.binding import Binding
 
-from vocabgame.session import Session
+from vocabgame.play import Session
 from vocabgame.store import StoreError
-from vocabgame.ui.home import HomeScreen
-from vocabgame.ui.round import RoundScreen
+from vocabgame.ui.screens.home import HomeScreen
+from vocabgame.ui.screens.round import RoundScreen
 
 
 class VocabApp(App[int]):
@@ -17,7 +17,7 @@ class VocabApp(App[int]):
     CSS_PATH = "app.tcss"
     TITLE = "vocabgame"
     SUB_TITLE = "AI inference and serving vocabulary"
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True, tooltip="quit")]
 
     def __init__(
         self,

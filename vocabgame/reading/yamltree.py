@@ -72,14 +72,6 @@ class Node:
         """True for an unquoted yes/no/on/off/true/false that YAML typed as a boolean."""
         return self.kind == "scalar" and not self.quoted and self.raw in _BOOL_WORDS
 
-    def plain(self) -> Any:
-        """The value without positions (for tools and tests)."""
-        if self.kind == "map":
-            return {k: v.plain() for k, v in self.value.items()}
-        if self.kind == "seq":
-            return [v.plain() for v in self.value]
-        return self.value
-
 
 class YamlProblem(Exception):
     def __init__(self, message: str, line: int | None = None, col: int | None = None) -> None:

@@ -11,8 +11,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from vocabgame.session import Home
-from vocabgame.ui.help import HelpScreen
+from vocabgame.play import Home
+from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 
 if TYPE_CHECKING:
     from vocabgame.ui.app import VocabApp
@@ -25,9 +25,9 @@ INTRO = (
 
 class HomeScreen(Screen[None]):
     BINDINGS = [
-        Binding("enter", "play", "Play", priority=False),
-        Binding("question_mark", "help", "Keys"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("enter", "play", "Play", tooltip="play a round of the highlighted deck"),
+        Binding("question_mark", "help", "Keys", tooltip="these keys"),
+        Binding("q", "app.quit", "Quit", tooltip="quit (every answer is already saved)"),
     ]
 
     @property
@@ -113,4 +113,4 @@ class HomeScreen(Screen[None]):
         self.vocab.play(key or None)
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen(HelpScreen("Home", active_key_rows(self)))

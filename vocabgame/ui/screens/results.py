@@ -11,7 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from vocabgame.session import RoundSummary
+from vocabgame.play import RoundSummary
 from vocabgame.timefmt import duration, until
 
 

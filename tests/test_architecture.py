@@ -1,0 +1,315 @@
+"""The seams: a new mode or a new kind of item is a module plus a registration, the JSON Schema
+agrees with the kind table, and no module reaches into another's private names."""
+
+from __future__ import annotations
+
+import ast
+import json
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+import vocabgame
+from vocabgame import kinds
+from vocabgame.deck import Catalog, load_text
+from vocabgame.deck.load import HEADER_KEYS, top_keys
+from vocabgame.kinds import KINDS, ItemKind
+from vocabgame.model import Claim, Deck, FaceKey
+from vocabgame.paths import schema_path
+from vocabgame.play import MODES, Mode, PlanContext, Session
+from vocabgame.play.modes import register, unregister
+from vocabgame.quiz import Choice, Grade, Kind, Picked, Question, Response
+from vocabgame.reading.checker import Checker
+from vocabgame.reading.yamltree import Node
+from vocabgame.store import Store
+
+PACKAGE = Path(vocabgame.__file__).parent
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+
+CLAIMS = """
+format: 1
+id: toy
+title: Toy
+claims:
+  - id: c1
+    statement: One.
+    answer: true
+    explanation: Because.
+  - id: c2
+    statement: Two.
+    answer: false
+    explanation: Because.
+  - id: c3
+    statement: Three.
+    answer: true
+    explanation: Because.
+"""
+
+
+def _session(tmp_path: Path, deck: Deck) -> Session:
+    store = Store.open(tmp_path / "vocabgame.db")
+    return Session(store, Catalog((deck,), ()), clock=lambda: NOW, tz=UTC, fuzz=False)
+
+
+# -- a toy mode: registered from here, nothing else edited -----------------------------------
+
+
+class SuddenDeath(Mode):
+    """Claims only, one point each, no second chances, and the schedule is left alone."""
+
+    id = "sudden-death"
+    title = "Sudden death"
+    description = "Claims only; a miss does not come back."
+    banner = "sudden death"
+    updates_schedule = False
+
+    def plan(self, ctx: PlanContext) -> list[FaceKey]:
+        keys = [k for k in ctx.faces() if k.face == "claim"]
+        return keys[: ctx.size]
+
+    def points(self, correct: bool, streak: int) -> int:
+        return int(correct)
+
+    def retry_at(self, position: int, queue_length: int, retries: int) -> int | None:
+        return None
+
+
+@pytest.fixture
+def sudden_death() -> Iterator[Mode]:
+    mode = register(SuddenDeath())
+    yield mode
+    unregister(mode.id)
+
+
+def test_a_mode_registered_from_outside_plays_by_its_own_rules(
+    tmp_path: Path, sudden_death: Mode
+) -> None:
+    deck, _ = load_text(CLAIMS, "toy.yaml")
+    assert deck is not None
+    session = _session(tmp_path, deck)
+    rnd = session.start_round("toy", size=10, seed=1, mode=sudden_death.id)
+    assert rnd is not None and rnd.mode == "sudden-death" and rnd.total == 3
+    assert rnd.status().banner == "sudden death"
+    first = rnd.question()
+    assert first is not None
+    wrong = next(i for i, c in enumerate(first.choices) if c.value != first.answer)
+    outcome = rnd.answer_choice(wrong)
+    assert outcome.points == 0 and not outcome.comes_back and outcome.next_due is None
+    rnd.advance()
+    for _ in range(2):
+        q = rnd.question()
+        assert q is not None
+        outcome = rnd.answer_choice(next(i for i, c in enumerate(q.choices) if c.value == q.answer))
+        rnd.advance()
+    assert outcome.score == 2 and rnd.question() is None  # one point each, the miss never back
+    assert rnd.finish().finished
+    modes = {r.mode for r in session.store.reviews()}
+    assert modes == {"sudden-death"}
+    assert session.store.cards() == {}  # answers kept, schedule untouched
+    assert rnd.undo() is None  # the round is over
+    session.close()
+
+
+def test_a_mode_that_plans_nothing_and_has_no_fallback_gives_no_round(
+    tmp_path: Path, sudden_death: Mode
+) -> None:
+    deck, _ = load_text(
+        CLAIMS.replace("claims:", "recall:")
+        .replace("statement", "prompt")
+        .replace("    answer: true\n", "    answer: Yes.\n")
+        .replace("    answer: false\n", "    answer: No.\n")
+        .replace("    explanation: Because.\n", ""),
+        "toy.yaml",
+    )
+    assert deck is not None
+    session = _session(tmp_path, deck)
+    assert session.start_round("toy", mode=sudden_death.id) is None
+    session.close()
+
+
+def test_undo_in_a_mode_that_leaves_the_schedule_alone_keeps_other_cards(
+    tmp_path: Path, sudden_death: Mode
+) -> None:
+    deck, _ = load_text(CLAIMS, "toy.yaml")
+    assert deck is not None
+    session = _session(tmp_path, deck)
+    learn = session.start_round("toy", size=1, seed=1)
+    assert learn is not None
+    q = learn.question()
+    assert q is not None
+    learn.answer_choice(0)
+    learn.finish()
+    cards = session.store.cards()
+    assert len(cards) == 1
+    rnd = session.start_round("toy", size=3, seed=1, mode=sudden_death.id)
+    assert rnd is not None
+    while (rnd.question() or q).key != q.key:
+        rnd.answer_choice(0)
+        rnd.advance()
+    rnd.answer_choice(0)
+    rnd.undo()
+    assert session.store.cards() == cards  # the learned card survived the cram answer and its undo
+    session.close()
+
+
+def test_every_built_in_mode_says_what_it_is() -> None:
+    for mode in MODES.values():
+        assert mode.title and mode.description and mode.id
+
+
+# -- a toy kind of item: a module of its own, one registration ---------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Riddle:
+    id: str
+    riddle: str
+    answer: str
+    tags: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
+    line: int = 0
+
+
+class RiddleKind(ItemKind):
+    section = "riddles"
+    noun = singular = "riddle"
+    plural = "riddles"
+    required = ("id", "riddle", "answer")
+    item_type = Riddle
+
+    def read(self, checker: Checker, entry: Node, fields: dict[str, Node]) -> Riddle:
+        return Riddle(
+            riddle=checker.req_text(fields, "riddle"),
+            answer=checker.req_text(fields, "answer"),
+            **checker.common(fields),
+        )
+
+    def faces(self, item: Riddle) -> list[str]:
+        return ["riddle"]
+
+    def question(self, deck: Deck, item: Riddle, face: str, rng: random.Random) -> Question:
+        choices = [Choice(item.answer, "yes"), Choice("No idea", "no")]
+        rng.shuffle(choices)
+        return Question(
+            key=FaceKey(deck.id, item.id, face),
+            kind=Kind.CHOICE,
+            label="Riddle",
+            prompt=item.riddle,
+            choices=tuple(choices),
+            answer="yes",
+        )
+
+    def grade(self, deck: Deck, item: Riddle, question: Question, response: Response) -> Grade:
+        assert isinstance(response, Picked)
+        right = question.choices[response.index].value == "yes"
+        return Grade(right, 3 if right else 1, question.choices[response.index].text, item.answer)
+
+
+RIDDLES = """
+format: 1
+id: riddles
+title: Riddles
+riddles:
+  - id: r1
+    riddle: What grows with every token and never shrinks until the request ends?
+    answer: The KV cache
+"""
+
+
+@pytest.fixture
+def riddles() -> Iterator[ItemKind]:
+    kind = kinds.register(RiddleKind())
+    yield kind
+    kinds.unregister(kind.section)
+
+
+def test_a_kind_registered_from_outside_is_read_checked_asked_graded_and_played(
+    tmp_path: Path, riddles: ItemKind
+) -> None:
+    bad, problems = load_text(RIDDLES + "    hint: nope\n", "riddles.yaml")
+    assert bad is None
+    assert [str(p) for p in problems] == [
+        "riddles.yaml:9:5: error: unknown key 'hint' in riddle 'r1'; allowed keys: id, "
+        "riddle, answer, tags, sources"
+    ]
+    deck, problems = load_text(RIDDLES, "riddles.yaml")
+    assert deck is not None and problems == []
+    assert deck.counts()["riddles"] == 1 and riddles.count(1) == "1 riddle"
+    session = _session(tmp_path, deck)
+    rnd = session.start_round("riddles", seed=2)
+    assert rnd is not None
+    q = rnd.question()
+    assert q is not None and q.prompt.startswith("What grows")
+    outcome = rnd.answer_choice(next(i for i, c in enumerate(q.choices) if c.value == "yes"))
+    assert outcome.grade.correct and outcome.points == 10
+    assert [r.key for r in session.store.reviews()] == [FaceKey("riddles", "r1", "riddle")]
+    session.close()
+
+
+def test_without_its_registration_a_section_is_an_unknown_key() -> None:
+    _, problems = load_text(RIDDLES, "riddles.yaml")
+    assert any("unknown key 'riddles'" in p.message for p in problems)
+
+
+# -- the JSON Schema agrees with the kind table ------------------------------------------------
+
+
+def test_the_json_schema_has_exactly_the_keys_of_the_kind_table() -> None:
+    schema = json.loads(schema_path().read_text(encoding="utf-8"))
+    assert list(schema["properties"]) == list(top_keys())
+    assert list(top_keys()[: len(HEADER_KEYS)]) == list(HEADER_KEYS)
+    for section, kind in KINDS.items():
+        items = schema["properties"][section]["items"]
+        assert set(items["properties"]) == {*kind.required, *kind.optional, "tags", "sources"}, (
+            section
+        )
+        assert items["required"] == list(kind.required), section
+
+
+def test_items_of_each_kind_are_a_type_of_their_own() -> None:
+    types = [kind.item_type for kind in KINDS.values()]
+    assert len(set(types)) == len(types) and Claim in types
+
+
+# -- no module reads another's private names ---------------------------------------------------
+
+
+def _modules() -> list[Path]:
+    return sorted(PACKAGE.rglob("*.py"))
+
+
+def test_no_module_imports_or_reads_another_modules_private_names() -> None:
+    offenders = []
+    for path in _modules():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        where = path.relative_to(PACKAGE.parent)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module != "__future__":
+                offenders += [
+                    f"{where}:{node.lineno}: imports {a.name}"
+                    for a in node.names
+                    if a.name.startswith("_") and not a.name.startswith("__")
+                ]
+            elif (
+                isinstance(node, ast.Attribute)
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+                and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+            ):
+                offenders.append(f"{where}:{node.lineno}: reads .{node.attr}")
+    assert offenders == []
+
+
+def test_screens_render_what_the_core_returns_and_never_touch_the_store() -> None:
+    """The UI may catch the store's error, but never reads or writes through the store."""
+    offenders = []
+    for path in sorted((PACKAGE / "ui").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        for number, line in enumerate(text.splitlines(), 1):
+            if ".store." in line or "import Store\n" in line + "\n" or ".conn" in line:
+                offenders.append(f"{path.name}:{number}: {line.strip()}")
+    assert offenders == []

@@ -1,0 +1,218 @@
+"""Load deck files: YAML text in, a validated immutable `Deck` out, or every problem at once.
+
+Reading a deck goes in steps: the YAML tree (`reading.yamltree`), the header (format, id,
+title, sources), the sections' entries and their ids, then each item by its kind
+(`vocabgame.kinds`), then, with `strict`, the warnings. Every problem names the file, line and
+column. Loading never runs code from the file.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+
+from vocabgame.kinds import KINDS, ItemKind
+from vocabgame.model import FORMAT_VERSION, Deck, Source
+from vocabgame.problems import DeckError, Problem
+from vocabgame.reading.checker import Checker, describe
+from vocabgame.reading.files import DEFAULT_MAX_BYTES, read_text
+from vocabgame.reading.yamltree import Node, YamlProblem, parse
+
+HEADER_KEYS = ("format", "id", "title", "description", "tags", "sources")
+SOURCE_KEYS = ("title", "url")
+EMPTY = "file is empty; a deck needs format, id, title and items"
+
+
+def top_keys() -> tuple[str, ...]:
+    """Every key a deck file may have at the top: the header, then one per kind of item."""
+    return (*HEADER_KEYS, *KINDS)
+
+
+@dataclass(slots=True)
+class _Header:
+    deck_id: str | None
+    title: str | None
+    description: str | None
+    tags: tuple[str, ...]
+    sources: dict[str, Source]
+
+
+def _entry_name(kind: ItemKind, index: int, entry: Node) -> str:
+    """'term 'ttft'' when the entry has a readable id, else 'terms entry 2'."""
+    if entry.kind == "map":
+        id_node = entry.value.get("id")
+        if id_node is not None and id_node.kind == "scalar" and isinstance(id_node.value, str):
+            return f"{kind.noun} {id_node.value!r}"
+    return f"{kind.section} entry {index}"
+
+
+class DeckReader:
+    """Reads one deck's YAML tree with a `Checker`, step by step."""
+
+    def __init__(self, checker: Checker) -> None:
+        self.checker = checker
+        self.ids: dict[str, Node] = {}
+
+    def deck(self, root: Node) -> Deck | None:
+        c = self.checker
+        top = c.mapping(root, "the deck", ("format", "id", "title"), top_keys()[3:])
+        if top is None or not self.format_ok(top):
+            return None
+        header = self.header(top)
+        entries = self.entries(top)
+        if not any(top[s].kind == "seq" and top[s].value for s in KINDS if s in top):
+            c.error(root, f"the deck has no items; add at least one entry to {', '.join(KINDS)}")
+        c.term_ids = frozenset(
+            fields["id"].value
+            for _, fields in entries.get("terms", [])
+            if "id" in fields and isinstance(fields["id"].value, str)
+        )
+        sections = {
+            section: tuple(KINDS[section].read(c, entry, fields) for entry, fields in rows)
+            for section, rows in entries.items()
+        }
+        if any(p.severity == "error" for p in c.problems):
+            return None
+        assert header.deck_id is not None and header.title is not None
+        return Deck(
+            id=header.deck_id,
+            title=header.title,
+            path=c.path,
+            description=header.description,
+            tags=header.tags,
+            sources=MappingProxyType(header.sources),
+            sections=MappingProxyType({s: sections.get(s, ()) for s in KINDS}),
+        )
+
+    def format_ok(self, top: dict[str, Node]) -> bool:
+        if "format" not in top:
+            return True  # reported as a missing key
+        fmt = top["format"]
+        if fmt.kind == "scalar" and not isinstance(fmt.value, bool) and fmt.value == FORMAT_VERSION:
+            return True
+        if isinstance(fmt.value, str) and fmt.value.strip() == str(FORMAT_VERSION):
+            message = (
+                f"format is the number {FORMAT_VERSION}, unquoted; found the text {fmt.value!r}"
+            )
+        else:
+            shown = repr(fmt.value) if isinstance(fmt.value, str) else fmt.raw or describe(fmt)
+            message = f"unsupported format {shown}; this version of vocabgame reads format {FORMAT_VERSION}"
+        self.checker.error(fmt, message)
+        return False
+
+    def header(self, top: dict[str, Node]) -> _Header:
+        c = self.checker
+        sources = self.sources(top["sources"]) if "sources" in top else {}
+        c.source_keys = frozenset(sources)
+        return _Header(
+            deck_id=c.slug(top["id"], "deck id") if "id" in top else None,
+            title=c.text(top["title"], "title") if "title" in top else None,
+            description=c.opt_text(top, "description"),
+            tags=c.texts(top["tags"], "tags") if "tags" in top else (),
+            sources=sources,
+        )
+
+    def sources(self, node: Node) -> dict[str, Source]:
+        c = self.checker
+        if node.kind != "map":
+            c.error(
+                node,
+                f"sources should be a mapping from a key to {{title, url}}, not {describe(node)}",
+            )
+            return {}
+        out: dict[str, Source] = {}
+        for key, value in node.value.items():
+            fields = c.mapping(value, f"source {key!r}", SOURCE_KEYS, ())
+            if fields is None or len(fields) < len(SOURCE_KEYS):
+                continue
+            title = c.text(fields["title"], f"title of source {key!r}")
+            url = c.text(fields["url"], f"url of source {key!r}")
+            if title and url:
+                if not re.match(r"^(https?://|doi:|urn:)\S+$", url):
+                    c.error(
+                        fields["url"],
+                        f"url of source {key!r} should start with https:// or http://",
+                    )
+                out[key] = Source(key, title, url)
+        c.source_nodes = {k: node.key_pos[k] for k in out}
+        return out
+
+    def entries(self, top: dict[str, Node]) -> dict[str, list[tuple[Node, dict[str, Node]]]]:
+        """Each section's entries with their checked keys, ids registered as they come."""
+        c = self.checker
+        sections: dict[str, list[tuple[Node, dict[str, Node]]]] = {}
+        for section, kind in KINDS.items():
+            if section not in top or (entries := c.sequence(top[section], section)) is None:
+                continue
+            rows = []
+            for index, entry in enumerate(entries, 1):
+                what = _entry_name(kind, index, entry)
+                fields = c.mapping(entry, what, kind.required, (*kind.optional, "tags", "sources"))
+                if fields is None:
+                    continue
+                if "id" in fields:
+                    self.item_id(fields["id"])
+                rows.append((entry, fields))
+            sections[section] = rows
+        return sections
+
+    def item_id(self, node: Node) -> None:
+        value = self.checker.slug(node, "id")
+        if value is None:
+            return
+        if value in self.ids:
+            first = self.ids[value]
+            self.checker.error(
+                node,
+                f"id {value!r} is already used at line {first.line}; ids must be unique in a deck",
+            )
+        else:
+            self.ids[value] = node
+
+    def strict_warnings(self, deck: Deck) -> None:
+        c = self.checker
+        for item in deck.items():
+            if not item.sources:
+                c.warn((item.line, 1), f"{type(item).__name__.lower()} {item.id!r} cites no source")
+        for key, pos in c.source_nodes.items():
+            if key not in c.cited:
+                c.warn(pos, f"source {key!r} is cited by no item")
+
+
+def load_text(text: str, path: str, strict: bool = False) -> tuple[Deck | None, list[Problem]]:
+    """Validate deck text. Returns the deck (None if any error) and every problem found."""
+    if not text.strip():
+        return None, [Problem(path, EMPTY)]
+    if "\x00" in text:
+        return None, [Problem(path, "file contains a NUL character; it is not a text file")]
+    try:
+        root, soft = parse(text)
+    except YamlProblem as exc:
+        return None, [Problem(path, exc.message, exc.line, exc.col)]
+    checker = Checker(path)
+    for problem in soft:
+        checker.error((problem.line or 1, problem.col or 1), problem.message)
+    if root is None or (root.kind == "scalar" and root.value is None):
+        return None, [Problem(path, EMPTY)]
+    reader = DeckReader(checker)
+    deck = reader.deck(root)
+    if any(p.severity == "error" for p in checker.problems):
+        deck = None
+    if deck is not None and strict:
+        reader.strict_warnings(deck)
+    problems = sorted(checker.problems, key=lambda p: (p.line or 0, p.col or 0))
+    return deck, problems
+
+
+def load_deck(path: Path | str, max_bytes: int = DEFAULT_MAX_BYTES) -> Deck:
+    """Load one deck file; raises DeckError listing every problem in it."""
+    path = Path(path)
+    deck, problems = load_text(read_text(path, max_bytes), str(path))
+    if deck is None:
+        raise DeckError([p for p in problems if p.severity == "error"])
+    return deck
+
+
+__all__ = ["DeckReader", "load_deck", "load_text", "top_keys"]

@@ -1,0 +1,126 @@
+"""The kinds of item a deck holds, in one table.
+
+Each kind lives in its own module (a subclass of `ItemKind`): how it is read from a deck file,
+which faces it has, which question each face asks and how an answer is graded. The deck reader,
+the JSON Schema test, the counts the CLI prints and the rounds all go through this table, so a
+new kind of item is its module plus one line in `_BUILTIN` (or a `register` call).
+"""
+
+from __future__ import annotations
+
+import random
+
+from vocabgame.kinds.base import ItemKind
+from vocabgame.kinds.calculation import CalculationKind
+from vocabgame.kinds.claim import ClaimKind
+from vocabgame.kinds.confusable import ConfusableKind
+from vocabgame.kinds.recall import RecallKind
+from vocabgame.kinds.scenario import ScenarioKind
+from vocabgame.kinds.term import TermKind, distractors
+from vocabgame.model import Deck, FaceKey, Item
+from vocabgame.quiz.question import Grade, Picked, Question, Response, SelfGraded, Typed
+
+KINDS: dict[str, ItemKind] = {}  # section name -> kind, in the order decks list them
+_BY_TYPE: dict[type, ItemKind] = {}
+
+
+def register(kind: ItemKind) -> ItemKind:
+    """Add a kind of item; its section becomes readable in deck files."""
+    if kind.section in KINDS:
+        raise ValueError(f"a kind of item already reads the section {kind.section!r}")
+    KINDS[kind.section] = kind
+    _BY_TYPE[kind.item_type] = kind
+    return kind
+
+
+def unregister(section: str) -> None:
+    kind = KINDS.pop(section)
+    del _BY_TYPE[kind.item_type]
+
+
+_BUILTIN = (
+    TermKind(),
+    ConfusableKind(),
+    ScenarioKind(),
+    RecallKind(),
+    ClaimKind(),
+    CalculationKind(),
+)
+for _kind in _BUILTIN:
+    register(_kind)
+
+SECTIONS: tuple[str, ...] = tuple(k.section for k in _BUILTIN)  # the built-in sections
+
+
+def kind_of(item: Item) -> ItemKind:
+    return _BY_TYPE[type(item)]
+
+
+def item_faces(item: Item) -> list[str]:
+    return kind_of(item).faces(item)
+
+
+def faces(deck: Deck) -> list[FaceKey]:
+    """Every face of every item, in deck order."""
+    return [FaceKey(deck.id, item.id, face) for item in deck.items() for face in item_faces(item)]
+
+
+def build_question(deck: Deck, key: FaceKey, rng: random.Random) -> Question:
+    """The question for one face; choices shuffled and numbers drawn with `rng`."""
+    item = deck.item(key.item_id)
+    if item is None or key.face not in item_faces(item):
+        raise KeyError(f"{key} is not a face of deck {deck.id!r}")
+    return kind_of(item).question(deck, item, key.face, rng)
+
+
+def grade(deck: Deck, question: Question, response: Response) -> Grade | None:
+    """The verdict on a response to a question of this deck (None: not an answer at all)."""
+    item = deck.item(question.key.item_id)
+    if item is None:
+        raise KeyError(f"{question.key} is not in deck {deck.id!r}")
+    return kind_of(item).grade(deck, item, question, response)
+
+
+def grade_choice(deck: Deck, question: Question, index: int) -> Grade:
+    """Grade a numbered choice (0-based index)."""
+    result = grade(deck, question, Picked(index))
+    assert result is not None
+    return result
+
+
+def grade_typed(deck: Deck, question: Question, text: str) -> Grade:
+    """Grade a typed term."""
+    result = grade(deck, question, Typed(text))
+    assert result is not None
+    return result
+
+
+def grade_number(deck: Deck, question: Question, text: str) -> Grade | None:
+    """Grade a typed number, or None if `text` is not a number (nothing is recorded then)."""
+    return grade(deck, question, Typed(text))
+
+
+def grade_recall(deck: Deck, question: Question, rating: int, notes: str = "") -> Grade:
+    """A recall face graded by the player: 1 Again, 2 Hard, 3 Good, 4 Easy."""
+    result = grade(deck, question, SelfGraded(rating, notes))
+    assert result is not None
+    return result
+
+
+__all__ = [
+    "KINDS",
+    "SECTIONS",
+    "ItemKind",
+    "build_question",
+    "distractors",
+    "faces",
+    "grade",
+    "grade_choice",
+    "grade_number",
+    "grade_recall",
+    "grade_typed",
+    "item_faces",
+    "kind_of",
+    "register",
+    "unregister",
+]

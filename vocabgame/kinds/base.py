@@ -1,0 +1,53 @@
+"""What a kind of item is: how it is read from a deck file, which faces it has, which question
+each face asks, and how an answer to it is graded. One subclass per kind, one module each."""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar, NoReturn
+
+from vocabgame.model import Deck, Item
+from vocabgame.quiz.question import Grade, Question, Response
+from vocabgame.reading.checker import Checker
+from vocabgame.reading.yamltree import Node
+
+
+class ItemKind(ABC):
+    """A kind of item. Subclasses set the class attributes and implement the four steps."""
+
+    section: ClassVar[str]  # the deck file's key for a list of these, e.g. "terms"
+    noun: ClassVar[str]  # in validator messages: "term 'ttft'"
+    singular: ClassVar[str]  # in counts: "1 term", "2 terms"
+    plural: ClassVar[str]
+    required: ClassVar[tuple[str, ...]]  # keys besides tags and sources, which every item may have
+    optional: ClassVar[tuple[str, ...]] = ()
+    item_type: ClassVar[type]
+
+    @abstractmethod
+    def read(self, checker: Checker, entry: Node, fields: dict[str, Node]) -> Any:
+        """The item built from its checked keys; problems go to `checker`."""
+
+    @abstractmethod
+    def faces(self, item: Any) -> list[str]:
+        """The faces of an item: each is asked and scheduled on its own."""
+
+    @abstractmethod
+    def question(self, deck: Deck, item: Any, face: str, rng: random.Random) -> Question:
+        """The question a face asks; shuffles and draws with `rng`."""
+
+    @abstractmethod
+    def grade(self, deck: Deck, item: Any, question: Question, response: Response) -> Grade | None:
+        """The verdict on a response, or None when the response is not an answer at all (a
+        number expected and something else typed): nothing is recorded then."""
+
+    def count(self, n: int) -> str:
+        return f"{n} {self.singular if n == 1 else self.plural}"
+
+
+def refuse(kind: ItemKind, response: Response) -> NoReturn:
+    """For a response a question cannot take: a programming error, not a player's."""
+    raise TypeError(f"a {kind.noun} does not take {type(response).__name__}")
+
+
+__all__ = ["Item", "ItemKind", "refuse"]

@@ -1,0 +1,231 @@
+"""Calculations: a formula over numbers drawn fresh each time it is asked."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import re
+import string
+from typing import Any
+
+from vocabgame.kinds.base import ItemKind, refuse
+from vocabgame.kinds.common import sources_of
+from vocabgame.model import DEFAULT_TOLERANCE, Calculation, Deck, FaceKey, Given, Tolerance
+from vocabgame.quiz.question import Face, Grade, Kind, Question, Response, Typed
+from vocabgame.quiz.text import format_number, parse_number
+from vocabgame.reading import calc
+from vocabgame.reading.checker import Checker, describe, did_you_mean, number
+from vocabgame.reading.yamltree import Node
+
+MAX_COMBINATIONS = 10_000
+_TOLERANCE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%\s*$")
+
+
+class CalculationKind(ItemKind):
+    section = "calculations"
+    noun = singular = "calculation"
+    plural = "calculations"
+    required = ("id", "prompt", "given", "answer", "explanation")
+    optional = ("unit", "tolerance")
+    item_type = Calculation
+
+    def read(self, checker: Checker, entry: Node, fields: dict[str, Node]) -> Calculation:
+        f = fields
+        given: list[Given] = []
+        names: set[str] = set()
+        if "given" in f:
+            node = f["given"]
+            if node.kind != "map" or not node.value:
+                checker.error(
+                    node, f"given should map each name to its values, not {describe(node)}"
+                )
+            else:
+                for name, values in node.value.items():
+                    pos = node.key_pos[name]
+                    if not name.isidentifier() or name in calc.FUNCTIONS:
+                        checker.error(
+                            pos,
+                            f"given name {name!r} should be a plain identifier such as tokens or ttft_ms",
+                        )
+                        continue
+                    names.add(name)
+                    options = self._given_options(checker, name, values)
+                    if options:
+                        given.append(Given(name, options))
+        prompt = checker.req_text(f, "prompt")
+        if prompt:
+            self._placeholders(checker, f["prompt"], prompt, names, "given" in f)
+        expression = checker.req_text(f, "answer")
+        if expression and "given" in f:
+            try:
+                tree = calc.parse(expression)
+            except calc.CalcError as exc:
+                checker.error(f["answer"], f"answer: {exc}")
+            else:
+                unknown = calc.names(tree) - names
+                if unknown:
+                    first = sorted(unknown)[0]
+                    checker.error(
+                        f["answer"],
+                        f"answer uses {first!r}, which is not in given{did_you_mean(first, names)}",
+                    )
+                elif given and len(given) == len(f["given"].value):
+                    self._try_all(checker, f["answer"], tree, given)
+        tolerance = DEFAULT_TOLERANCE
+        if "tolerance" in f:
+            tolerance = self._tolerance(checker, f["tolerance"]) or DEFAULT_TOLERANCE
+        return Calculation(
+            prompt=prompt,
+            given=tuple(given),
+            answer=expression,
+            explanation=checker.req_text(f, "explanation"),
+            unit=checker.opt_text(f, "unit"),
+            tolerance=tolerance,
+            **checker.common(f),
+        )
+
+    def _given_options(
+        self, checker: Checker, name: str, node: Node
+    ) -> tuple[tuple[str, float], ...]:
+        def finite(value_node: Node) -> float | None:
+            value = number(value_node)
+            if value is not None:
+                if not math.isfinite(value):
+                    checker.error(
+                        value_node, f"given {name!r}: {value_node.raw} is not a finite number"
+                    )
+                    return None
+                return value
+            checker.error(
+                value_node, f"given {name!r} should hold numbers, found {describe(value_node)}"
+            )
+            return None
+
+        options: list[tuple[str, float]] = []
+        if node.kind == "seq":
+            for value_node in node.value:
+                value = finite(value_node)
+                if value is not None:
+                    options.append((value_node.raw, value))
+        elif node.kind == "map":
+            for label, value_node in node.value.items():
+                value = finite(value_node)
+                if value is not None:
+                    options.append((label, value))
+        else:
+            checker.error(
+                node,
+                f"given {name!r} should be a list of numbers or a mapping from a label to a number",
+            )
+            return ()
+        if not options and not node.value:
+            checker.error(node, f"given {name!r} has no values")
+        return tuple(options)
+
+    def _placeholders(
+        self, checker: Checker, node: Node, prompt: str, names: set[str], check_unused: bool
+    ) -> None:
+        try:
+            fields = [f for _, f, spec, conv in string.Formatter().parse(prompt) if f is not None]
+        except ValueError as exc:
+            checker.error(node, f"prompt: {exc}; write a literal brace as {{{{ or }}}}")
+            return
+        for field in fields:
+            if field not in names:
+                checker.error(
+                    node,
+                    f"prompt placeholder {{{field}}} is not in given{did_you_mean(field, names)}",
+                )
+        if check_unused:
+            for name in sorted(names - set(fields)):
+                checker.error(
+                    node, f"given {name!r} is never shown in the prompt; add {{{name}}} to it"
+                )
+
+    def _try_all(self, checker: Checker, node: Node, tree: Any, given: list[Given]) -> None:
+        combos = 1
+        for g in given:
+            combos *= len(g.options)
+        if combos > MAX_COMBINATIONS:
+            checker.error(
+                node,
+                f"given values make {combos:,} combinations; at most {MAX_COMBINATIONS:,} are allowed",
+            )
+            return
+        for combo in itertools.product(*(g.options for g in given)):
+            values = {g.name: value for g, (_, value) in zip(given, combo, strict=True)}
+            try:
+                calc.evaluate(tree, values)
+            except calc.CalcError as exc:
+                shown = ", ".join(f"{k}={v:g}" for k, v in values.items())
+                checker.error(node, f"answer fails when {shown}: {exc}")
+                return
+
+    def _tolerance(self, checker: Checker, node: Node) -> Tolerance | None:
+        value = node.value
+        if node.kind == "scalar" and isinstance(value, str):
+            match = _TOLERANCE.match(value)
+            if match:
+                return Tolerance(float(match.group(1)) / 100, relative=True)
+        if (amount := number(node)) is not None and 0 <= amount < math.inf:
+            return Tolerance(amount, relative=False)
+        checker.error(
+            node,
+            f'tolerance should be a percentage such as "5%" or an absolute number, found {node.raw or describe(node)}',
+        )
+        return None
+
+    def faces(self, item: Calculation) -> list[str]:
+        return [Face.CALCULATION]
+
+    def question(self, deck: Deck, item: Calculation, face: str, rng: random.Random) -> Question:
+        labels: dict[str, str] = {}
+        values: dict[str, float] = {}
+        for given in item.given:
+            label, value = rng.choice(given.options)
+            labels[given.name], values[given.name] = label, value
+        expected = calc.evaluate(item.answer, values)
+        return Question(
+            kind=Kind.NUMBER,
+            label="Calculate" + (f" (answer in {item.unit})" if item.unit else ""),
+            prompt=item.prompt.format(**labels),
+            answer=format_number(expected, item.unit),
+            expected=expected,
+            unit=item.unit,
+            tolerance=item.tolerance,
+            values=tuple(values.items()),
+            key=FaceKey(deck.id, item.id, face),
+            deck_title=deck.title,
+        )
+
+    def grade(
+        self, deck: Deck, item: Calculation, question: Question, response: Response
+    ) -> Grade | None:
+        """None if the text is not a number: nothing is recorded then."""
+        if not isinstance(response, Typed):
+            refuse(self, response)
+        parsed = parse_number(response.text)
+        if parsed is None:
+            return None
+        value, unit = parsed
+        assert question.expected is not None and question.tolerance is not None
+        correct = question.tolerance.accepts(question.expected, value)
+        note = None
+        if unit and question.unit and unit.casefold() != question.unit.casefold():
+            correct = False
+            note = f"The answer is asked in {question.unit}, not {unit}."
+        elif correct and value != question.expected:
+            note = f"Within the tolerance of {question.tolerance}."
+        shown = ", ".join(f"{name} = {format_number(v)}" for name, v in question.values)
+        explanation = f"{item.explanation}\nHere: {shown}, so {item.answer} = {question.answer}."
+        return Grade(
+            correct=correct,
+            rating=3 if correct else 1,
+            given=response.text.strip(),
+            right_answer=question.answer,
+            explanation=explanation,
+            note=note,
+            sources=sources_of(deck, item),
+            explains_why=True,
+        )

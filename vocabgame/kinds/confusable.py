@@ -1,0 +1,84 @@
+"""Confusable groups: terms that are easy to mix up, asked one cue at a time."""
+
+from __future__ import annotations
+
+import random
+
+from vocabgame.kinds.base import ItemKind, refuse
+from vocabgame.kinds.common import pick, sources_of
+from vocabgame.model import Confusable, Cue, Deck, FaceKey
+from vocabgame.quiz.question import Choice, Grade, Kind, Picked, Question, Response
+from vocabgame.reading.checker import Checker
+from vocabgame.reading.yamltree import Node
+
+CUE_KEYS = ("text", "answer")
+
+
+class ConfusableKind(ItemKind):
+    section = "confusables"
+    noun = singular = "confusable group"
+    plural = "confusable groups"
+    required = ("id", "terms", "distinction")
+    optional = ("cues",)
+    item_type = Confusable
+
+    def read(self, checker: Checker, entry: Node, fields: dict[str, Node]) -> Confusable:
+        f = fields
+        terms: list[str] = []
+        if "terms" in f and (nodes := checker.sequence(f["terms"], "terms")) is not None:
+            for node in nodes:
+                ref = checker.term_ref(node, "term")
+                if ref in terms:
+                    checker.error(node, f"term {ref!r} is listed twice in this group")
+                elif ref is not None:
+                    terms.append(ref)
+            if len(nodes) < 2:
+                checker.error(f["terms"], "a confusable group needs at least 2 terms")
+        cues: list[Cue] = []
+        if "cues" in f and (nodes := checker.sequence(f["cues"], "cues")) is not None:
+            for index, node in enumerate(nodes, 1):
+                cue = checker.mapping(node, f"cue {index}", CUE_KEYS, ())
+                if cue is None or len(cue) < 2:
+                    continue
+                text = checker.text(cue["text"], "cue text")
+                answer = checker.term_ref(cue["answer"], "cue answer", terms)
+                if text and answer:
+                    cues.append(Cue(text, answer))
+        return Confusable(
+            terms=tuple(terms),
+            distinction=checker.req_text(f, "distinction"),
+            cues=tuple(cues),
+            **checker.common(f),
+        )
+
+    def faces(self, item: Confusable) -> list[str]:
+        return [f"cue-{i}" for i in range(1, len(item.cues) + 1)]
+
+    def question(self, deck: Deck, item: Confusable, face: str, rng: random.Random) -> Question:
+        cue = item.cues[int(face.removeprefix("cue-")) - 1]
+        terms = [deck.term(t) for t in item.terms]
+        choices = [Choice(t.term, t.id) for t in terms if t is not None]
+        rng.shuffle(choices)
+        return Question(
+            kind=Kind.CHOICE,
+            label="Easy to confuse: which term fits?",
+            prompt=cue.text,
+            choices=tuple(choices),
+            answer=cue.answer,
+            key=FaceKey(deck.id, item.id, face),
+            deck_title=deck.title,
+        )
+
+    def grade(self, deck: Deck, item: Confusable, question: Question, response: Response) -> Grade:
+        if not isinstance(response, Picked):
+            refuse(self, response)
+        picked, correct, right = pick(question, response.index)
+        return Grade(
+            correct=correct,
+            rating=3 if correct else 1,
+            given=picked.text,
+            right_answer=right,
+            explanation=item.distinction,
+            sources=sources_of(deck, item),
+            explains_why=True,
+        )

@@ -1,0 +1,67 @@
+"""Recall: answer in your head (or in notes), reveal the model answer, grade yourself."""
+
+from __future__ import annotations
+
+import random
+
+from vocabgame.kinds.base import ItemKind, refuse
+from vocabgame.kinds.common import sources_of
+from vocabgame.model import Deck, FaceKey, Recall
+from vocabgame.quiz.question import (
+    RATING_NAMES,
+    Face,
+    Grade,
+    Kind,
+    Question,
+    Response,
+    SelfGraded,
+)
+from vocabgame.reading.checker import Checker
+from vocabgame.reading.yamltree import Node
+
+
+class RecallKind(ItemKind):
+    section = "recall"
+    noun = "recall item"
+    singular = "recall question"
+    plural = "recall questions"
+    required = ("id", "prompt", "answer")
+    optional = ("key_points",)
+    item_type = Recall
+
+    def read(self, checker: Checker, entry: Node, fields: dict[str, Node]) -> Recall:
+        f = fields
+        return Recall(
+            prompt=checker.req_text(f, "prompt"),
+            answer=checker.req_text(f, "answer"),
+            key_points=checker.texts(f["key_points"], "key_points") if "key_points" in f else (),
+            **checker.common(f),
+        )
+
+    def faces(self, item: Recall) -> list[str]:
+        return [Face.RECALL]
+
+    def question(self, deck: Deck, item: Recall, face: str, rng: random.Random) -> Question:
+        return Question(
+            kind=Kind.RECALL,
+            label="Recall: answer in your head, then reveal",
+            prompt=item.prompt,
+            answer=item.answer,
+            key_points=item.key_points,
+            key=FaceKey(deck.id, item.id, face),
+            deck_title=deck.title,
+        )
+
+    def grade(self, deck: Deck, item: Recall, question: Question, response: Response) -> Grade:
+        if not isinstance(response, SelfGraded):
+            refuse(self, response)
+        if response.rating not in RATING_NAMES:
+            raise ValueError(f"rating must be 1 to 4, not {response.rating}")
+        return Grade(
+            correct=response.rating > 1,
+            rating=response.rating,
+            given=response.notes.strip() or RATING_NAMES[response.rating],
+            right_answer=question.answer,
+            key_points=question.key_points,
+            sources=sources_of(deck, item),
+        )

@@ -1,0 +1,175 @@
+"""Terms: asked three ways (pick the definition, pick the term, type the term)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+from vocabgame.kinds.base import ItemKind, refuse
+from vocabgame.kinds.common import group_distinction, pick, sources_of, term_explanation
+from vocabgame.model import Deck, FaceKey, Term
+from vocabgame.quiz.question import (
+    CHOICES_PER_QUESTION,
+    Choice,
+    Face,
+    Grade,
+    Kind,
+    Picked,
+    Question,
+    Response,
+    Typed,
+)
+from vocabgame.quiz.text import normalise, one_typo
+from vocabgame.reading.checker import Checker
+from vocabgame.reading.yamltree import Node
+
+
+class TermKind(ItemKind):
+    section = "terms"
+    noun = singular = "term"
+    plural = "terms"
+    required = ("id", "term", "definition")
+    optional = ("aliases", "caveat", "example")
+    item_type = Term
+
+    def read(self, checker: Checker, entry: Node, fields: dict[str, Node]) -> Term:
+        f = fields
+        return Term(
+            term=checker.req_text(f, "term"),
+            definition=checker.req_text(f, "definition"),
+            aliases=checker.texts(f["aliases"], "aliases") if "aliases" in f else (),
+            caveat=checker.opt_text(f, "caveat"),
+            example=checker.opt_text(f, "example"),
+            **checker.common(f),
+        )
+
+    def faces(self, item: Term) -> list[str]:
+        return [Face.DEFINITION, Face.TERM, Face.TYPED]
+
+    def question(self, deck: Deck, item: Term, face: str, rng: random.Random) -> Question:
+        key = FaceKey(deck.id, item.id, face)
+        if face == Face.TYPED:
+            return Question(
+                kind=Kind.TYPED,
+                label="Type the term",
+                prompt=item.definition,
+                answer=item.term,
+                accepted=(item.term, *item.aliases),
+                key=key,
+                deck_title=deck.title,
+            )
+
+        def shown(t: Term) -> str:
+            return t.definition if face == Face.DEFINITION else t.term
+
+        choices = [Choice(shown(item), item.id)]
+        seen = {normalise(shown(item))}
+        for other in distractors(deck, item, rng):
+            text = shown(other)
+            if normalise(text) in seen:
+                continue
+            seen.add(normalise(text))
+            choices.append(Choice(text, other.id))
+            if len(choices) == CHOICES_PER_QUESTION:
+                break
+        rng.shuffle(choices)
+        if face == Face.DEFINITION:
+            label, prompt = "Pick the definition", item.term
+        else:
+            label, prompt = "Pick the term", item.definition
+        return Question(
+            kind=Kind.CHOICE,
+            label=label,
+            prompt=prompt,
+            choices=tuple(choices),
+            answer=item.id,
+            key=key,
+            deck_title=deck.title,
+        )
+
+    def grade(self, deck: Deck, item: Term, question: Question, response: Response) -> Grade:
+        match response:
+            case Picked(index):
+                return _grade_pick(deck, item, question, index)
+            case Typed(text):
+                return _grade_typed(deck, item, question, text)
+        refuse(self, response)
+
+
+def distractors(deck: Deck, term: Term, rng: random.Random) -> list[Term]:
+    """Other terms, most confusable first: confusable partners, then terms sharing a tag,
+    then the rest of the deck; shuffled within each tier."""
+    partners = {t for group in deck.confusables if term.id in group.terms for t in group.terms} - {
+        term.id
+    }
+    tiers: list[list[Term]] = [[], [], []]
+    for other in deck.terms:
+        if other.id == term.id:
+            continue
+        if other.id in partners:
+            tiers[0].append(other)
+        elif set(other.tags) & set(term.tags):
+            tiers[1].append(other)
+        else:
+            tiers[2].append(other)
+    for tier in tiers:
+        rng.shuffle(tier)
+    return list(itertools.chain.from_iterable(tiers))
+
+
+def _grade_pick(deck: Deck, term: Term, question: Question, index: int) -> Grade:
+    picked, correct, right = pick(question, index)
+    # Picking a definition: the answer line already shows the right one.
+    explanation = term_explanation(term, with_definition=question.key.face != Face.DEFINITION)
+    given, distinction = picked.text, None
+    if not correct:
+        distinction = group_distinction(deck, term.id, picked.value)
+        other = deck.term(picked.value)
+        if other is not None and question.key.face == Face.DEFINITION:
+            given = f"{picked.text} (that defines {other.term})"
+    return Grade(
+        correct=correct,
+        rating=3 if correct else 1,
+        given=given,
+        right_answer=right,
+        explanation=explanation,
+        distinction=distinction,
+        sources=sources_of(deck, term),
+        explains_why=False,
+    )
+
+
+def _grade_typed(deck: Deck, term: Term, question: Question, text: str) -> Grade:
+    """Aliases count; case, spacing and punctuation are ignored; one typo is forgiven in a word
+    of five letters or more."""
+    given = normalise(text)
+    correct, note = False, None
+    if given and any(given == normalise(a) for a in question.accepted):
+        correct = True
+    else:
+        for accepted in question.accepted:
+            if one_typo(text, accepted):
+                correct = True
+                note = f"One typo forgiven: it is spelled {accepted!r}."
+                break
+    distinction = None
+    if not correct:
+        for other in deck.terms:
+            if other.id != term.id and any(
+                given == normalise(a) for a in (other.term, *other.aliases)
+            ):
+                distinction = group_distinction(deck, term.id, other.id) or (
+                    f"{other.term}: {other.definition}"
+                )
+                break
+    aliases = f" (also {', '.join(term.aliases)})" if term.aliases else ""
+    return Grade(
+        correct=correct,
+        rating=3 if correct else 1,
+        given=text.strip(),
+        right_answer=term.term + aliases,
+        explanation=term_explanation(term),
+        distinction=distinction,
+        note=note,
+        sources=sources_of(deck, term),
+    )

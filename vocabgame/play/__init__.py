@@ -1,0 +1,24 @@
+"""Playing: the session (decks, store, settings, clock), rounds, and the modes whose rules a
+round follows."""
+
+from vocabgame.play.modes import MODES, POINTS_RIGHT, STREAK_BONUS, Mode, ModeId, PlanContext
+from vocabgame.play.round import Missed, Outcome, Round, RoundSummary, Status
+from vocabgame.play.session import DeckSummary, Home, Session, open_session
+
+__all__ = [
+    "MODES",
+    "POINTS_RIGHT",
+    "STREAK_BONUS",
+    "DeckSummary",
+    "Home",
+    "Missed",
+    "Mode",
+    "ModeId",
+    "Outcome",
+    "PlanContext",
+    "Round",
+    "RoundSummary",
+    "Session",
+    "Status",
+    "open_session",
+]

@@ -1,0 +1,199 @@
+"""Game modes: the rules of a round. A mode decides what a round asks (its plan), how an answer
+scores, whether and when a missed face comes back, whether answers update the schedule, and
+whether there is a time limit. Each mode is an object in `MODES`, chosen by its id; a round
+asks its mode, never compares mode names.
+"""
+
+from __future__ import annotations
+
+import itertools
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime
+from enum import StrEnum
+from typing import ClassVar
+
+from fsrs import Card
+
+from vocabgame.kinds import KINDS, item_faces
+from vocabgame.model import Deck, FaceKey
+
+POINTS_RIGHT = 10
+STREAK_BONUS = 2
+STREAK_BONUS_CAP = 5
+
+
+class ModeId(StrEnum):
+    """The built-in modes' ids, as stored with each round and answer."""
+
+    LEARN = "review"  # the daily spaced-repetition round; stored as "review" since schema 1
+    PRACTICE = "practice"  # nothing due or new: the faces due soonest, reviewed early
+
+
+class PlanContext:
+    """What a mode plans a round from. Store reads happen only when a mode asks for them."""
+
+    def __init__(
+        self,
+        decks: Sequence[Deck],
+        size: int,
+        now: datetime,
+        cards: Callable[[], Mapping[FaceKey, Card]],
+        first_seen: Callable[[], Mapping[tuple[str, str], datetime]],
+        new_left: Callable[[Mapping[tuple[str, str], datetime]], int],
+        retrievability: Callable[[Card], float],
+    ) -> None:
+        self.decks = decks
+        self.size = size
+        self.now = now
+        self._cards, self._first_seen, self._new_left = cards, first_seen, new_left
+        self.retrievability = retrievability
+        self._cache: dict[str, object] = {}
+
+    @property
+    def cards(self) -> Mapping[FaceKey, Card]:
+        """The schedule of every face of these decks that has been answered."""
+        if "cards" not in self._cache:
+            self._cache["cards"] = self._cards()
+        return self._cache["cards"]  # type: ignore[return-value]
+
+    @property
+    def first_seen(self) -> Mapping[tuple[str, str], datetime]:
+        """When each item (deck id, item id) was first answered."""
+        if "first_seen" not in self._cache:
+            self._cache["first_seen"] = self._first_seen()
+        return self._cache["first_seen"]  # type: ignore[return-value]
+
+    def new_left_today(self) -> int:
+        return self._new_left(self.first_seen)
+
+    def faces(self) -> list[FaceKey]:
+        return [
+            FaceKey(d.id, item.id, f)
+            for d in self.decks
+            for item in d.items()
+            for f in item_faces(item)
+        ]
+
+
+class Mode(ABC):
+    """The rules of a round. Subclasses set the class attributes and plan."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]  # in the player's words
+    description: ClassVar[str]  # one line: what the mode is for
+    banner: ClassVar[str | None] = None  # shown beside the round's title, when it needs saying
+    updates_schedule: ClassVar[bool] = True  # False: answers are kept, due dates stay as they were
+    time_limit_seconds: ClassVar[float | None] = None  # for the whole round
+    question_seconds: ClassVar[float | None] = None  # a countdown per question
+    max_retries: ClassVar[int] = 1  # times a missed face comes back in one round
+    retry_gap: ClassVar[int] = 3  # ...this many questions later, or at the end
+    fallback: ClassVar[str | None] = None  # the mode to play when this one plans nothing
+
+    @abstractmethod
+    def plan(self, ctx: PlanContext) -> list[FaceKey]:
+        """The faces of the round, in order, at most `ctx.size`, one face per item."""
+
+    def points(self, correct: bool, streak: int) -> int:
+        """Points for an answer, given the right answers in a row just before it."""
+        if not correct:
+            return 0
+        return POINTS_RIGHT + STREAK_BONUS * min(streak, STREAK_BONUS_CAP)
+
+    def retry_at(self, position: int, queue_length: int, retries: int) -> int | None:
+        """Where a face missed at `position` goes back in the queue, or None: not again."""
+        if retries >= self.max_retries or position + 1 >= queue_length:
+            return None  # never straight away, so not after the last question either
+        return min(position + 1 + self.retry_gap, queue_length)
+
+
+def one_per_item(keys: Iterable[FaceKey], size: int, taken: set[tuple[str, str]]) -> list[FaceKey]:
+    """The first `size` keys, skipping items already in `taken` (which grows)."""
+    picked: list[FaceKey] = []
+    for key in keys:
+        if len(picked) == size:
+            break
+        if (key.deck_id, key.item_id) not in taken:
+            picked.append(key)
+            taken.add((key.deck_id, key.item_id))
+    return picked
+
+
+def round_robin(decks: Sequence[Deck]) -> list[FaceKey]:
+    """Every face, taking turns between decks and kinds of item, so that new material mixes
+    terms, groups, scenarios and the rest instead of starting with one deck's terms."""
+    queues = [
+        [
+            FaceKey(deck.id, item.id, face)
+            for item in deck.section(section)
+            for face in item_faces(item)
+        ]
+        for deck in decks
+        for section in KINDS
+    ]
+    order: list[FaceKey] = []
+    for layer in itertools.zip_longest(*queues):
+        order.extend(k for k in layer if k is not None)
+    return order
+
+
+class LearnMode(Mode):
+    id = ModeId.LEARN
+    title = "Learn"
+    description = "Today's reviews, least remembered first, then new items up to the daily limit."
+    fallback = ModeId.PRACTICE
+
+    def plan(self, ctx: PlanContext) -> list[FaceKey]:
+        cards, now = ctx.cards, ctx.now
+        due = sorted(
+            (k for k in ctx.faces() if k in cards and cards[k].due <= now),
+            key=lambda k: (ctx.retrievability(cards[k]), cards[k].due, k),
+        )
+        taken: set[tuple[str, str]] = set()
+        picked = one_per_item(due, ctx.size, taken)
+        new_left = ctx.new_left_today()
+        for key in round_robin(ctx.decks):
+            if len(picked) == ctx.size:
+                break
+            item = (key.deck_id, key.item_id)
+            if key in cards or item in taken:
+                continue
+            if item not in ctx.first_seen:  # a new item: counts against today's limit
+                if new_left == 0:
+                    continue
+                new_left -= 1
+            picked.append(key)
+            taken.add(item)
+        return picked
+
+
+class PracticeMode(Mode):
+    id = ModeId.PRACTICE
+    title = "Practice"
+    description = (
+        "Nothing is due or new: the cards due soonest, reviewed early and still scheduled."
+    )
+    banner = "practice (nothing due)"
+
+    def plan(self, ctx: PlanContext) -> list[FaceKey]:
+        cards = ctx.cards
+        soonest = sorted((k for k in ctx.faces() if k in cards), key=lambda k: (cards[k].due, k))
+        return one_per_item(soonest, ctx.size, set())
+
+
+MODES: dict[str, Mode] = {}
+
+
+def register(mode: Mode) -> Mode:
+    if mode.id in MODES:
+        raise ValueError(f"a mode with id {mode.id!r} is already registered")
+    MODES[mode.id] = mode
+    return mode
+
+
+def unregister(mode_id: str) -> None:
+    del MODES[mode_id]
+
+
+for _mode in (LearnMode(), PracticeMode()):
+    register(_mode)

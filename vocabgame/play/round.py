@@ -1,0 +1,356 @@
+"""A round: a queue of faces asked one at a time under a mode's rules. Each answer is saved as
+it is given, and the round changes only after the store has it.
+
+Everything a screen shows comes back as frozen objects: the `Question`, an `Outcome` per
+answer, the `Status` line and the `RoundSummary` at the end.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from vocabgame.kinds import build_question, grade
+from vocabgame.model import Deck, FaceKey
+from vocabgame.play.modes import Mode
+from vocabgame.quiz.question import Grade, Kind, Picked, Question, Response, SelfGraded, Typed
+from vocabgame.store import Review
+
+if TYPE_CHECKING:
+    from vocabgame.play.session import Session
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one answer did: the verdict, the points, the round's running figures after it."""
+
+    question: Question
+    grade: Grade
+    points: int
+    score: int
+    streak: int
+    answered: int
+    correct: int
+    comes_back: bool  # the face is asked again later in this round
+    next_due: datetime | None  # when the face is next scheduled (None: schedule untouched)
+
+    @property
+    def self_graded(self) -> bool:
+        return self.question.kind == Kind.RECALL
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """The round's header: where the player is and how they are doing."""
+
+    title: str
+    banner: str | None
+    number: int  # the question being asked, 1-based
+    total: int
+    score: int
+    streak: int
+    done: int  # questions behind the player, for a progress bar
+
+
+@dataclass(frozen=True, slots=True)
+class Missed:
+    prompt: str
+    right_answer: str
+    given: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSummary:
+    deck_title: str
+    answered: int
+    correct: int
+    score: int
+    best_streak: int
+    seconds: float
+    finished: bool
+    missed: tuple[Missed, ...]
+    previous_best: int | None
+    new_best: bool
+    next_due: datetime | None
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.answered if self.answered else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class _Answered:
+    outcome: Outcome
+    review_id: int
+    streak_before: int
+    best_streak_before: int
+
+
+class Round:
+    """One round. Started by `Session.start_round`, which has already stored its row."""
+
+    def __init__(
+        self,
+        session: Session,
+        *,
+        round_id: int,
+        rules: Mode,
+        deck_id: str | None,
+        title: str,
+        queue: list[FaceKey],
+        rng: random.Random,
+        started_at: datetime,
+    ) -> None:
+        self.session = session
+        self.round_id = round_id
+        self.rules = rules
+        self.deck_id = deck_id
+        self.title = title
+        self.queue = queue
+        self.rng = rng
+        self.started_at = started_at
+        self.position = 0
+        self.score = 0
+        self.streak = 0
+        self.best_streak = 0
+        self.ended = False
+        self._history: list[_Answered] = []
+        self._retries: dict[FaceKey, int] = {}
+        self._decks: dict[str, Deck] = {d.id: d for d in session.catalog.decks}
+        self._question: Question | None = None
+        self._asked_at = started_at
+        self._awaiting_next = False  # an answer was given; its feedback is showing
+
+    # -- figures --------------------------------------------------------------------------------
+
+    @property
+    def mode(self) -> str:
+        """The mode's id, as stored with the round and each answer."""
+        return self.rules.id
+
+    @property
+    def total(self) -> int:
+        return len(self.queue)
+
+    @property
+    def answered(self) -> int:
+        return len(self._history)
+
+    @property
+    def correct(self) -> int:
+        return sum(a.outcome.grade.correct for a in self._history)
+
+    @property
+    def awaiting_next(self) -> bool:
+        """An answer was given and its feedback is showing; `advance` moves on."""
+        return self._awaiting_next
+
+    def status(self) -> Status:
+        return Status(
+            title=self.title,
+            banner=self.rules.banner,
+            number=min(self.position + 1, self.total),
+            total=self.total,
+            score=self.score,
+            streak=self.streak,
+            done=self.position + self._awaiting_next,
+        )
+
+    # -- asking ---------------------------------------------------------------------------------
+
+    def question(self) -> Question | None:
+        """The question being asked, or None when the round is over."""
+        if self.ended or self.position >= len(self.queue):
+            return None
+        if self._question is None or self._question.key != self.queue[self.position]:
+            key = self.queue[self.position]
+            self._question = build_question(self._decks[key.deck_id], key, self.rng)
+            self._asked_at = self.session.clock()
+        return self._question
+
+    def advance(self) -> Question | None:
+        """Move on after the feedback; returns the next question or None at the end."""
+        if self._awaiting_next:
+            self.position += 1
+            self._awaiting_next = False
+            self._question = None
+        return self.question()
+
+    # -- answering ------------------------------------------------------------------------------
+
+    def answer(self, response: Response) -> Outcome | None:
+        """Grade and save an answer to the current question. None when the response is not an
+        answer at all (a number was expected): nothing is recorded and the question stays."""
+        question = self.question()
+        if question is None or self._awaiting_next:
+            raise RuntimeError("no question is waiting for an answer")
+        verdict = grade(self._decks[question.key.deck_id], question, response)
+        return None if verdict is None else self._record(question, verdict)
+
+    def answer_choice(self, index: int) -> Outcome:
+        question = self._require(Kind.CHOICE)
+        if not 0 <= index < len(question.choices):
+            raise IndexError(index)
+        outcome = self.answer(Picked(index))
+        assert outcome is not None
+        return outcome
+
+    def answer_text(self, text: str) -> Outcome | None:
+        """A typed term or number. None when a number was expected and `text` is not one."""
+        question = self.question()
+        if question is not None and question.kind not in (Kind.TYPED, Kind.NUMBER):
+            raise RuntimeError(f"a {question.kind} question does not take typed text")
+        return self.answer(Typed(text))
+
+    def answer_recall(self, rating: int, notes: str = "") -> Outcome:
+        self._require(Kind.RECALL)
+        outcome = self.answer(SelfGraded(rating, notes))
+        assert outcome is not None
+        return outcome
+
+    def _require(self, kind: Kind) -> Question:
+        question = self.question()
+        if question is None or self._awaiting_next:
+            raise RuntimeError("no question is waiting for an answer")
+        if question.kind != kind:
+            raise RuntimeError(f"the question is {question.kind}, not {kind}")
+        return question
+
+    def _record(self, question: Question, verdict: Grade) -> Outcome:
+        session, now, key = self.session, self.session.clock(), question.key
+        store = session.store
+        card = before = None
+        if self.rules.updates_schedule:
+            before = store.card(key)
+            card = session.srs.review(
+                before or session.srs.new_card(store.next_card_id(), now), verdict.rating, now
+            )
+        points = self.rules.points(verdict.correct, self.streak)
+        streak = self.streak + 1 if verdict.correct else 0
+        best_streak = max(self.best_streak, streak)
+        correct = self.correct + verdict.correct
+        response_ms = max(0, int((now - self._asked_at).total_seconds() * 1000))
+        review = Review(
+            key, now, verdict.rating, verdict.correct, response_ms, self.mode, verdict.given, points
+        )
+        # Saved first: if the store refuses, the round is left exactly as it was.
+        review_id = store.record(
+            review,
+            card,
+            self.round_id,
+            before,
+            round_totals=(self.answered + 1, correct, self.score + points, best_streak),
+        )
+        comes_back = False
+        if not verdict.correct:
+            at = self.rules.retry_at(self.position, len(self.queue), self._retries.get(key, 0))
+            if at is not None:
+                self.queue.insert(at, key)
+                self._retries[key] = self._retries.get(key, 0) + 1
+                comes_back = True
+        next_due = card.due if card is not None else None
+        outcome = Outcome(
+            question=question,
+            grade=replace(verdict, next_due=next_due),
+            points=points,
+            score=self.score + points,
+            streak=streak,
+            answered=self.answered + 1,
+            correct=correct,
+            comes_back=comes_back,
+            next_due=next_due,
+        )
+        self._history.append(_Answered(outcome, review_id, self.streak, self.best_streak))
+        self.score, self.streak, self.best_streak = outcome.score, streak, best_streak
+        self._awaiting_next = True
+        return outcome
+
+    # -- undo, flag, finish ---------------------------------------------------------------------
+
+    def undo(self) -> Question | None:
+        """Take back the last answer: the store and the schedule go back to how they were, and
+        that question is asked again. Returns it, or None if there is nothing to undo."""
+        if not self._history or self.ended:
+            return None
+        last = self._history[-1]
+        self.session.store.undo(last.review_id)
+        self._history.pop()
+        key = last.outcome.question.key
+        if last.outcome.comes_back:
+            for index in range(len(self.queue) - 1, self.position, -1):
+                if self.queue[index] == key:
+                    del self.queue[index]
+                    break
+            self._retries[key] -= 1
+        self.score -= last.outcome.points
+        self.streak, self.best_streak = last.streak_before, last.best_streak_before
+        if not self._awaiting_next:
+            self.position -= 1
+        self._awaiting_next = False
+        self._question = last.outcome.question  # the same question, same choices
+        self._asked_at = self.session.clock()
+        self.session.store.update_round(
+            self.round_id,
+            questions=self.answered,
+            correct=self.correct,
+            score=self.score,
+            best_streak=self.best_streak,
+        )
+        return self._question
+
+    def can_undo(self) -> bool:
+        return bool(self._history) and not self.ended
+
+    def flag(self, note: str = "") -> FaceKey | None:
+        """Flag the current (or just answered) question as wrong or unclear, for its author."""
+        key = None
+        if self._awaiting_next and self._history:
+            key = self._history[-1].outcome.question.key
+        else:
+            question = self.question()
+            key = question.key if question else None
+        if key is not None:
+            self.session.store.flag(key, self.session.clock(), note)
+        return key
+
+    def finish(self) -> RoundSummary:
+        """End the round (early or not); every answer is already saved. A round counts for
+        the day streak and the best score only when every question was answered."""
+        now = self.session.clock()
+        position = self.position + self._awaiting_next
+        finished = position >= len(self.queue) and self.answered > 0
+        store = self.session.store
+        previous_best = store.best_score(self.deck_id, exclude_round=self.round_id)
+        if not self.ended:
+            store.update_round(
+                self.round_id,
+                questions=self.answered,
+                correct=self.correct,
+                score=self.score,
+                best_streak=self.best_streak,
+                ended_at=now,
+                finished=finished,
+            )
+        self.position, self._awaiting_next, self.ended = position, False, True
+        missed = tuple(
+            Missed(a.outcome.question.prompt, a.outcome.grade.right_answer, a.outcome.grade.given)
+            for a in self._history
+            if not a.outcome.grade.correct
+        )
+        return RoundSummary(
+            deck_title=self.title,
+            answered=self.answered,
+            correct=self.correct,
+            score=self.score,
+            best_streak=self.best_streak,
+            seconds=(now - self.started_at).total_seconds(),
+            finished=finished,
+            missed=missed,
+            previous_best=previous_best,
+            new_best=finished
+            and self.score > 0
+            and (previous_best is None or self.score > previous_best),
+            next_due=self.session.next_due(self.deck_id),
+        )

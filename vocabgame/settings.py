@@ -1,0 +1,137 @@
+"""The player's settings: one frozen, validated object, with every default and range here.
+
+The store keeps each setting as JSON text under its key; `Settings.from_stored` turns those
+texts back into a `Settings`, falling back to a setting's default (with one sentence saying
+so) when a stored value is damaged or out of range, so a bad value never stops the game.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+
+class SettingError(ValueError):
+    """A value a setting cannot take; the message is one sentence naming the range."""
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    """One setting: its key, what it means, its default and the values it may take."""
+
+    key: str
+    label: str  # how `vocabgame settings` and the settings screen name it
+    help: str
+    default: int | float | str
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[str, ...] = ()
+
+    def check(self, value: object) -> int | float | str:
+        """`value` as this setting's type, or SettingError saying what is allowed."""
+        kind = type(self.default)
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)
+            else:
+                raise SettingError(f"{self.label} is a whole number, not {value!r}")
+        elif kind is float and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            raise SettingError(f"{self.label} is a number, not {value!r}")
+        elif kind is str and not isinstance(value, str):
+            raise SettingError(f"{self.label} is text, not {value!r}")
+        if isinstance(value, (int, float)):
+            low, high = self.minimum, self.maximum
+            if (low is not None and value < low) or (high is not None and value > high):
+                raise SettingError(f"{self.label} {value:g} is outside {low:g} to {high:g}")
+            value = kind(value)
+        if self.choices and value not in self.choices:
+            raise SettingError(f"{self.label} {value!r} is not one of {', '.join(self.choices)}")
+        return value  # type: ignore[return-value]
+
+    def describe(self) -> str:
+        """'0.7 to 0.99, default 0.9', for help texts."""
+        if self.choices:
+            return f"one of {', '.join(self.choices)}; default {self.default}"
+        return f"{self.minimum:g} to {self.maximum:g}, default {self.default}"
+
+
+SPECS: tuple[Spec, ...] = (
+    Spec(
+        "desired_retention",
+        "desired retention",
+        "the share of reviews you aim to get right; higher means more reviews",
+        0.9,
+        0.7,
+        0.99,
+    ),
+    Spec("new_per_day", "new items a day", "new items rounds may start each day", 15, 0, 1000),
+    Spec("round_size", "round size", "questions in a round", 20, 1, 500),
+    Spec(
+        "countdown_seconds",
+        "countdown seconds",
+        "seconds per question where a mode has a countdown",
+        30,
+        5,
+        600,
+    ),
+    Spec("interview_minutes", "interview minutes", "length of a mock interview", 15, 1, 180),
+    Spec("interview_questions", "interview questions", "questions in a mock interview", 12, 1, 200),
+    Spec(
+        "theme",
+        "theme",
+        "the colours of the game",
+        "textual-dark",
+        choices=("textual-dark", "textual-light", "nord", "gruvbox", "dracula", "monokai"),
+    ),
+)
+SPEC = {spec.key: spec for spec in SPECS}
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Every setting with its value; built only through `Spec.check`, so always in range."""
+
+    desired_retention: float = float(SPEC["desired_retention"].default)
+    new_per_day: int = int(SPEC["new_per_day"].default)
+    round_size: int = int(SPEC["round_size"].default)
+    countdown_seconds: int = int(SPEC["countdown_seconds"].default)
+    interview_minutes: int = int(SPEC["interview_minutes"].default)
+    interview_questions: int = int(SPEC["interview_questions"].default)
+    theme: str = str(SPEC["theme"].default)
+
+    def __post_init__(self) -> None:
+        for field in fields(self):
+            SPEC[field.name].check(getattr(self, field.name))
+
+    def changed(self, **values: Any) -> Settings:
+        """A copy with some settings changed; SettingError names the first bad value."""
+        unknown = set(values) - set(SPEC)
+        if unknown:
+            raise SettingError(f"no setting called {sorted(unknown)[0]!r}")
+        checked: dict[str, Any] = {key: SPEC[key].check(value) for key, value in values.items()}
+        return replace(self, **checked)
+
+    def as_dict(self) -> dict[str, int | float | str]:
+        return {spec.key: getattr(self, spec.key) for spec in SPECS}
+
+    @classmethod
+    def from_stored(cls, stored: Mapping[str, str]) -> tuple[Settings, tuple[str, ...]]:
+        """Settings from the store's JSON texts. A damaged or out-of-range value falls back
+        to its default; each such fall-back is one sentence in the second element."""
+        values: dict[str, Any] = {}
+        problems: list[str] = []
+        for key, text in stored.items():
+            spec = SPEC.get(key)
+            if spec is None:
+                continue  # a setting of a newer or older vocabgame: kept, not used
+            try:
+                values[key] = spec.check(json.loads(text))
+            except (ValueError, TypeError) as exc:
+                reason = exc if isinstance(exc, SettingError) else "it is not readable"
+                problems.append(
+                    f"The stored {spec.label} setting is damaged ({reason}); "
+                    f"using the default, {spec.default}."
+                )
+        return cls(**values), tuple(problems)

@@ -1,0 +1,1 @@
+"""One module per screen: home, a round, its results, and the keys."""

@@ -1,0 +1,94 @@
+"""The keys of the screen in front, in a modal that any key closes. Built from the screen's
+active bindings (each binding's tooltip says what it does), so it cannot drift from them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.events import Key
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Static
+
+_NAMES = {
+    "enter": "Enter",
+    "space": "Space",
+    "escape": "Escape",
+    "question_mark": "?",
+    "up": "↑",
+    "down": "↓",
+    "pageup": "PgUp",
+    "pagedown": "PgDn",
+}
+
+
+def key_name(key: str) -> str:
+    """'ctrl+z' -> 'Ctrl+Z', 'question_mark' -> '?', 'u' -> 'u'."""
+    if key in _NAMES:
+        return _NAMES[key]
+    if "+" in key:
+        *mods, last = key.split("+")
+        return "+".join([*(m.capitalize() for m in mods), key_name(last).upper()])
+    return key
+
+
+def _keys(keys: list[str]) -> str:
+    digits = [k for k in keys if k.isdigit()]
+    if len(digits) > 2 and digits == [str(n) for n in range(int(digits[0]), int(digits[-1]) + 1)]:
+        rest = [k for k in keys if not k.isdigit()]
+        return " / ".join([f"{digits[0]} – {digits[-1]}", *map(key_name, rest)])
+    return " / ".join(key_name(k) for k in keys)
+
+
+def key_rows(bindings: Iterable[Binding]) -> list[tuple[str, str]]:
+    """(keys, what they do) for every binding with a tooltip; bindings with the same tooltip
+    share a row, in the order they were declared."""
+    rows: dict[str, list[str]] = {}
+    for binding in bindings:
+        if binding.tooltip:
+            keys = rows.setdefault(binding.tooltip, [])
+            keys.extend(k for k in binding.key.split(",") if k not in keys)
+    return [(_keys(keys), what) for what, keys in rows.items()]
+
+
+def active_key_rows(screen: Screen[Any]) -> list[tuple[str, str]]:
+    """The rows for the keys that work on `screen` now (its own, its focused widget's, the app's)."""
+    return key_rows(active.binding for active in screen.active_bindings.values())
+
+
+class HelpScreen(ModalScreen[None]):
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > Vertical {
+        width: 76; height: auto; max-height: 100%; padding: 0 1;
+        border: round $accent; background: $surface;
+    }
+    """
+
+    def __init__(self, title: str, rows: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.rows = rows
+
+    def compose(self) -> ComposeResult:
+        table = Table.grid(padding=(0, 2))
+        table.add_column(style="bold")
+        table.add_column()
+        table.add_row(Text(self.title_text, style="underline"), "")
+        for keys, what in self.rows:
+            table.add_row(keys, what)
+        with Vertical():
+            yield Static(table)
+            yield Static("Press any key to close.", classes="dim")
+
+    def on_key(self, event: Key) -> None:
+        event.stop()
+        self.dismiss()
+
+    def on_click(self) -> None:
+        self.dismiss()

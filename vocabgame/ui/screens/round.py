@@ -1,0 +1,272 @@
+"""A round: the question, the player's answer, then feedback that explains why.
+
+The screen's phase is one reactive value; `watch_phase` shows and hides what each phase needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import Enum
+from typing import TYPE_CHECKING, TypeVar, cast
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import Footer, Input, OptionList, ProgressBar, Static
+from textual.widgets.option_list import Option
+
+from vocabgame.play import Outcome, Round
+from vocabgame.quiz import Kind
+from vocabgame.store import StoreError
+from vocabgame.ui.screens.help import HelpScreen, active_key_rows
+from vocabgame.ui.screens.results import ResultsScreen
+from vocabgame.ui.widgets.feedback import feedback_text, numbered, reveal_text
+
+if TYPE_CHECKING:
+    from vocabgame.ui.app import VocabApp
+
+T = TypeVar("T")
+
+PLACEHOLDERS = {
+    Kind.TYPED: "Type the term, then Enter",
+    Kind.NUMBER: "Type a number{unit}, then Enter",
+    Kind.RECALL: "Think of your answer (notes optional), then Enter to reveal",
+}
+
+
+class Phase(Enum):
+    ASKING = "asking"  # a question waits for an answer
+    REVEALED = "revealed"  # a recall answer is shown; the player grades it
+    FEEDBACK = "feedback"  # an answer was saved; its feedback is showing
+
+
+class RoundScreen(Screen[None]):
+    BINDINGS = [
+        *(
+            Binding(
+                str(d),
+                f"digit({d})",
+                show=False,
+                tooltip="pick a numbered choice; 1–4 grade a recall",
+            )
+            for d in range(1, 10)
+        ),
+        Binding("enter,space", "next", "Next", show=False, tooltip="go on after the feedback"),
+        Binding("u,ctrl+z", "undo", "Undo", tooltip="undo the last answer"),
+        Binding(
+            "f,ctrl+f",
+            "flag",
+            "Flag",
+            tooltip="flag the question as wrong or unclear, for the deck's author",
+        ),
+        Binding(
+            "q,escape", "end", "End round", tooltip="end the round early (every answer is kept)"
+        ),
+        Binding("question_mark", "help", "Keys", tooltip="these keys"),
+    ]
+
+    phase: reactive[Phase] = reactive(Phase.ASKING, init=False, always_update=True)
+
+    def __init__(self, round_: Round) -> None:
+        super().__init__()
+        self.round = round_
+        self.outcome: Outcome | None = None  # the last answer's, while its feedback shows
+
+    @property
+    def vocab(self) -> VocabApp:
+        return cast("VocabApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        status = self.round.status()
+        with Horizontal(id="status"):
+            title = status.title + (f" · {status.banner}" if status.banner else "")
+            yield Static(Text(title), id="deck-title")
+            yield Static(id="score")
+        yield ProgressBar(
+            total=max(1, status.total), show_eta=False, show_percentage=False, id="progress"
+        )
+        yield Static(id="label")
+        with VerticalScroll(id="body"):
+            yield Static(id="prompt")
+            yield OptionList(id="choices")
+            yield Input(id="answer")
+            yield Static(id="feedback")
+        yield Static(id="hint")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show_question()
+
+    # -- showing ------------------------------------------------------------------------------
+
+    def update_status(self) -> None:
+        status = self.round.status()
+        self.query_one("#score", Static).update(
+            Text(
+                f"Question {status.number} of {status.total}   Score {status.score}   "
+                f"Streak {status.streak}"
+            )
+        )
+        self.query_one("#progress", ProgressBar).update(
+            total=max(1, status.total), progress=status.done
+        )
+
+    def show_question(self) -> None:
+        question = self.round.question()
+        if question is None:
+            self.finish()
+            return
+        self.outcome = None
+        self.query_one("#label", Static).update(Text(question.label))
+        self.query_one("#prompt", Static).update(Text(question.prompt))
+        self.query_one("#feedback", Static).update("")
+        choices = self.query_one("#choices", OptionList)
+        choices.clear_options()
+        self.query_one("#answer", Input).value = ""
+        if question.kind == Kind.CHOICE:
+            choices.add_options(
+                Option(numbered(n, c.text), id=str(n - 1))
+                for n, c in enumerate(question.choices, 1)
+            )
+            choices.highlighted = 0
+        self.phase = Phase.ASKING
+
+    def watch_phase(self, phase: Phase) -> None:
+        question = self.round.question()
+        choices = self.query_one("#choices", OptionList)
+        answer = self.query_one("#answer", Input)
+        feedback = self.query_one("#feedback", Static)
+        asking_choice = (
+            phase is Phase.ASKING and question is not None and question.kind == Kind.CHOICE
+        )
+        asking_text = phase is not Phase.FEEDBACK and not asking_choice
+        choices.display, choices.disabled = asking_choice, not asking_choice
+        answer.display, answer.disabled = asking_text, phase is not Phase.ASKING
+        feedback.display = phase is not Phase.ASKING
+        if phase is Phase.ASKING and question is not None:
+            if asking_choice:
+                self.hint(f"Press 1–{len(question.choices)}, or ↑ ↓ and Enter.")
+                choices.focus()
+            else:
+                unit = f" in {question.unit}" if question.unit else ""
+                answer.placeholder = PLACEHOLDERS[question.kind].format(unit=unit)
+                self.hint("")
+                answer.focus()
+        elif phase is Phase.REVEALED and question is not None:
+            feedback.update(reveal_text(question))
+            feedback.remove_class("right", "wrong")
+            self.hint("Press 1 Again, 2 Hard, 3 Good or 4 Easy.")
+            self.set_focus(None)  # nothing that types holds the focus: digits reach the screen
+        elif phase is Phase.FEEDBACK and self.outcome is not None:
+            correct = self.outcome.grade.correct
+            feedback.update(feedback_text(self.outcome, self.vocab.session.clock()))
+            feedback.set_class(correct, "right")
+            feedback.set_class(not correct, "wrong")
+            self.hint("Enter or Space: next   u: undo   f: flag this question")
+            self.set_focus(None)  # Enter/Space/digits reach the screen
+        if phase is not Phase.REVEALED:
+            self.query_one("#body", VerticalScroll).scroll_home(animate=False)
+        self.update_status()
+
+    def hint(self, text: str) -> None:
+        self.query_one("#hint", Static).update(Text(text, style="dim"))
+
+    def show_feedback(self, outcome: Outcome) -> None:
+        self.outcome = outcome
+        self.phase = Phase.FEEDBACK
+
+    # -- answering ------------------------------------------------------------------------------
+
+    def _stored(self, action: Callable[[], T], failure: str) -> T | None:
+        """Run a store write; if the store refuses, say so and return None (nothing changed)."""
+        try:
+            return action()
+        except StoreError as exc:
+            self.app.notify(str(exc), title=failure, severity="error", timeout=10)
+            return None
+
+    def _save(self, answer: Callable[[], Outcome | None]) -> None:
+        outcome = self._stored(answer, "Answer not saved")
+        if outcome is not None:
+            self.show_feedback(outcome)
+
+    def pick(self, index: int) -> None:
+        question = self.round.question()
+        if self.phase is not Phase.ASKING or question is None or question.kind != Kind.CHOICE:
+            return
+        if 0 <= index < len(question.choices):
+            self._save(lambda: self.round.answer_choice(index))
+
+    @on(OptionList.OptionSelected, "#choices")
+    def _choice_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.pick(int(event.option_id or 0))
+
+    @on(Input.Submitted, "#answer")
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        question = self.round.question()
+        if question is None or self.phase is not Phase.ASKING:
+            return
+        if question.kind == Kind.RECALL:
+            self.phase = Phase.REVEALED
+            return
+        if not event.value.strip():
+            self.hint("Type an answer first, then press Enter.")
+            return
+        try:
+            outcome = self.round.answer_text(event.value)
+        except StoreError as exc:
+            self.app.notify(str(exc), title="Answer not saved", severity="error", timeout=10)
+            return
+        if outcome is None:  # a number was expected; nothing was recorded
+            self.hint("That is not a number. Type it like 140, 140 GB, 1.4e2 or 1,400.")
+        else:
+            self.show_feedback(outcome)
+
+    def action_digit(self, digit: int) -> None:
+        if self.phase is Phase.ASKING:
+            self.pick(digit - 1)
+        elif self.phase is Phase.REVEALED and 1 <= digit <= 4:
+            notes = self.query_one("#answer", Input).value
+            self._save(lambda: self.round.answer_recall(digit, notes))
+
+    def action_next(self) -> None:
+        if self.phase is Phase.FEEDBACK:
+            self.round.advance()
+            self.show_question()
+        elif self.phase is Phase.ASKING:
+            question = self.round.question()
+            if question is not None and question.kind == Kind.CHOICE:
+                choices = self.query_one("#choices", OptionList)
+                if choices.highlighted is not None:
+                    self.pick(choices.highlighted)
+
+    def action_undo(self) -> None:
+        if not self.round.can_undo():
+            self.app.notify("Nothing to undo in this round.", timeout=3)
+            return
+        if self._stored(self.round.undo, "Undo failed") is None:
+            return
+        self.app.notify("Last answer undone: it is as if it was never given.", timeout=3)
+        self.show_question()
+
+    def action_flag(self) -> None:
+        key = self._stored(self.round.flag, "Flag not saved")
+        if key is not None:
+            self.app.notify(f"Flagged {key.item_id} for the deck's author. Thank you.", timeout=3)
+
+    def action_end(self) -> None:
+        self.finish()
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen("In a round", active_key_rows(self)))
+
+    def finish(self) -> None:
+        summary = self._stored(self.round.finish, "Round not saved")
+        if summary is not None:
+            self.app.switch_screen(ResultsScreen(summary, self.vocab.session.clock()))
