@@ -26,14 +26,16 @@ from .deck_checks import expected_by_deck
 
 DECKS_DIR = builtin_decks_dir()
 
-MIN_TERMS = 70
-MIN_CONFUSABLES = 25
+MIN_TERMS = 180
+MIN_CONFUSABLES = 60
 MIN_CUES_PER_GROUP = 2
-MIN_SCENARIOS = 60
-MIN_CLAIMS = 20
+MIN_SCENARIOS = 140
+MIN_CLAIMS = 80
 MIN_CLAIM_SHARE = 0.35  # each of true and false answers at least this share of all claims
-MIN_RECALL = 12
-MIN_CALCULATIONS = 10
+MIN_RECALL = 35
+MIN_CALCULATIONS = 40
+MIN_TRUE_ABSOLUTE_CLAIMS = 1 / 3  # "absolute words mean false" must not be a working trick
+ABSOLUTE = re.compile(r"\b(always|never|only|every|any|all)\b", re.IGNORECASE)
 MAX_LONGEST_ANSWER_SHARE = 0.40
 
 
@@ -543,3 +545,29 @@ def test_terms_cover_the_key_concepts_of_issue_4(decks: list[Deck]) -> None:
         if not any(s.casefold() in name for s in spellings for name in names):
             missing.append(" / ".join(spellings))
     assert not missing, "concepts with no term or alias:" + _listing(missing)
+
+
+# -- 9. no test-taking tells ----------------------------------------------------------------------
+
+
+def test_at_least_a_third_of_claims_with_absolute_words_are_true(decks: list[Deck]) -> None:
+    absolute = [c for d in decks for c in d.claims if ABSOLUTE.search(c.statement)]
+    true = sum(c.answer for c in absolute)
+    assert absolute and true >= MIN_TRUE_ABSOLUTE_CLAIMS * len(absolute), (
+        f"{true} of {len(absolute)} claims with always/never/only/every/any/all are true"
+    )
+
+
+def test_no_cue_names_the_term_it_points_to(decks: list[Deck]) -> None:
+    leaks = []
+    for d in decks:
+        for group in d.confusables:
+            for cue in group.cues:
+                term = d.term(cue.answer)
+                assert term is not None
+                for name in (term.term, *term.aliases):
+                    if re.search(
+                        rf"(?<!\w){re.escape(name.casefold())}(?!\w)", cue.text.casefold()
+                    ):
+                        leaks.append(f"{_where(d, group.id)}: cue names {name!r}: {cue.text}")
+    assert not leaks, "cues that give their answer away:" + _listing(leaks)
