@@ -60,6 +60,8 @@ def make_app(make_session: Callable[..., Session]) -> Callable[..., VocabApp]:
     def make(**kwargs: object) -> VocabApp:
         folders = kwargs.pop("folders", None)
         kwargs.setdefault("seed", 7)
+        # Tests press keys faster than a person reads; the double-Enter test sets it back.
+        kwargs.setdefault("settle_seconds", 0)
         return VocabApp(make_session(folders), **kwargs)  # type: ignore[arg-type]
 
     return make

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 from textual.pilot import Pilot
 from textual.widgets import Input
 
+from vocabgame.kinds import build_question
 from vocabgame.quiz import Kind
 from vocabgame.ui.app import VocabApp
 from vocabgame.ui.screens.help import HelpScreen
@@ -346,3 +349,71 @@ async def test_with_nothing_due_or_new_a_practice_round_says_so(make_app, tmp_pa
         assert app.screen.round.mode == "practice"
         assert "One claim · practice (nothing due)" in screen_text(app)
     assert [r.mode for r in app.session.store.reviews()] == ["review"]
+
+
+async def test_a_double_enter_after_the_feedback_never_answers_the_next_question(
+    make_app,
+) -> None:
+    """Two Enters arriving together (a bouncy key, a fast finger): the first leaves the
+    feedback, the second must not pick a choice of a question the player has not seen."""
+    from textual.events import Key
+
+    app = make_app(start_round=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await skip_to(pilot, app, Kind.CHOICE)
+        await answer(pilot, app, True)
+        screen = app.screen
+        assert isinstance(screen, RoundScreen)
+        await skip_to_feedback_then_choice(pilot, app)
+        answered = app.session.store.review_count()
+        streak = screen.round.streak
+        # Both keys are queued before either is handled, as a terminal delivers them.
+        app.post_message(Key("enter", "\r"))
+        app.post_message(Key("enter", "\r"))
+        await pilot.pause()
+        await pilot.pause()
+        assert app.session.store.review_count() == answered  # nothing answered unseen
+        assert screen.round.streak == streak and not screen.round.awaiting_next
+        assert "✓ Right" not in screen_text(app) and "Not quite" not in screen_text(app)
+        await pilot.press("enter")  # an Enter after the question is on screen does pick
+        await pilot.pause()
+        assert app.session.store.review_count() == answered + 1
+
+
+async def test_an_answer_key_pressed_just_after_leaving_the_feedback_is_ignored(
+    make_app,
+) -> None:
+    """In a real terminal the second Enter can arrive after the next question is painted;
+    a question takes no answer until it has been up long enough to be read."""
+    app = make_app(start_round=True, settle_seconds=30)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, RoundScreen)
+        screen.shown_at -= 60  # the first question has been on screen a while
+        await skip_to(pilot, app, Kind.CHOICE)
+        screen.shown_at -= 60
+        await answer(pilot, app, True)
+        answered = app.session.store.review_count()
+        await pilot.press("enter", "enter", "1", "space")
+        await pilot.pause()
+        assert app.session.store.review_count() == answered
+        assert not screen.round.awaiting_next and screen.round.question() is not None
+
+
+async def skip_to_feedback_then_choice(pilot: Pilot, app: VocabApp) -> None:
+    """Stay on the feedback of a choice question that is followed by a choice question."""
+    screen = app.screen
+    assert isinstance(screen, RoundScreen)
+    decks = {d.id: d for d in app.session.catalog.decks}
+    while True:
+        following = screen.round.queue[screen.round.position + 1]
+        if (
+            build_question(decks[following.deck_id], following, random.Random(0)).kind
+            == Kind.CHOICE
+        ):
+            return
+        await pilot.press("enter")
+        await pilot.pause()
+        await answer(pilot, app, True)

@@ -27,8 +27,12 @@ class VocabApp(App[int]):
         size: int | None = None,
         seed: int | None = None,
         start_round: bool = False,
+        settle_seconds: float = 0.25,
     ) -> None:
         super().__init__()
+        # A new question takes no answer for this long: no one reads a question that fast,
+        # and a double Enter or a bouncing key would otherwise answer it unseen.
+        self.settle_seconds = settle_seconds
         self.session = session
         self.deck = deck
         self.round_size = size

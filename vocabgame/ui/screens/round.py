@@ -5,6 +5,7 @@ The screen's phase is one reactive value; `watch_phase` shows and hides what eac
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from enum import Enum
 from typing import TYPE_CHECKING, TypeVar, cast
@@ -75,6 +76,10 @@ class RoundScreen(Screen[None]):
         super().__init__()
         self.round = round_
         self.outcome: Outcome | None = None  # the last answer's, while its feedback shows
+        # False from the moment a question is put up until it has been painted: a key that
+        # arrived with the one that left the feedback must not answer a question unseen.
+        self.armed = False
+        self.shown_at = 0.0  # monotonic time the question went up
 
     @property
     def vocab(self) -> VocabApp:
@@ -133,7 +138,19 @@ class RoundScreen(Screen[None]):
                 for n, c in enumerate(question.choices, 1)
             )
             choices.highlighted = 0
+        self.armed = False
+        self.shown_at = time.monotonic()
         self.phase = Phase.ASKING
+        self.call_after_refresh(self._arm)
+
+    def _arm(self) -> None:
+        self.armed = True
+
+    def ready(self) -> bool:
+        """Whether the question on screen may take an answer: painted, and up long enough
+        that a key pressed with the one that left the feedback is not taken for an answer."""
+        settle = self.vocab.settle_seconds
+        return self.armed and time.monotonic() - self.shown_at >= settle
 
     def watch_phase(self, phase: Phase) -> None:
         question = self.round.question()
@@ -196,7 +213,9 @@ class RoundScreen(Screen[None]):
 
     def pick(self, index: int) -> None:
         question = self.round.question()
-        if self.phase is not Phase.ASKING or question is None or question.kind != Kind.CHOICE:
+        if not self.ready() or self.phase is not Phase.ASKING or question is None:
+            return
+        if question.kind != Kind.CHOICE:
             return
         if 0 <= index < len(question.choices):
             self._save(lambda: self.round.answer_choice(index))
@@ -210,7 +229,7 @@ class RoundScreen(Screen[None]):
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
         question = self.round.question()
-        if question is None or self.phase is not Phase.ASKING:
+        if question is None or self.phase is not Phase.ASKING or not self.ready():
             return
         if question.kind == Kind.RECALL:
             self.phase = Phase.REVEALED
