@@ -179,3 +179,39 @@ def test_record_and_undo_at_the_store_level(tmp_path: Path) -> None:
         assert store.undo(first_id) is None
     finally:
         store.close()
+
+
+def test_a_write_refused_inside_a_transaction_is_one_sentence_and_keeps_nothing(
+    tmp_path: Path,
+) -> None:
+    """A store that refuses writes (here with query_only, as a read-only file does): the
+    store's own error in one sentence, nothing kept, and the store stays usable."""
+    with Store.open(tmp_path / "vocabgame.db") as store:
+        round_id = store.start_round("deck", "review", NOW)
+        store.conn.execute("PRAGMA query_only = ON")
+        review = Review(KEY, NOW, 3, True, 10, "review", "True", 10)
+        card = Srs(fuzz=False).review(Card(card_id=1, due=NOW), 3, NOW)
+        with pytest.raises(StoreError) as info:
+            store.record(review, card, round_id, None, round_totals=(1, 1, 10, 1))
+        message = str(info.value)
+        assert "read-only" in message and "not saved" in message and one_sentence(message)
+        assert not store.conn.in_transaction
+        store.conn.execute("PRAGMA query_only = OFF")
+        assert store.review_count() == 0 and store.cards() == {}
+        store.record(review, card, round_id, None, round_totals=(1, 1, 10, 1))
+        assert store.review_count() == 1
+
+
+def test_a_full_disk_says_so_instead_of_a_rollback_error(tmp_path: Path) -> None:
+    """SQLite rolls back by itself when the disk is full; a second ROLLBACK would raise
+    'no transaction is active' and hide the cause."""
+    with Store.open(tmp_path / "vocabgame.db") as store:
+        pages = store.conn.execute("PRAGMA page_count").fetchone()[0]
+        store.conn.execute(f"PRAGMA max_page_count = {pages}")
+        with pytest.raises(StoreError) as info:
+            for n in range(2000):
+                store.flag(KEY, NOW, "x" * 2000 + str(n))
+        message = str(info.value)
+        assert "full" in message and "not saved" in message, message
+        assert "rollback" not in message.lower()
+        assert not store.conn.in_transaction

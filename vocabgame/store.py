@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -118,8 +118,19 @@ class RoundRecord:
     finished: bool
 
 
-def _explain(path: Path, exc: sqlite3.Error) -> StoreError:
+def _explain(path: Path, exc: sqlite3.Error, unsaved: bool = False) -> StoreError:
+    """One sentence for a SQLite error; `unsaved`: it stopped a write, which was not kept."""
     text = str(exc).lower()
+    if "full" in text:
+        return StoreError(
+            f"The disk holding {path} is full, so your last change was not saved; "
+            "free some space and try again."
+        )
+    if unsaved and "readonly" in text:
+        return StoreError(
+            f"The progress database {path} is read-only, so your last change was not saved; "
+            "check the file's permissions."
+        )
     if "locked" in text or "busy" in text:
         return StoreError(
             f"The progress database {path} is in use by another vocabgame; "
@@ -198,23 +209,31 @@ class Store:
     def close(self) -> None:
         self.conn.close()
 
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction. Any SQLite error inside it becomes a StoreError with one
+        sentence; the transaction is rolled back if SQLite has not already done so, so
+        nothing of it is kept and the store stays usable."""
         try:
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
-            raise _explain(self.path, exc) from None
+            raise _explain(self.path, exc, unsaved=True) from None
         try:
             yield self.conn
-        except BaseException:
-            self.conn.execute("ROLLBACK")
+            self.conn.execute("COMMIT")
+        except BaseException as exc:
+            if self.conn.in_transaction:  # SQLite rolls back by itself on a full disk
+                with suppress(sqlite3.Error):  # the cause below is the one to report
+                    self.conn.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.Error):
+                raise _explain(self.path, exc, unsaved=True) from None
             raise
-        else:
-            try:
-                self.conn.execute("COMMIT")
-            except sqlite3.Error as exc:
-                self.conn.execute("ROLLBACK")
-                raise _explain(self.path, exc) from None
 
     # -- cards ----------------------------------------------------------------------------
 
