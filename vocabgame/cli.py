@@ -194,16 +194,19 @@ def _effective_settings(argv: Sequence[str]) -> Settings | None:
     path = (known.data_dir or default_data_dir()) / "vocabgame.db"
     if not path.is_file():
         return None
-    from vocabgame.store import Store, StoreError
+    import sqlite3
 
+    # Read-only, immutable and without migrating: asking for help writes nothing, not even
+    # the -shm file a WAL reader makes.
     try:
-        store = Store.open(path)
-    except StoreError:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
+        try:
+            rows = dict(conn.execute("SELECT key, value FROM settings").fetchall())
+        finally:
+            conn.close()
+    except sqlite3.Error:
         return None
-    try:
-        return store.settings()[0]
-    finally:
-        store.close()
+    return Settings.from_stored(rows)[0]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -70,11 +70,6 @@ def streak_days(store: Store, today: date, day_of: DayOf) -> int:
     return streak
 
 
-def items_started_on(store: Store, day: date, day_of: DayOf) -> int:
-    """How many items were answered for the first time on `day`."""
-    return sum(1 for at in store.first_seen().values() if day_of(at) == day)
-
-
 def collect(store: Store, decks: Iterable[Deck], now: datetime, day_of: DayOf) -> Stats:
     """Totals over the whole store, and per deck over the faces the deck has now."""
     return Stats(

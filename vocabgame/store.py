@@ -86,9 +86,6 @@ MIGRATIONS: list[str] = [
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
-SELECT_KEYS = "SELECT deck_id, item_id, face FROM cards"
-
-
 class StoreError(Exception):
     """The database cannot be used; the message is one sentence a player can act on."""
 
@@ -265,7 +262,10 @@ class Store:
 
     def card_keys(self) -> set[FaceKey]:
         """Every face that has a schedule, that is, every face answered at least once."""
-        return {FaceKey(d, i, f) for d, i, f in self.conn.execute(SELECT_KEYS)}
+        return {
+            FaceKey(d, i, f)
+            for d, i, f in self.conn.execute("SELECT deck_id, item_id, face FROM cards")
+        }
 
     def next_card_id(self) -> int:
         row = self.conn.execute("SELECT COALESCE(MAX(card_id), 0) + 1 FROM cards").fetchone()

@@ -386,15 +386,14 @@ async def test_an_answer_key_pressed_just_after_leaving_the_feedback_is_ignored(
 ) -> None:
     """In a real terminal the second Enter can arrive after the next question is painted;
     a question takes no answer until it has been up long enough to be read."""
-    app = make_app(start_round=True, settle_seconds=30)
+    app = make_app(start_round=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, RoundScreen)
-        screen.shown_at -= 60  # the first question has been on screen a while
         await skip_to(pilot, app, Kind.CHOICE)
-        screen.shown_at -= 60
         await answer(pilot, app, True)
+        app.settle_seconds = 30  # from here on, as slow to settle as a person is to read
         answered = app.session.store.review_count()
         await pilot.press("enter", "enter", "1", "space")
         await pilot.pause()

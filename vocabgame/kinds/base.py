@@ -7,7 +7,7 @@ import random
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, NoReturn
 
-from vocabgame.model import Deck, Item
+from vocabgame.model import Deck
 from vocabgame.quiz.question import Grade, Question, Response
 from vocabgame.reading.checker import Checker
 from vocabgame.reading.yamltree import Node
@@ -50,4 +50,4 @@ def refuse(kind: ItemKind, response: Response) -> NoReturn:
     raise TypeError(f"a {kind.noun} does not take {type(response).__name__}")
 
 
-__all__ = ["Item", "ItemKind", "refuse"]
+__all__ = ["ItemKind", "refuse"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from vocabgame.model import Deck, Item, Source, Term
-from vocabgame.quiz.question import Choice, Question
+from vocabgame.quiz.question import Choice, Grade, Question
 
 
 def sources_of(deck: Deck, item: Item | None) -> tuple[Source, ...]:
@@ -38,3 +38,27 @@ def pick(question: Question, index: int) -> tuple[Choice, bool, str]:
     picked = question.choices[index]
     right = next(c.text for c in question.choices if c.value == question.answer)
     return picked, picked.value == question.answer, right
+
+
+def choice_grade(
+    deck: Deck,
+    item: Item,
+    question: Question,
+    index: int,
+    explanation: str,
+    why_not: str | None = None,
+    distinction: str | None = None,
+) -> Grade:
+    """The grade of a numbered choice whose explanation says why the answer fits."""
+    picked, correct, right = pick(question, index)
+    return Grade(
+        correct=correct,
+        rating=3 if correct else 1,
+        given=picked.text,
+        right_answer=right,
+        explanation=explanation,
+        why_not=why_not,
+        distinction=distinction,
+        sources=sources_of(deck, item),
+        explains_why=True,
+    )

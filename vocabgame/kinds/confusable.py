@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from vocabgame.kinds.base import ItemKind, refuse
-from vocabgame.kinds.common import pick, sources_of
+from vocabgame.kinds.common import choice_grade
 from vocabgame.model import Confusable, Cue, Deck, FaceKey
 from vocabgame.quiz.question import Choice, Grade, Kind, Picked, Question, Response
 from vocabgame.reading.checker import Checker
@@ -72,13 +72,4 @@ class ConfusableKind(ItemKind):
     def grade(self, deck: Deck, item: Confusable, question: Question, response: Response) -> Grade:
         if not isinstance(response, Picked):
             refuse(self, response)
-        picked, correct, right = pick(question, response.index)
-        return Grade(
-            correct=correct,
-            rating=3 if correct else 1,
-            given=picked.text,
-            right_answer=right,
-            explanation=item.distinction,
-            sources=sources_of(deck, item),
-            explains_why=True,
-        )
+        return choice_grade(deck, item, question, response.index, item.distinction)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from vocabgame.kinds.base import ItemKind, refuse
-from vocabgame.kinds.common import choice_text, group_distinction, pick, sources_of
+from vocabgame.kinds.common import choice_grade, choice_text, group_distinction
 from vocabgame.model import Deck, FaceKey, Scenario
 from vocabgame.quiz.question import Choice, Face, Grade, Kind, Picked, Question, Response
 from vocabgame.reading.checker import SLUG, Checker, describe, did_you_mean
@@ -106,19 +106,15 @@ class ScenarioKind(ItemKind):
     def grade(self, deck: Deck, item: Scenario, question: Question, response: Response) -> Grade:
         if not isinstance(response, Picked):
             refuse(self, response)
-        picked, correct, right = pick(question, response.index)
-        why_not = distinction = None
-        if not correct:
-            why_not = item.why_not_for(picked.value)
-            distinction = group_distinction(deck, item.answer, picked.value)
-        return Grade(
-            correct=correct,
-            rating=3 if correct else 1,
-            given=picked.text,
-            right_answer=right,
-            explanation=item.explanation,
-            why_not=why_not,
-            distinction=distinction,
-            sources=sources_of(deck, item),
-            explains_why=True,
+        picked = question.choices[response.index]
+        if picked.value == question.answer:
+            return choice_grade(deck, item, question, response.index, item.explanation)
+        return choice_grade(
+            deck,
+            item,
+            question,
+            response.index,
+            item.explanation,
+            why_not=item.why_not_for(picked.value),
+            distinction=group_distinction(deck, item.answer, picked.value),
         )

@@ -11,11 +11,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from enum import StrEnum
+from functools import cached_property
 from typing import ClassVar
 
 from fsrs import Card
 
-from vocabgame.kinds import KINDS, item_faces
+from vocabgame.kinds import KINDS, faces, item_faces
 from vocabgame.model import Deck, FaceKey
 
 POINTS_RIGHT = 10
@@ -48,32 +49,23 @@ class PlanContext:
         self.now = now
         self._cards, self._first_seen, self._new_left = cards, first_seen, new_left
         self.retrievability = retrievability
-        self._cache: dict[str, object] = {}
 
-    @property
+    @cached_property
     def cards(self) -> Mapping[FaceKey, Card]:
         """The schedule of every face of these decks that has been answered."""
-        if "cards" not in self._cache:
-            self._cache["cards"] = self._cards()
-        return self._cache["cards"]  # type: ignore[return-value]
+        return self._cards()
 
-    @property
+    @cached_property
     def first_seen(self) -> Mapping[tuple[str, str], datetime]:
         """When each item (deck id, item id) was first answered."""
-        if "first_seen" not in self._cache:
-            self._cache["first_seen"] = self._first_seen()
-        return self._cache["first_seen"]  # type: ignore[return-value]
+        return self._first_seen()
 
     def new_left_today(self) -> int:
         return self._new_left(self.first_seen)
 
     def faces(self) -> list[FaceKey]:
-        return [
-            FaceKey(d.id, item.id, f)
-            for d in self.decks
-            for item in d.items()
-            for f in item_faces(item)
-        ]
+        """Every face of the round's decks, in deck order."""
+        return [key for deck in self.decks for key in faces(deck)]
 
 
 class Mode(ABC):

@@ -34,7 +34,11 @@ class Outcome:
     answered: int
     correct: int
     comes_back: bool  # the face is asked again later in this round
-    next_due: datetime | None  # when the face is next scheduled (None: schedule untouched)
+
+    @property
+    def next_due(self) -> datetime | None:
+        """When the face is next scheduled (None: the mode left the schedule alone)."""
+        return self.grade.next_due
 
     @property
     def self_graded(self) -> bool:
@@ -250,17 +254,15 @@ class Round:
                 self.queue.insert(at, key)
                 self._retries[key] = self._retries.get(key, 0) + 1
                 comes_back = True
-        next_due = card.due if card is not None else None
         outcome = Outcome(
             question=question,
-            grade=replace(verdict, next_due=next_due),
+            grade=replace(verdict, next_due=card.due if card is not None else None),
             points=points,
             score=self.score + points,
             streak=streak,
             answered=self.answered + 1,
             correct=correct,
             comes_back=comes_back,
-            next_due=next_due,
         )
         self._history.append(_Answered(outcome, review_id, self.streak, self.best_streak))
         self.score, self.streak, self.best_streak = outcome.score, streak, best_streak

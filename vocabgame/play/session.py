@@ -19,7 +19,7 @@ from vocabgame import stats
 from vocabgame.deck import Catalog, load_catalog
 from vocabgame.kinds import faces
 from vocabgame.model import Deck, FaceKey
-from vocabgame.play.modes import MODES, Mode, ModeId, PlanContext
+from vocabgame.play.modes import MODES, ModeId, PlanContext
 from vocabgame.play.round import Round
 from vocabgame.problems import Problem
 from vocabgame.settings import Settings
@@ -168,13 +168,12 @@ class Session:
         """The faces of a round and the mode that plays them: the chosen mode's plan, or its
         fallback's when it plans nothing (learn falls back to practice)."""
         ctx = self._context(self.decks_for(deck_id), size)
-        rules: Mode | None = MODES[mode]
-        while rules is not None:
-            keys = rules.plan(ctx)
-            if keys or rules.fallback is None:
-                return keys, rules.id
+        rules = MODES[mode]
+        keys = rules.plan(ctx)
+        while not keys and rules.fallback is not None:
             rules = MODES[rules.fallback]
-        raise AssertionError("unreachable")  # pragma: no cover
+            keys = rules.plan(ctx)
+        return keys, rules.id
 
     def start_round(
         self,

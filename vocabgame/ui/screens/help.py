@@ -57,8 +57,11 @@ def key_rows(bindings: Iterable[Binding]) -> list[tuple[str, str]]:
 
 
 def active_key_rows(screen: Screen[Any]) -> list[tuple[str, str]]:
-    """The rows for the keys that work on `screen` now (its own, its focused widget's, the app's)."""
-    return key_rows(active.binding for active in screen.active_bindings.values())
+    """The rows for the keys that work on `screen` now: its own first (even where the focused
+    widget handles the same key, as a table handles Enter), then the focused widget's and the
+    app's."""
+    own = [b for b in type(screen).BINDINGS if isinstance(b, Binding)]
+    return key_rows([*own, *(active.binding for active in screen.active_bindings.values())])
 
 
 class HelpScreen(ModalScreen[None]):

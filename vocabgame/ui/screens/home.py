@@ -25,7 +25,12 @@ INTRO = (
 
 class HomeScreen(Screen[None]):
     BINDINGS = [
-        Binding("enter", "play", "Play", tooltip="play a round of the highlighted deck"),
+        Binding(
+            "enter",
+            "play",
+            "Play",
+            tooltip="play a round of the highlighted deck (↑ ↓ move the highlight)",
+        ),
         Binding("question_mark", "help", "Keys", tooltip="these keys"),
         Binding("q", "app.quit", "Quit", tooltip="quit (every answer is already saved)"),
     ]

@@ -56,7 +56,13 @@ class RoundScreen(Screen[None]):
             )
             for d in range(1, 10)
         ),
-        Binding("enter,space", "next", "Next", show=False, tooltip="go on after the feedback"),
+        Binding(
+            "enter,space",
+            "next",
+            "Next",
+            show=False,
+            tooltip="go on after the feedback; pick the highlighted choice (↑ ↓ move it)",
+        ),
         Binding("u,ctrl+z", "undo", "Undo", tooltip="undo the last answer"),
         Binding(
             "f,ctrl+f",
