@@ -144,12 +144,12 @@ def record_review(session: Session, key: FaceKey, rating: int, at: datetime) -> 
 
 def test_a_first_round_is_new_items_up_to_the_daily_limit(tmp_path: Path, now: Now) -> None:
     session = make_session(tmp_path, [terms_deck(30)], now)
-    assert session.new_per_day == DEFAULT_NEW_PER_DAY == 15
+    assert session.new_per_day == DEFAULT_NEW_PER_DAY == 20
     assert session.round_size == DEFAULT_ROUND_SIZE == 20
     keys, mode = session.plan(None, session.round_size)
     assert mode == "review"
-    assert len(keys) == 15
-    assert len(set(items_of(keys))) == 15  # one face per item
+    assert len(keys) == 20
+    assert len(set(items_of(keys))) == 20  # one face per item
     rnd = session.start_round()
     assert sorted(rnd.queue) == sorted(keys) and rnd.mode == "review"
 

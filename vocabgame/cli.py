@@ -342,20 +342,22 @@ def cmd_stats(data_dir: Path, folders: list[Path], as_json: bool) -> int:
 
 
 def render_stats(stats: Stats) -> str:
+    """The progress table: every count is of questions, as on the home screen."""
     lines = [
         f"Answers given:  {stats.reviews}",
         f"Rounds played:  {stats.rounds} finished",
         f"Day streak:     {stats.streak_days} day{'s' * (stats.streak_days != 1)}",
         "",
-        "Seen: questions answered at least once, of all the questions the deck asks "
-        "(a term is asked three ways).",
+        "Counts are questions (a term is asked three ways). Seen: answered at least once, "
+        "of all the deck asks. Due: to review now. New: never answered, and a round may ask "
+        "them today.",
         "",
-        f"{'Deck':<40} {'Seen':>11} {'Due':>5} {'Best':>6}",
+        f"{'Deck':<40} {'Seen':>11} {'Due':>5} {'New':>5} {'Best':>6}",
     ]
     for d in stats.decks:
         best = "-" if d.best is None else str(d.best)
         title = d.title if len(d.title) <= 40 else d.title[:39] + "…"
-        lines.append(f"{title:<40} {f'{d.seen}/{d.total}':>11} {d.due:>5} {best:>6}")
+        lines.append(f"{title:<40} {f'{d.seen}/{d.total}':>11} {d.due:>5} {d.new:>5} {best:>6}")
     return "\n".join(lines)
 
 

@@ -66,7 +66,14 @@ SPECS: tuple[Spec, ...] = (
         0.7,
         0.99,
     ),
-    Spec("new_per_day", "new items a day", "new items rounds may start each day", 15, 0, 1000),
+    Spec(
+        "new_per_day",
+        "new items a day",
+        "new items each deck may start each day (a term counts once, though asked three ways)",
+        20,
+        0,
+        1000,
+    ),
     Spec("round_size", "round size", "questions in a round", 20, 1, 500),
     Spec(
         "countdown_seconds",

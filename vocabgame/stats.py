@@ -7,11 +7,12 @@ is); `now` comes from the caller's clock.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import itertools
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from vocabgame.kinds import faces
+from vocabgame.kinds import KINDS, faces, item_faces
 from vocabgame.model import Deck
 from vocabgame.store import Store
 
@@ -20,12 +21,18 @@ DayOf = Callable[[datetime], date]
 
 @dataclass(frozen=True, slots=True)
 class DeckStats:
+    """One deck's progress. Every count but `new_items_left` is of questions (faces): a round
+    asks faces, and a term is asked three ways."""
+
     id: str
     title: str
-    seen: int  # faces answered at least once
-    total: int  # faces in the deck
-    due: int  # faces due now
+    seen: int  # questions answered at least once
+    total: int  # questions the deck asks
+    due: int  # questions due for review now
+    new: int  # questions never answered that rounds may ask today (the daily limit counted)
     best: int | None  # best score of a finished round on this deck alone
+    new_items_left: int = 0  # items that may still start today under the deck's daily limit
+    unstarted: int = 0  # items never answered at all
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,15 +43,37 @@ class Stats:
     decks: tuple[DeckStats, ...]
 
 
-def deck_progress(store: Store, decks: Iterable[Deck], now: datetime) -> tuple[DeckStats, ...]:
-    """Per deck, over the faces the deck has now: seen, total, due now and the best score.
-    Three queries in all, whatever the number of decks."""
+def new_item_order(deck: Deck) -> list[str]:
+    """The deck's item ids in the order a round starts new ones: faces taken in turn from each
+    kind of item (as `play.modes.round_robin` does), each item at its first face."""
+    queues = [
+        [item for item in deck.section(section) for _ in item_faces(item)] for section in KINDS
+    ]
+    order: dict[str, None] = {}
+    for layer in itertools.zip_longest(*queues):
+        order.update((item.id, None) for item in layer if item is not None)
+    return list(order)
+
+
+def deck_progress(
+    store: Store,
+    decks: Iterable[Deck],
+    now: datetime,
+    new_left: Mapping[str, int] | None = None,
+) -> tuple[DeckStats, ...]:
+    """Per deck, over the questions (faces) the deck has now: seen, total, due now, new
+    today and the best score. `new_left` is how many new items each deck may still start
+    today (none given: no limit). Four queries in all, whatever the number of decks."""
     seen_keys = store.card_keys()
     due_keys = store.due_keys(now)
     best = store.best_scores()
+    started = set(store.first_seen())
     rows = []
     for deck in decks:
         keys = faces(deck)
+        unstarted = [i for i in new_item_order(deck) if (deck.id, i) not in started]
+        left = len(unstarted) if new_left is None else min(new_left.get(deck.id, 0), len(unstarted))
+        opening = set(unstarted[:left])
         rows.append(
             DeckStats(
                 id=deck.id,
@@ -52,7 +81,17 @@ def deck_progress(store: Store, decks: Iterable[Deck], now: datetime) -> tuple[D
                 seen=sum(1 for k in keys if k in seen_keys),
                 total=len(keys),
                 due=sum(1 for k in keys if k in due_keys),
+                # Unanswered faces of items already started, and every face of the new items
+                # today's limit still lets start.
+                new=sum(
+                    1
+                    for k in keys
+                    if k not in seen_keys
+                    and ((deck.id, k.item_id) in started or k.item_id in opening)
+                ),
                 best=best.get(deck.id),
+                new_items_left=left,
+                unstarted=len(unstarted),
             )
         )
     return tuple(rows)
@@ -70,11 +109,17 @@ def streak_days(store: Store, today: date, day_of: DayOf) -> int:
     return streak
 
 
-def collect(store: Store, decks: Iterable[Deck], now: datetime, day_of: DayOf) -> Stats:
-    """Totals over the whole store, and per deck over the faces the deck has now."""
+def collect(
+    store: Store,
+    decks: Iterable[Deck],
+    now: datetime,
+    day_of: DayOf,
+    new_left: Mapping[str, int] | None = None,
+) -> Stats:
+    """Totals over the whole store, and per deck over the questions the deck has now."""
     return Stats(
         reviews=store.review_count(),
         rounds=store.round_count(finished_only=True),
         streak_days=streak_days(store, day_of(now), day_of),
-        decks=deck_progress(store, decks, now),
+        decks=deck_progress(store, decks, now, new_left),
     )

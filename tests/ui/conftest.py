@@ -3,11 +3,14 @@ a small real deck, a clock the test moves, and a seed for every shuffle."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from rich.console import Console
+from rich.text import Text
 from textual.widgets import DataTable, OptionList, Static
 
 from vocabgame.deck import load_catalog
@@ -67,6 +70,15 @@ def make_app(make_session: Callable[..., Session]) -> Callable[..., VocabApp]:
     return make
 
 
+def plain(renderable: object, width: int = 200) -> str:
+    """A Rich renderable as the plain text it shows (wide, so lines do not wrap)."""
+    if isinstance(renderable, str | Text):
+        return str(renderable)
+    console = Console(width=width, record=True, file=io.StringIO(), color_system=None)
+    console.print(renderable)
+    return "\n".join(line.rstrip() for line in console.export_text().splitlines())
+
+
 def screen_text(app: VocabApp) -> str:
     """Everything the current screen shows in its text widgets and choice lists."""
     parts: list[str] = []
@@ -74,12 +86,12 @@ def screen_text(app: VocabApp) -> str:
         if not widget.display:
             continue
         if isinstance(widget, Static):
-            parts.append(str(widget.content))
+            parts.append(plain(widget.content))
         elif isinstance(widget, DataTable):
             for row in range(widget.row_count):
                 parts.append("  ".join(str(cell) for cell in widget.get_row_at(row)))
         elif isinstance(widget, OptionList):
             parts.extend(
-                str(widget.get_option_at_index(i).prompt) for i in range(widget.option_count)
+                plain(widget.get_option_at_index(i).prompt) for i in range(widget.option_count)
             )
     return "\n".join(parts)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 from textual.pilot import Pilot
 from textual.widgets import Input
@@ -71,7 +72,7 @@ async def test_a_whole_round_played_by_keys_is_saved_and_shown(make_app, clock) 
         assert isinstance(app.screen, ResultsScreen)
         text = screen_text(app)
         assert "Round complete" in text
-        assert f"{asked} of {asked} right (100%)" in text
+        assert f"{asked} of {asked} questions right (100%)" in text
         assert "New personal best!" in text
         assert "Nothing missed." in text
     store = app.session.store
@@ -120,7 +121,10 @@ async def test_wrong_choice_explains_why_not_and_comes_back(make_app) -> None:
         await pilot.pause()
         text = screen_text(app)
         assert "✗ Not quite" in text
-        assert "Answer: Time to first token" in text
+        # The choices stay: the right one marked ✓, the pick marked ✗, no answer line twice.
+        assert re.search(r"✓ \d Time to first token", text)
+        assert re.search(r"✗ \d Time per output token", text)
+        assert "Answer:" not in text
         assert "Why not your choice: It measures the pace after the first token." in text
         assert "Source: vLLM benchmark serving" in text
         assert "It comes back later in this round." in text
@@ -155,12 +159,12 @@ async def test_ending_early_keeps_every_answer(make_app) -> None:
         await answer(pilot, app, True)
         await pilot.press("enter")
         await answer(pilot, app, True)
-        await pilot.press("q")
+        await pilot.press("q", "y")
         await pilot.pause()
         assert isinstance(app.screen, ResultsScreen)
         text = screen_text(app)
         assert "Round ended early" in text
-        assert "2 of 2 right" in text
+        assert "2 of 2 questions right" in text
     store = app.session.store
     assert store.review_count() == 2
     [played] = store.rounds()

@@ -29,6 +29,7 @@ class ModeId(StrEnum):
 
     LEARN = "review"  # the daily spaced-repetition round; stored as "review" since schema 1
     PRACTICE = "practice"  # nothing due or new: the faces due soonest, reviewed early
+    MISSES = "misses"  # the questions just missed, again at once; the schedule stays
 
 
 class PlanContext:
@@ -41,7 +42,7 @@ class PlanContext:
         now: datetime,
         cards: Callable[[], Mapping[FaceKey, Card]],
         first_seen: Callable[[], Mapping[tuple[str, str], datetime]],
-        new_left: Callable[[Mapping[tuple[str, str], datetime]], int],
+        new_left: Callable[[Mapping[tuple[str, str], datetime]], Mapping[str, int]],
         retrievability: Callable[[Card], float],
     ) -> None:
         self.decks = decks
@@ -60,8 +61,9 @@ class PlanContext:
         """When each item (deck id, item id) was first answered."""
         return self._first_seen()
 
-    def new_left_today(self) -> int:
-        return self._new_left(self.first_seen)
+    def new_left_today(self) -> dict[str, int]:
+        """New items each deck (by id) may still start today."""
+        return dict(self._new_left(self.first_seen))
 
     def faces(self) -> list[FaceKey]:
         """Every face of the round's decks, in deck order."""
@@ -132,7 +134,9 @@ def round_robin(decks: Sequence[Deck]) -> list[FaceKey]:
 class LearnMode(Mode):
     id = ModeId.LEARN
     title = "Learn"
-    description = "Today's reviews, least remembered first, then new items up to the daily limit."
+    description = (
+        "Today's reviews, least remembered first, then new items up to each deck's daily limit."
+    )
     fallback = ModeId.PRACTICE
 
     def plan(self, ctx: PlanContext) -> list[FaceKey]:
@@ -150,10 +154,10 @@ class LearnMode(Mode):
             item = (key.deck_id, key.item_id)
             if key in cards or item in taken:
                 continue
-            if item not in ctx.first_seen:  # a new item: counts against today's limit
-                if new_left == 0:
+            if item not in ctx.first_seen:  # a new item: counts against its deck's daily limit
+                if new_left.get(key.deck_id, 0) <= 0:
                     continue
-                new_left -= 1
+                new_left[key.deck_id] -= 1
             picked.append(key)
             taken.add(item)
         return picked
@@ -173,6 +177,21 @@ class PracticeMode(Mode):
         return one_per_item(soonest, ctx.size, set())
 
 
+class MissesMode(Mode):
+    """Started from a round's results with the faces it missed (`Session.start_misses_round`),
+    never planned. The answers were just shown, so answering right now proves little: the
+    schedule stays as the round left it."""
+
+    id = ModeId.MISSES
+    title = "Review the misses"
+    description = "The questions just missed, asked again at once; due dates stay as they were."
+    banner = "your misses again"
+    updates_schedule = False
+
+    def plan(self, ctx: PlanContext) -> list[FaceKey]:
+        return []
+
+
 MODES: dict[str, Mode] = {}
 
 
@@ -187,5 +206,5 @@ def unregister(mode_id: str) -> None:
     del MODES[mode_id]
 
 
-for _mode in (LearnMode(), PracticeMode()):
+for _mode in (LearnMode(), PracticeMode(), MissesMode()):
     register(_mode)

@@ -60,9 +60,12 @@ class Status:
 
 @dataclass(frozen=True, slots=True)
 class Missed:
+    """A question answered wrong at least once in the round, listed once."""
+
+    key: FaceKey
     prompt: str
     right_answer: str
-    given: str
+    given: tuple[str, ...]  # every wrong answer given to it, in order
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,11 +339,22 @@ class Round:
                 finished=finished,
             )
         self.position, self._awaiting_next, self.ended = position, False, True
-        missed = tuple(
-            Missed(a.outcome.question.prompt, a.outcome.grade.right_answer, a.outcome.grade.given)
-            for a in self._history
-            if not a.outcome.grade.correct
-        )
+        # Each missed question once, as first asked (a calculation draws new numbers when it
+        # comes back), with every wrong answer given to that same wording.
+        missed_at: dict[FaceKey, Missed] = {}
+        for a in self._history:
+            question, verdict = a.outcome.question, a.outcome.grade
+            if verdict.correct:
+                continue
+            first = missed_at.get(question.key)
+            if first is None:
+                given = (verdict.given,) if verdict.given else ()
+                missed_at[question.key] = Missed(
+                    question.key, question.prompt, verdict.right_answer, given
+                )
+            elif question.prompt == first.prompt and verdict.given not in ("", *first.given):
+                missed_at[question.key] = replace(first, given=(*first.given, verdict.given))
+        missed = tuple(missed_at.values())
         return RoundSummary(
             deck_title=self.title,
             answered=self.answered,

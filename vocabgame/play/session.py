@@ -8,6 +8,7 @@ the player's answers back; it decides nothing itself.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
@@ -26,15 +27,39 @@ from vocabgame.settings import Settings
 from vocabgame.srs import Clock, Srs, utc_now
 from vocabgame.store import DB_NAME, Store
 
+# Today's extra new items per deck ("learn N more today"), kept with the settings:
+# {"day": "2026-11-30", "decks": {"kv-cache": 10}}; another day's value counts for nothing.
+EXTRA_NEW_KEY = "extra_new_today"
+LEARN_MORE = 10  # new items "learn more today" adds to a deck's limit for the day
+
 
 @dataclass(frozen=True, slots=True)
 class DeckSummary:
+    """One row of the home screen. Every count but the `*_items` ones is of questions (faces),
+    the unit rounds ask in; the same figures as `vocabgame stats`."""
+
     id: str | None  # None: all decks together
     title: str
-    items: int
-    due: int
-    new: int  # new items available today
+    questions: int  # questions the deck asks (a term is asked three ways)
+    seen: int  # questions answered at least once
+    due: int  # questions due for review now
+    new: int  # questions never answered that a round may ask today
     best: int | None
+    description: str = ""
+    tags: tuple[str, ...] = ()
+    new_items_left: int = 0  # new items the deck may still start today
+    unstarted_items: int = 0  # items never answered
+    new_limit: int = 0  # today's limit of new items for the deck (with any extra)
+
+    @property
+    def limit_reached(self) -> bool:
+        """Today's new items are used up while the deck still has items never started."""
+        return self.unstarted_items > 0 and self.new_items_left == 0
+
+    @property
+    def more_today(self) -> int:
+        """How many new items "learn more today" would add."""
+        return min(LEARN_MORE, self.unstarted_items)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,43 +122,92 @@ class Session:
         one finished round."""
         return stats.streak_days(self.store, self.today(), self.today)
 
-    def new_left_today(self, first_seen: Mapping[tuple[str, str], datetime] | None = None) -> int:
-        """New items that may still start today; `first_seen` saves a query when the caller
-        already has it."""
+    def extra_new_today(self) -> dict[str, int]:
+        """Extra new items each deck may start today ("learn more today"), by deck id."""
+        stored = self.store.setting(EXTRA_NEW_KEY)
+        if not isinstance(stored, dict) or stored.get("day") != self.today().isoformat():
+            return {}
+        decks = stored.get("decks")
+        if not isinstance(decks, dict):
+            return {}
+        return {
+            str(k): v for k, v in decks.items() if isinstance(v, int) and not isinstance(v, bool)
+        }
+
+    def new_limit(self, deck_id: str) -> int:
+        """Today's limit of new items for one deck: the setting plus any extra for today."""
+        return self.new_per_day + max(0, self.extra_new_today().get(deck_id, 0))
+
+    def new_left_by_deck(
+        self, first_seen: Mapping[tuple[str, str], datetime] | None = None
+    ) -> dict[str, int]:
+        """New items each deck may still start today (the limit is per deck, as in Anki);
+        `first_seen` saves a query when the caller already has it."""
         seen = self.store.first_seen() if first_seen is None else first_seen
         today = self.today()
-        started = sum(1 for at in seen.values() if self.today(at) == today)
-        return max(0, self.new_per_day - started)
+        started = Counter(deck for (deck, _), at in seen.items() if self.today(at) == today)
+        extra = self.extra_new_today()
+        return {
+            deck.id: max(0, self.new_per_day + max(0, extra.get(deck.id, 0)) - started[deck.id])
+            for deck in self.catalog.decks
+        }
+
+    def new_left_today(
+        self,
+        deck_id: str | None = None,
+        first_seen: Mapping[tuple[str, str], datetime] | None = None,
+    ) -> int:
+        """New items that may still start today in one deck (None: all decks together)."""
+        left = self.new_left_by_deck(first_seen)
+        return sum(left.values()) if deck_id is None else left.get(deck_id, 0)
+
+    def learn_more_today(self, deck_id: str, count: int = LEARN_MORE) -> None:
+        """Raise today's limit of new items for one deck by `count` (kept in the store, for
+        today only)."""
+        self.decks_for(deck_id)  # KeyError for a deck that is not there
+        extra = self.extra_new_today()
+        extra[deck_id] = extra.get(deck_id, 0) + count
+        self.store.set_setting(EXTRA_NEW_KEY, {"day": self.today().isoformat(), "decks": extra})
 
     def stats(self) -> stats.Stats:
-        return stats.collect(self.store, self.catalog.decks, self.clock(), self.today)
+        return stats.collect(
+            self.store, self.catalog.decks, self.clock(), self.today, self.new_left_by_deck()
+        )
 
     def home(self) -> Home:
-        progress = stats.deck_progress(self.store, self.catalog.decks, self.clock())
-        first_seen = self.store.first_seen()
-        left = self.new_left_today(first_seen)
-        rows, all_new = [], 0
-        for deck, figures in zip(self.catalog.decks, progress, strict=True):
-            new = sum(1 for item in deck.items() if (deck.id, item.id) not in first_seen)
-            all_new += new
-            rows.append(
-                DeckSummary(
-                    deck.id,
-                    deck.title,
-                    deck.item_count(),
-                    figures.due,
-                    min(new, left),
-                    figures.best,
-                )
+        left = self.new_left_by_deck()
+        progress = stats.deck_progress(self.store, self.catalog.decks, self.clock(), left)
+        rows = [
+            DeckSummary(
+                deck.id,
+                deck.title,
+                questions=figures.total,
+                seen=figures.seen,
+                due=figures.due,
+                new=figures.new,
+                best=figures.best,
+                description=deck.description or "",
+                tags=deck.tags,
+                new_items_left=figures.new_items_left,
+                unstarted_items=figures.unstarted,
+                new_limit=self.new_limit(deck.id),
             )
+            for deck, figures in zip(self.catalog.decks, progress, strict=True)
+        ]
         if len(rows) > 1:
             everything = DeckSummary(
                 None,
                 "All decks",
-                sum(r.items for r in rows),
-                sum(r.due for r in rows),
-                min(all_new, left),
-                self.store.best_scores().get(None),
+                questions=sum(r.questions for r in rows),
+                seen=sum(r.seen for r in rows),
+                due=sum(r.due for r in rows),
+                new=sum(r.new for r in rows),
+                best=self.store.best_scores().get(None),
+                description="A round mixing every deck: what is due in each, then new items "
+                "from each, up to each deck's limit.",
+                new_items_left=sum(r.new_items_left for r in rows),
+                unstarted_items=sum(r.unstarted_items for r in rows),
+                new_limit=sum(r.new_limit for r in rows),
             )
             rows.insert(0, everything)
         return Home(
@@ -158,7 +232,7 @@ class Session:
             now,
             cards=cards,
             first_seen=self.store.first_seen,
-            new_left=self.new_left_today,
+            new_left=self.new_left_by_deck,
             retrievability=lambda card: self.srs.retrievability(card, now),
         )
 
@@ -196,6 +270,34 @@ class Session:
             deck_id=deck_id,
             title="All decks" if deck_id is None else self.decks_for(deck_id)[0].title,
             queue=keys,
+            rng=random.Random(seed),
+            started_at=now,
+        )
+
+    def example(self, key: FaceKey) -> str | None:
+        """The example the deck gives for this face's item, if it is a term that has one."""
+        deck = self.catalog.get(key.deck_id)
+        term = deck.term(key.item_id) if deck is not None else None
+        return term.example if term is not None else None
+
+    def start_misses_round(
+        self, deck_id: str | None, title: str, keys: Sequence[FaceKey], seed: int | None = None
+    ) -> Round | None:
+        """A round of just these faces (a round's misses), in the misses mode: answers are
+        saved, due dates stay. None when none of the faces is in the decks any more."""
+        known = {k for d in self.decks_for(deck_id) for k in faces(d)}
+        queue = list(dict.fromkeys(k for k in keys if k in known))
+        if not queue:
+            return None
+        now = self.clock()
+        round_id = self.store.start_round(deck_id, ModeId.MISSES, now)
+        return Round(
+            self,
+            round_id=round_id,
+            rules=MODES[ModeId.MISSES],
+            deck_id=deck_id,
+            title=title,
+            queue=queue,
             rng=random.Random(seed),
             started_at=now,
         )

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from textual.app import App
 from textual.binding import Binding
 
-from vocabgame.play import Session
+from vocabgame.model import FaceKey
+from vocabgame.play import ModeId, Round, Session
 from vocabgame.store import StoreError
 from vocabgame.ui.screens.home import HomeScreen
 from vocabgame.ui.screens.round import RoundScreen
@@ -40,23 +43,53 @@ class VocabApp(App[int]):
         self.start_round = start_round
 
     def on_mount(self) -> None:
+        self.apply_theme()
         self.push_screen(HomeScreen())
         if self.start_round:
             self.play(self.deck)
 
-    def play(self, deck_id: str | None) -> None:
+    def apply_theme(self) -> None:
+        theme = self.session.settings.theme
+        if theme in self.available_themes:
+            self.theme = theme
+
+    def play(self, deck_id: str | None, mode: str = ModeId.LEARN) -> None:
         """Start a round on a deck (None: all decks) and show it."""
         try:
-            round_ = self.session.start_round(deck_id, size=self.round_size, seed=self.seed)
+            round_ = self.session.start_round(
+                deck_id, size=self.round_size, seed=self.seed, mode=mode
+            )
         except StoreError as exc:
-            self.notify(str(exc), title="Cannot start a round", severity="error", timeout=10)
+            self.cannot_start(exc)
             return
         if round_ is None:
             self.notify(
-                "Nothing to ask here yet: today's new items are used up. Come back tomorrow, "
-                "or raise the limit with: vocabgame settings --new-per-day N",
+                "Nothing to ask here yet: this deck has no questions you have started, and "
+                "today's new items are used up. Press m on the home screen to learn more today.",
                 title="Nothing to play",
                 timeout=8,
+                markup=False,
             )
             return
         self.push_screen(RoundScreen(round_))
+
+    def play_misses(self, deck_id: str | None, title: str, keys: Sequence[FaceKey]) -> None:
+        """From the results: a round of just the questions missed, in place of the results."""
+        try:
+            round_: Round | None = self.session.start_misses_round(
+                deck_id, title, keys, seed=self.seed
+            )
+        except StoreError as exc:
+            self.cannot_start(exc)
+            return
+        if round_ is None:
+            self.notify(
+                "Those questions are no longer in the deck.", title="Nothing to play", markup=False
+            )
+            return
+        self.switch_screen(RoundScreen(round_))
+
+    def cannot_start(self, exc: StoreError) -> None:
+        self.notify(
+            str(exc), title="Cannot start a round", severity="error", timeout=10, markup=False
+        )

@@ -1,26 +1,66 @@
-"""The home screen: the decks, what is due, and the day streak."""
+"""The home screen: the decks, what is due and new, the highlighted deck's details, and the
+day streak. Every figure counts questions, the unit a round asks in."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from vocabgame.play import Home
+from vocabgame.play import DeckSummary, Home, ModeId
+from vocabgame.store import StoreError
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
+from vocabgame.ui.screens.settings import SettingsScreen
 
 if TYPE_CHECKING:
     from vocabgame.ui.app import VocabApp
 
-INTRO = (
-    "Pick a deck and press Enter to play a round. Due: questions scheduled for review now. "
-    "New: new items you can start today ({limit} a day, shared by all decks)."
+LEGEND = (
+    "Counts are questions (a term is asked 3 ways). Due: to review now. New: never "
+    "answered, playable today ({limit} new items a deck a day)."
 )
+REFRESH_SECONDS = 60  # due counts move with the clock while the screen is open
+WIDE = 120  # from this width the details stand beside the table, not under it
+
+
+def details_text(row: DeckSummary) -> Text:
+    """What the highlighted deck is about and how far along the player is."""
+    text = Text()
+    text.append(row.title + "\n", style="bold")
+    if row.description:
+        text.append(row.description + "\n", style="italic")
+    if row.tags:
+        text.append("Tags: ", style="dim")
+        text.append(", ".join(row.tags) + "\n")
+    text.append(f"{row.seen} of {row.questions} questions answered at least once\n")
+    text.append(f"{row.due} due now · {row.new} new you can start today\n")
+    if row.id is not None or row.new_limit:
+        started = row.new_limit - row.new_items_left
+        text.append(f"New items today: {started} of {row.new_limit} started\n", style="dim")
+    if row.best is not None:
+        text.append(f"Best round: {row.best} points\n", style="dim")
+    if row.limit_reached:
+        text.append("\nToday's new items are used up. ", style="bold")
+        if row.id is not None:
+            text.append(f"m: learn {row.more_today} more today   ", style="bold")
+        else:
+            text.append("Pick a deck to learn more of it today. ")
+        if row.seen:
+            text.append("p: a practice round", style="bold")
+        text.append("\n")
+    elif row.due == 0 and row.new == 0 and row.seen:
+        text.append(
+            "\nNothing is due or new: Enter plays a practice round of the questions due soonest.\n",
+            style="bold",
+        )
+    text.append("\nEnter: play this deck", style="dim")
+    return text
 
 
 class HomeScreen(Screen[None]):
@@ -31,9 +71,22 @@ class HomeScreen(Screen[None]):
             "Play",
             tooltip="play a round of the highlighted deck (↑ ↓ move the highlight)",
         ),
+        Binding(
+            "p",
+            "practice",
+            "Practice",
+            tooltip="a practice round: questions you have answered, due soonest first",
+        ),
+        Binding("m", "more", "Learn more", tooltip="learn more new items of the deck today"),
+        Binding("s", "settings", "Settings", tooltip="the settings: round size, new items a day …"),
         Binding("question_mark", "help", "Keys", tooltip="these keys"),
         Binding("q", "app.quit", "Quit", tooltip="quit (every answer is already saved)"),
     ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.home: Home | None = None
+        self.columns_for = 0  # the width the table's columns were laid out for
 
     @property
     def vocab(self) -> VocabApp:
@@ -41,47 +94,77 @@ class HomeScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="")
-        yield Static(id="streak")
-        yield Static(id="intro")
-        yield DataTable(id="decks", cursor_type="row", zebra_stripes=True)
-        yield Static(id="problems")
+        with Vertical(id="home"):
+            yield Static(id="streak")
+            yield Static(id="intro")
+            with Horizontal(id="main"):
+                yield DataTable(id="decks", cursor_type="row", zebra_stripes=True)
+                yield Static(id="details")
+            yield Static(id="problems")
         yield Footer()
 
     def on_mount(self) -> None:
-        table = self.query_one("#decks", DataTable)
-        table.add_column("Deck", key="deck")
-        for label in ("Items", "Due", "New", "Best"):
-            table.add_column(Text(label, justify="right"), key=label.lower())
-        table.focus()
+        self.query_one("#decks", DataTable).focus()
+        self.set_interval(REFRESH_SECONDS, self.refresh_home)
 
     def on_screen_resume(self) -> None:
         self.refresh_home()
 
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.width < WIDE, "narrow")
+        self.set_class(event.size.height < 20, "short")
+        if self.home is not None:
+            self.call_after_refresh(self.show, self.home)
+
     def refresh_home(self) -> None:
-        home = self.vocab.session.home()
-        self.show(home)
+        """Read every figure afresh (on return to this screen, and every minute)."""
+        self.show(self.vocab.session.home())
+
+    # -- drawing ----------------------------------------------------------------------------
+
+    def _columns(self, table: DataTable[Text]) -> None:
+        width = table.size.width or self.size.width - 2
+        if width == self.columns_for and table.columns:
+            return
+        self.columns_for = width
+        table.clear(columns=True)
+        numbers = [("Due", 4), ("New", 4), ("Best", 5)]
+        if width >= 56:
+            numbers.insert(0, ("Seen", 10))
+        # Every column gets its width and 2 cells of padding, and the scroll bar 2 cells;
+        # the title gets what is left.
+        rest = sum(w + 2 for _, w in numbers) + 2 + 2
+        table.add_column("Deck", key="deck", width=max(8, width - rest))
+        for label, w in numbers:
+            table.add_column(Text(label, justify="right"), key=label.lower(), width=w)
 
     def show(self, home: Home) -> None:
+        self.home = home
         days = home.streak_days
-        streak = f"Day streak: {days} day{'s' * (days != 1)}" if days else "Day streak: none yet"
-        self.query_one("#intro", Static).update(Text(INTRO.format(limit=home.new_per_day)))
-        self.query_one("#streak", Static).update(
-            Text(f"{streak}   ·   {home.reviews} answers so far")
-        )
-        table = self.query_one("#decks", DataTable)
+        streak = f"Day streak: {days} day{'s' * (days != 1)}" if days else "Day streak: none"
+        self.query_one("#intro", Static).update(Text(LEGEND.format(limit=home.new_per_day)))
+        self.query_one("#streak", Static).update(Text(f"{streak} · {home.reviews} answers so far"))
+        table = cast("DataTable[Text]", self.query_one("#decks", DataTable))
         keep = table.cursor_row
         table.clear()
+        self._columns(table)
+        wide = "seen" in table.columns
         for row in home.decks:
-            table.add_row(
-                Text(row.title),
-                Text(str(row.items), justify="right"),
+            cells = [Text(row.title, no_wrap=True, overflow="ellipsis")]
+            if wide:
+                cells.append(Text(f"{row.seen}/{row.questions}", justify="right"))
+            cells += [
                 Text(str(row.due), justify="right", style="bold" if row.due else ""),
                 Text(str(row.new), justify="right"),
                 Text("—" if row.best is None else str(row.best), justify="right"),
-                key=row.id or "",
-            )
+            ]
+            table.add_row(*cells, key=row.id or "")
         if home.decks:
             table.move_cursor(row=min(keep, len(home.decks) - 1))
+        self.show_details()
+        self.show_problems(home)
+
+    def show_problems(self, home: Home) -> None:
         problems = self.query_one("#problems", Static)
         if home.problems:
             count = len(home.problems)
@@ -104,18 +187,66 @@ class HomeScreen(Screen[None]):
             )
             problems.display = True
 
+    def selected(self) -> DeckSummary | None:
+        table = self.query_one("#decks", DataTable)
+        if self.home is None or not table.row_count:
+            return None
+        return self.home.decks[min(table.cursor_row, len(self.home.decks) - 1)]
+
+    def show_details(self) -> None:
+        row = self.selected()
+        details = self.query_one("#details", Static)
+        details.display = row is not None
+        if row is not None:
+            details.update(details_text(row))
+        self.refresh_bindings()
+
+    @on(DataTable.RowHighlighted, "#decks")
+    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.show_details()
+
+    # -- keys -------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        row = self.selected()
+        if action == "more":
+            return row is not None and row.id is not None and row.limit_reached
+        if action == "practice":
+            return row is not None and row.seen > 0
+        return True
+
     @on(DataTable.RowSelected, "#decks")
     def _row_selected(self, event: DataTable.RowSelected) -> None:
-        self._play_row(event.row_key.value)
+        self.vocab.play(event.row_key.value or None)
 
     def action_play(self) -> None:
-        table = self.query_one("#decks", DataTable)
-        if table.row_count:
-            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
-            self._play_row(key.value)
+        row = self.selected()
+        if row is not None:
+            self.vocab.play(row.id)
 
-    def _play_row(self, key: str | None) -> None:
-        self.vocab.play(key or None)
+    def action_practice(self) -> None:
+        row = self.selected()
+        if row is not None:
+            self.vocab.play(row.id, mode=ModeId.PRACTICE)
+
+    def action_more(self) -> None:
+        row = self.selected()
+        if row is None or row.id is None or not row.limit_reached:
+            return
+        try:
+            self.vocab.session.learn_more_today(row.id, row.more_today)
+        except StoreError as exc:
+            self.app.notify(str(exc), title="Not saved", severity="error", markup=False)
+            return
+        self.app.notify(
+            f"You can start {row.more_today} more new items of {row.title} today.",
+            timeout=4,
+            markup=False,
+        )
+        self.refresh_home()
+
+    def action_settings(self) -> None:
+        self.app.push_screen(SettingsScreen())
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen("Home", active_key_rows(self)))

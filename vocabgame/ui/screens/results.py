@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -13,6 +14,10 @@ from textual.widgets import Footer, Static
 
 from vocabgame.play import RoundSummary
 from vocabgame.timefmt import duration, until
+from vocabgame.ui.screens.help import HelpScreen, active_key_rows
+
+if TYPE_CHECKING:
+    from vocabgame.ui.app import VocabApp
 
 
 def summary_text(summary: RoundSummary, now: datetime) -> Text:
@@ -24,29 +29,41 @@ def summary_text(summary: RoundSummary, now: datetime) -> Text:
         if summary.previous_best is not None:
             text.append(f" (was {summary.previous_best})", style="green")
         text.append("\n")
-    text.append("Score        ", style="bold")
-    text.append(f"{summary.score}\n")
-    text.append("Accuracy     ", style="bold")
-    text.append(f"{summary.correct} of {summary.answered} right ({summary.accuracy:.0%})\n")
-    text.append("Best streak  ", style="bold")
-    text.append(f"{summary.best_streak} in a row\n")
-    text.append("Time         ", style="bold")
-    text.append(f"{duration(summary.seconds)}\n")
+    if not summary.answered:
+        text.append(
+            "Nothing was answered in this round, so nothing changed: no score, and the "
+            "schedule is as it was.\n"
+        )
+    else:
+        text.append("Score        ", style="bold")
+        text.append(f"{summary.score}\n")
+        text.append("Accuracy     ", style="bold")
+        text.append(
+            f"{summary.correct} of {summary.answered} questions right ({summary.accuracy:.0%})\n"
+        )
+        text.append("Best streak  ", style="bold")
+        text.append(f"{summary.best_streak} in a row\n")
+        text.append("Time         ", style="bold")
+        text.append(f"{duration(summary.seconds)}\n")
     if summary.next_due is not None:
         text.append("Next review  ", style="bold")
         text.append(f"{until(summary.next_due, now)}\n")
-    if not summary.finished:
+    if not summary.finished and summary.answered:
         text.append(
             "\nEvery answer is saved. A round counts for your day streak and best score "
             "when every question is answered.\n",
             style="dim",
         )
     if summary.missed:
-        text.append(f"\nMissed ({len(summary.missed)})\n", style="bold")
+        count = len(summary.missed)
+        text.append(f"\nMissed {count} question{'s' * (count != 1)}\n", style="bold")
         for missed in summary.missed:
             text.append("• ")
             text.append(missed.prompt)
-            text.append("\n  Answer: ", style="bold")
+            if missed.given:
+                text.append("\n  You answered: ", style="bold red")
+                text.append("; then ".join(missed.given))
+            text.append("\n  Right answer: ", style="bold green")
             text.append(missed.right_answer + "\n")
     elif summary.answered:
         text.append("\nNothing missed.\n", style="green")
@@ -55,20 +72,52 @@ def summary_text(summary: RoundSummary, now: datetime) -> Text:
 
 class ResultsScreen(Screen[None]):
     BINDINGS = [
-        Binding("enter,space,escape", "home", "Home"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("enter,space,escape", "home", "Home", tooltip="back to the decks"),
+        Binding(
+            "r",
+            "review_misses",
+            "Review misses",
+            tooltip="a round of just the questions missed, right now (due dates stay)",
+        ),
+        Binding("question_mark", "help", "Keys", tooltip="these keys"),
+        Binding("q", "app.quit", "Quit", tooltip="quit (every answer is already saved)"),
     ]
 
-    def __init__(self, summary: RoundSummary, now: datetime) -> None:
+    def __init__(self, summary: RoundSummary, now: datetime, deck_id: str | None = None) -> None:
         super().__init__()
         self.summary = summary
         self.now = now
+        self.deck_id = deck_id
+
+    @property
+    def vocab(self) -> VocabApp:
+        return cast("VocabApp", self.app)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="results"):
             yield Static(summary_text(self.summary, self.now), id="summary")
-        yield Static(Text("Enter: back to the decks   q: quit", style="dim"), id="hint")
+        keys = "Enter: back to the decks   "
+        if self.summary.missed:
+            keys += "r: review these misses now   "
+        yield Static(Text(keys + "q: quit", style="dim"), id="hint")
         yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#results", VerticalScroll).focus()  # ↑ ↓ PgDn scroll a long list
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "review_misses":
+            return bool(self.summary.missed)
+        return True
 
     def action_home(self) -> None:
         self.app.pop_screen()
+
+    def action_review_misses(self) -> None:
+        if self.summary.missed:
+            self.vocab.play_misses(
+                self.deck_id, self.summary.deck_title, [m.key for m in self.summary.missed]
+            )
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen("Results", active_key_rows(self)))

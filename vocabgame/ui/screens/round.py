@@ -11,7 +11,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, TypeVar, cast
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -23,9 +23,10 @@ from textual.widgets.option_list import Option
 from vocabgame.play import Outcome, Round
 from vocabgame.quiz import Kind
 from vocabgame.store import StoreError
+from vocabgame.ui.screens.confirm import ConfirmScreen
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.screens.results import ResultsScreen
-from vocabgame.ui.widgets.feedback import feedback_text, numbered, reveal_text
+from vocabgame.ui.widgets.feedback import feedback_body, numbered, reveal_text, verdict_text
 
 if TYPE_CHECKING:
     from vocabgame.ui.app import VocabApp
@@ -71,7 +72,18 @@ class RoundScreen(Screen[None]):
             tooltip="flag the question as wrong or unclear, for the deck's author",
         ),
         Binding(
-            "q,escape", "end", "End round", tooltip="end the round early (every answer is kept)"
+            "l",
+            "links",
+            "Links",
+            show=False,
+            tooltip="after an answer: show or hide the sources' full addresses",
+        ),
+        Binding("q", "end", "End round", tooltip="end the round early (every answer is kept)"),
+        Binding(
+            "escape",
+            "escape",
+            show=False,
+            tooltip="clear what you typed; pressed again, end the round early",
         ),
         Binding("question_mark", "help", "Keys", tooltip="these keys"),
     ]
@@ -86,6 +98,8 @@ class RoundScreen(Screen[None]):
         # arrived with the one that left the feedback must not answer a question unseen.
         self.armed = False
         self.shown_at = 0.0  # monotonic time the question went up
+        self.picked: int | None = None  # the choice picked for the feedback showing
+        self.show_urls = False  # the sources' full addresses, toggled with l
 
     @property
     def vocab(self) -> VocabApp:
@@ -95,16 +109,19 @@ class RoundScreen(Screen[None]):
         status = self.round.status()
         with Horizontal(id="status"):
             title = status.title + (f" · {status.banner}" if status.banner else "")
-            yield Static(Text(title), id="deck-title")
+            yield Static(Text(title, no_wrap=True, overflow="ellipsis"), id="deck-title")
             yield Static(id="score")
         yield ProgressBar(
             total=max(1, status.total), show_eta=False, show_percentage=False, id="progress"
         )
         yield Static(id="label")
-        with VerticalScroll(id="body"):
+        # The prompt has a box of its own above the choices, so it stays on screen however
+        # small the terminal: long choice lists and long feedback scroll under it.
+        with VerticalScroll(id="prompt-box"):
             yield Static(id="prompt")
-            yield OptionList(id="choices")
-            yield Input(id="answer")
+        yield OptionList(id="choices")
+        yield Input(id="answer")
+        with VerticalScroll(id="body"):
             yield Static(id="feedback")
         yield Static(id="hint")
         yield Footer()
@@ -112,16 +129,27 @@ class RoundScreen(Screen[None]):
     def on_mount(self) -> None:
         self.show_question()
 
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.height < 20, "short")
+        self.update_status()
+
     # -- showing ------------------------------------------------------------------------------
 
     def update_status(self) -> None:
         status = self.round.status()
-        self.query_one("#score", Static).update(
-            Text(
+        width = self.size.width
+        if width >= 72:
+            figures = (
                 f"Question {status.number} of {status.total}   Score {status.score}   "
                 f"Streak {status.streak}"
             )
-        )
+        elif width >= 50:
+            figures = (
+                f"Q {status.number}/{status.total}  Score {status.score}  Streak {status.streak}"
+            )
+        else:
+            figures = f"Q {status.number}/{status.total}  Score {status.score}"
+        self.query_one("#score", Static).update(Text(figures))
         self.query_one("#progress", ProgressBar).update(
             total=max(1, status.total), progress=status.done
         )
@@ -132,7 +160,7 @@ class RoundScreen(Screen[None]):
             self.finish()
             return
         self.outcome = None
-        self.query_one("#label", Static).update(Text(question.label))
+        self.picked = None
         self.query_one("#prompt", Static).update(Text(question.prompt))
         self.query_one("#feedback", Static).update("")
         choices = self.query_one("#choices", OptionList)
@@ -162,15 +190,18 @@ class RoundScreen(Screen[None]):
         question = self.round.question()
         choices = self.query_one("#choices", OptionList)
         answer = self.query_one("#answer", Input)
+        body = self.query_one("#body", VerticalScroll)
         feedback = self.query_one("#feedback", Static)
-        asking_choice = (
-            phase is Phase.ASKING and question is not None and question.kind == Kind.CHOICE
-        )
-        asking_text = phase is not Phase.FEEDBACK and not asking_choice
+        label = self.query_one("#label", Static)
+        is_choice = question is not None and question.kind == Kind.CHOICE
+        asking_choice = phase is Phase.ASKING and is_choice
+        # A typed answer stays in its box after it is graded: the feedback does not repeat it.
         choices.display, choices.disabled = asking_choice, not asking_choice
-        answer.display, answer.disabled = asking_text, phase is not Phase.ASKING
-        feedback.display = phase is not Phase.ASKING
+        answer.display, answer.disabled = not is_choice, phase is not Phase.ASKING
+        body.display = phase is not Phase.ASKING
         if phase is Phase.ASKING and question is not None:
+            label.update(Text(question.label))
+            label.remove_class("right", "wrong")
             if asking_choice:
                 self.hint(f"Press 1–{len(question.choices)}, or ↑ ↓ and Enter.")
                 choices.focus()
@@ -183,17 +214,30 @@ class RoundScreen(Screen[None]):
             feedback.update(reveal_text(question))
             feedback.remove_class("right", "wrong")
             self.hint("Press 1 Again, 2 Hard, 3 Good or 4 Easy.")
-            self.set_focus(None)  # nothing that types holds the focus: digits reach the screen
+            body.focus()  # digits reach the screen; arrows and PgDn scroll a long answer
         elif phase is Phase.FEEDBACK and self.outcome is not None:
+            self.draw_feedback()
             correct = self.outcome.grade.correct
-            feedback.update(feedback_text(self.outcome, self.vocab.session.clock()))
             feedback.set_class(correct, "right")
             feedback.set_class(not correct, "wrong")
-            self.hint("Enter or Space: next   u: undo   f: flag this question")
-            self.set_focus(None)  # Enter/Space/digits reach the screen
-        if phase is not Phase.REVEALED:
-            self.query_one("#body", VerticalScroll).scroll_home(animate=False)
+            label.update(verdict_text(self.outcome))
+            self.hint("Enter: next   ↓ PgDn: more   u: undo   f: flag")
+            body.focus()  # Enter, Space and digits reach the screen; arrows scroll
+        body.scroll_home(animate=False)
         self.update_status()
+
+    def draw_feedback(self) -> None:
+        if self.outcome is None:
+            return
+        self.query_one("#feedback", Static).update(
+            feedback_body(
+                self.outcome,
+                self.vocab.session.clock(),
+                picked=self.picked,
+                example=self.vocab.session.example(self.outcome.question.key),
+                show_urls=self.show_urls,
+            )
+        )
 
     def hint(self, text: str) -> None:
         self.query_one("#hint", Static).update(Text(text, style="dim"))
@@ -224,6 +268,7 @@ class RoundScreen(Screen[None]):
         if question.kind != Kind.CHOICE:
             return
         if 0 <= index < len(question.choices):
+            self.picked = index
             self._save(lambda: self.round.answer_choice(index))
 
     @on(OptionList.OptionSelected, "#choices")
@@ -285,8 +330,40 @@ class RoundScreen(Screen[None]):
         if key is not None:
             self.app.notify(f"Flagged {key.item_id} for the deck's author. Thank you.", timeout=3)
 
+    def action_links(self) -> None:
+        if self.phase is Phase.FEEDBACK:
+            self.show_urls = not self.show_urls
+            self.draw_feedback()
+
     def action_end(self) -> None:
-        self.finish()
+        """End the round; once something was answered, ask first (a stray q is easy)."""
+        if self.round.answered == 0:
+            self.finish()
+            return
+        count = self.round.answered
+
+        def ended(sure: bool | None) -> None:
+            if sure:
+                self.finish()
+
+        self.app.push_screen(
+            ConfirmScreen(
+                "End this round now?",
+                f"Your {count} answer{'s' * (count != 1)} so far {'are' if count != 1 else 'is'} "
+                "saved either way.",
+                yes="End round",
+                no="Keep playing",
+            ),
+            ended,
+        )
+
+    def action_escape(self) -> None:
+        """Escape clears a typed answer first; with nothing typed it ends the round."""
+        answer = self.query_one("#answer", Input)
+        if self.focused is answer and answer.value:
+            answer.value = ""
+            return
+        self.action_end()
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen("In a round", active_key_rows(self)))
@@ -294,4 +371,6 @@ class RoundScreen(Screen[None]):
     def finish(self) -> None:
         summary = self._stored(self.round.finish, "Round not saved")
         if summary is not None:
-            self.app.switch_screen(ResultsScreen(summary, self.vocab.session.clock()))
+            self.app.switch_screen(
+                ResultsScreen(summary, self.vocab.session.clock(), self.round.deck_id)
+            )

@@ -1,15 +1,22 @@
 """How a question's choices, an answer's feedback and a recall reveal are drawn. Deck text is
-always plain `Text`, never parsed as markup."""
+always plain `Text`, never parsed as markup.
+
+The feedback reads at a glance: the verdict stands on one line of its own, the choices stay
+with the right one and the picked one marked, and nothing already on screen is said twice.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 
+from rich.console import Group, RenderableType
+from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
 from vocabgame.play import Outcome
-from vocabgame.quiz import RATING_NAMES, Question
+from vocabgame.quiz import RATING_NAMES, Kind, Question
 from vocabgame.timefmt import until
 
 
@@ -22,32 +29,99 @@ def numbered(number: int, text: str) -> Table:
     return grid
 
 
-def feedback_text(outcome: Outcome, now: datetime) -> Text:
-    """The feedback for one answer: verdict, points, the answer, why, sources, what next."""
-    grade, recall = outcome.grade, outcome.self_graded
-    text = Text()
-    if recall:
-        text.append(f"You graded it {RATING_NAMES[grade.rating]}", style="bold")
+def marked_choices(question: Question, picked: int | None) -> Table:
+    """The choices as they were, the right one marked ✓ and a wrong pick marked ✗."""
+    grid = Table.grid(padding=(0, 1, 0, 0), expand=True)
+    grid.add_column(width=1)
+    grid.add_column(width=1, style="bold")
+    grid.add_column(ratio=1)
+    for index, choice in enumerate(question.choices):
+        right = choice.value == question.answer
+        if right:
+            mark, style = Text("✓", style="bold green"), "bold green"
+        elif index == picked:
+            mark, style = Text("✗", style="bold red"), "red"
+        else:  # neither right nor picked: one dim line, so the ones that matter stand out
+            mark, style = Text(" "), "dim"
+            grid.add_row(
+                mark,
+                Text(str(index + 1), style="dim"),
+                Text(choice.text, style=style, no_wrap=True, overflow="ellipsis"),
+            )
+            continue
+        grid.add_row(mark, str(index + 1), Text(choice.text, style=style))
+    return grid
+
+
+def verdict_text(outcome: Outcome) -> Text:
+    """One line: right or not (or the grade given to a recall), and the points."""
+    grade = outcome.grade
+    if outcome.self_graded:
+        text = Text(f"You graded it {RATING_NAMES[grade.rating]}", style="bold")
     elif grade.correct:
-        text.append("✓ Right", style="bold green")
+        text = Text("✓ Right", style="bold green")
     else:
-        text.append("✗ Not quite", style="bold red")
+        text = Text("✗ Not quite", style="bold red")
+        right = [
+            n
+            for n, c in enumerate(outcome.question.choices, 1)
+            if c.value == outcome.question.answer
+        ]
+        if right:
+            text.append(f" · the answer is {right[0]}", style="bold")
     if outcome.points:
         text.append(f" · +{outcome.points} points", style="green")
-    text.append("\n")
-    if recall:
+    return text
+
+
+def _on_screen(question: Question) -> set[str]:
+    return {question.prompt.strip(), *(c.text.strip() for c in question.choices)}
+
+
+def _explanation_lines(outcome: Outcome) -> Iterable[str]:
+    """The explanation's lines, less those that only repeat the prompt and the choices (a
+    "Term: definition" line when both are already on screen, or the definition is and the
+    answer was right)."""
+    grade, question = outcome.grade, outcome.question
+    shown = _on_screen(question)
+    for line in grade.explanation.splitlines():
+        head, sep, tail = line.partition(": ")
+        if line.strip() in shown:
+            continue
+        if sep and tail.strip() in shown and (head.strip() in shown or grade.correct):
+            continue
+        yield line
+
+
+def feedback_body(
+    outcome: Outcome,
+    now: datetime,
+    *,
+    picked: int | None = None,
+    example: str | None = None,
+    show_urls: bool = False,
+) -> RenderableType:
+    """Everything under the verdict: the marked choices, what the answer was (when not on
+    screen already), why, the example, the sources and what happens next."""
+    grade, question = outcome.grade, outcome.question
+    parts: list[RenderableType] = []
+    if question.kind == Kind.CHOICE:
+        parts.append(marked_choices(question, picked))
+    text = Text()
+    if outcome.self_graded:
         text.append("Model answer: ", style="bold")
         text.append(grade.right_answer + "\n")
         for point in grade.key_points:
-            text.append(f"  • {point}\n")
+            text.append("  • ")
+            text.append(point + "\n")
+    elif question.kind == Kind.CHOICE:
+        chosen = question.choices[picked].text if picked is not None else ""
+        extra = grade.given[len(chosen) :].strip() if grade.given.startswith(chosen) else ""
+        if not grade.correct and extra.startswith("(") and extra.endswith(")"):
+            text.append(f"Your pick is the one {extra[1:-1]}.\n", style="italic")
     elif not grade.correct or grade.note:
         text.append("Answer: ", style="bold")
-        text.append(grade.right_answer)
-        text.append("\n")
-        if grade.given:
-            text.append("You said: ", style="bold")
-            text.append(grade.given)
-            text.append("\n")
+        text.append(grade.right_answer + "\n")
     if grade.note:
         text.append(grade.note + "\n", style="italic")
     if grade.why_not:
@@ -56,18 +130,36 @@ def feedback_text(outcome: Outcome, now: datetime) -> Text:
     if grade.distinction:
         text.append("Easy to confuse: ", style="bold")
         text.append(grade.distinction + "\n")
-    if grade.explanation:
+    lines = list(_explanation_lines(outcome))
+    if lines:
         if grade.explains_why:
             text.append("Why: ", style="bold")
-        text.append(grade.explanation + "\n")
-    for source in grade.sources:
-        text.append("Source: ", style="dim")
-        text.append(f"{source.title} — {source.url}\n", style="dim")
+        text.append("\n".join(lines) + "\n")
+    if example:
+        text.append("Example: ", style="bold")
+        text.append(example + "\n")
+    text.rstrip()
+    ending = Text()
     if outcome.comes_back:
-        text.append("It comes back later in this round.", style="italic")
+        ending.append("It comes back later in this round.", style="italic")
     elif outcome.next_due is not None:
-        text.append(f"Next review {until(outcome.next_due, now)}.", style="italic")
-    return text
+        ending.append(f"Next review {until(outcome.next_due, now)}.", style="italic")
+    if parts:
+        parts.append(Text())
+    if text.plain:
+        parts.append(text)
+    for source in grade.sources:
+        # One short line each: the title, a terminal hyperlink where the terminal has them.
+        line = Text("Source: ", style="dim", no_wrap=True, overflow="ellipsis")
+        line.append(source.title, style=Style(dim=True, underline=True, link=source.url))
+        parts.append(line)
+        if show_urls:
+            parts.append(Text("  " + source.url, style=Style(dim=True, link=source.url)))
+    if grade.sources and not show_urls:
+        parts.append(Text("l: show the full addresses", style="dim"))
+    if ending.plain:
+        parts.append(ending)
+    return Group(*parts)
 
 
 def reveal_text(question: Question) -> Text:
@@ -76,7 +168,8 @@ def reveal_text(question: Question) -> Text:
     text.append("Model answer: ", style="bold")
     text.append(question.answer + "\n")
     for point in question.key_points:
-        text.append(f"  • {point}\n")
+        text.append("  • ")
+        text.append(point + "\n")
     text.append("\nHow well did you recall it?  ", style="bold")
     text.append("  ".join(f"{n} {name}" for n, name in RATING_NAMES.items()))
     return text

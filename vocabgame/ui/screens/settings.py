@@ -1,0 +1,128 @@
+"""The settings, edited in the game: one field per setting in `settings.SPECS`, each with what
+it means and the values it may take. Enter saves when every value is allowed; a value that is
+not says why under its field, and nothing is saved."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Select, Static
+
+from vocabgame.settings import SPECS, SettingError, Spec
+from vocabgame.store import StoreError
+
+if TYPE_CHECKING:
+    from vocabgame.ui.app import VocabApp
+
+
+def parse(spec: Spec, text: str) -> int | float | str:
+    """A field's text as the setting's value, or SettingError saying what is allowed."""
+    value: object = text.strip()
+    if isinstance(spec.default, (int, float)):
+        for number in (int, float):
+            try:
+                value = number(text)
+                break
+            except ValueError:
+                continue  # not this kind of number; check() says so if neither fits
+    return spec.check(value)
+
+
+class SettingsScreen(Screen[None]):
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save", tooltip="save every setting and go back"),
+        Binding("escape", "cancel", "Back", tooltip="go back without saving"),
+        Binding("down", "app.focus_next", show=False, tooltip="the next field (Tab too)"),
+        Binding("up", "app.focus_previous", show=False, tooltip="the field before (Shift+Tab too)"),
+        Binding("question_mark", "help", "Keys", tooltip="these keys", show=False),
+    ]
+
+    @property
+    def vocab(self) -> VocabApp:
+        return cast("VocabApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        settings = self.vocab.session.settings
+        yield Static(Text("Settings", style="bold"), id="settings-title")
+        yield Static(
+            Text(
+                "Tab or ↑ ↓ move between fields. Enter or Ctrl+S saves; Escape goes back "
+                "without saving. New values apply from the next round.",
+                style="dim",
+            ),
+            id="settings-intro",
+        )
+        with VerticalScroll(id="settings"):
+            for spec in SPECS:
+                value = getattr(settings, spec.key)
+                with Vertical(classes="setting"):
+                    label = Text(spec.label.capitalize(), style="bold")
+                    label.append(f"  {spec.help}; {spec.describe()}", style="dim")
+                    yield Static(label)
+                    if spec.choices:
+                        yield Select(
+                            [(c, c) for c in spec.choices],
+                            value=value,
+                            allow_blank=False,
+                            id=f"set-{spec.key}",
+                        )
+                    else:
+                        yield Input(str(value), id=f"set-{spec.key}", select_on_focus=False)
+                    yield Static(id=f"error-{spec.key}", classes="error")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        for error in self.query(".error"):
+            error.display = False
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_save()
+
+    def values(self) -> dict[str, int | float | str] | None:
+        """Every field's value, or None after showing why each bad one is not allowed."""
+        values: dict[str, int | float | str] = {}
+        bad = None
+        for spec in SPECS:
+            field = self.query_one(f"#set-{spec.key}")
+            error = self.query_one(f"#error-{spec.key}", Static)
+            text = field.value if isinstance(field, Input) else str(cast(Select[str], field).value)
+            try:
+                values[spec.key] = parse(spec, text)
+            except SettingError as exc:
+                error.update(Text(f"{exc}.", style="bold"))
+                error.display = True
+                bad = bad or field
+            else:
+                error.display = False
+        if bad is not None:
+            bad.focus()
+            return None
+        return values
+
+    def action_save(self) -> None:
+        values = self.values()
+        if values is None:
+            return
+        session = self.vocab.session
+        try:
+            session.change_settings(session.settings.changed(**values))
+        except (SettingError, StoreError) as exc:
+            self.app.notify(str(exc), title="Settings not saved", severity="error", markup=False)
+            return
+        self.vocab.apply_theme()
+        self.app.notify("Settings saved.", timeout=3, markup=False)
+        self.app.pop_screen()
+
+    def action_cancel(self) -> None:
+        self.app.pop_screen()
+
+    def action_help(self) -> None:
+        from vocabgame.ui.screens.help import HelpScreen, active_key_rows
+
+        self.app.push_screen(HelpScreen("Settings", active_key_rows(self)))
