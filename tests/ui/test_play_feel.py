@@ -112,34 +112,82 @@ async def test_home_due_counts_refresh_on_the_minute(make_app, clock) -> None:
         assert re.search(r"Serving basics\s+6/10\s+6\s+4\s+", table_row(app, "serving"))
 
 
+async def test_home_redraws_itself_on_a_timer(make_app, clock, monkeypatch) -> None:
+    from vocabgame.ui.screens import home as home_screen
+
+    monkeypatch.setattr(home_screen, "REFRESH_SECONDS", 0.5)  # a minute, for a test
+    app = make_app(folders=[DATA / "ui"])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        await play_round(pilot, app)
+        await pilot.press("enter")
+        await pilot.pause()
+        clock.advance(minutes=11)
+        for _ in range(40):  # no key pressed: only the timer can redraw it
+            await pilot.pause(0.25)
+            if re.search(r"\s+6\s+4\s+", table_row(app, "serving")):
+                break
+        assert re.search(r"Serving basics\s+6/10\s+6\s+4\s+", table_row(app, "serving"))
+
+
 # -- 4: narrow terminals keep the question ------------------------------------------------------
 
 
-def visible(app, selector: str) -> bool:
+def on_top(app, selector: str) -> bool:
+    """The widget is on screen and nothing covers its first cell: the player sees it."""
     widget = app.screen.query_one(selector)
     region = widget.region
-    return widget.display and region.height > 0 and region.bottom <= app.screen.size.height
+    if not widget.display or region.height == 0 or region.y < 0:
+        return False
+    if region.bottom > app.screen.size.height:
+        return False
+    at, _ = app.screen.get_widget_at(region.x + 1, region.y)
+    return at is widget or widget in at.ancestors
 
 
-async def test_the_prompt_stays_in_view_at_every_size(make_app) -> None:
+WORDY = "Prefill reads the whole prompt once and fills the KV cache for every layer"
+
+
+def wordy_deck(tmp_path: Path) -> list[Path]:
+    """One scenario whose prompt and choices each take several lines on a small screen."""
+    folder = tmp_path / "wordy"
+    folder.mkdir(exist_ok=True)
+    choices = ", ".join(f"'{WORDY}, choice {n}.'" for n in range(4))
+    (folder / "wordy.yaml").write_text(
+        "format: 1\nid: wordy\ntitle: A deck with a long title that will not fit\n"
+        f"scenarios:\n  - id: s\n    prompt: '{WORDY}; {WORDY}. Which one?'\n"
+        f"    choices: [{choices}]\n    answer: '{WORDY}, choice 0.'\n"
+        "    explanation: Because.\n",
+        encoding="utf-8",
+    )
+    return [folder]
+
+
+async def test_the_prompt_stays_in_view_at_every_size(make_app, tmp_path) -> None:
     for size in ((80, 24), (60, 20), (40, 12)):
-        app = make_app(folders=[DATA / "ui"], start_round=True)
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            while isinstance(app.screen, RoundScreen):
-                screen = app.screen
-                question = screen.round.question()
-                assert visible(app, "#prompt"), (size, question.key)
-                if question.kind == Kind.CHOICE:
-                    assert visible(app, "#choices"), size
-                    for _ in question.choices:  # the last choice scrolls into view under it
-                        await pilot.press("down")
-                    assert visible(app, "#prompt"), size
-                await answer(pilot, app, True)
-                assert visible(app, "#prompt"), (size, "feedback")
-                assert visible(app, "#label"), (size, "verdict")
-                await pilot.press("enter")
+        for folders in ([DATA / "ui"], wordy_deck(tmp_path)):
+            app = make_app(folders=folders, start_round=True)
+            async with app.run_test(size=size) as pilot:
                 await pilot.pause()
+                while isinstance(app.screen, RoundScreen):
+                    screen = app.screen
+                    question = screen.round.question()
+                    assert on_top(app, "#prompt"), (size, question.key)
+                    if question.kind == Kind.CHOICE:
+                        choices = screen.query_one("#choices")
+                        hint = screen.query_one("#hint")
+                        # The list is a box of its own between the prompt and the hint.
+                        assert choices.region.bottom <= hint.region.y, size
+                        for _ in question.choices:  # to the last choice: the list scrolls
+                            await pilot.press("down")
+                        await pilot.pause()
+                        assert on_top(app, "#prompt"), size
+                        assert on_top(app, "#choices"), size
+                    await answer(pilot, app, True)
+                    assert on_top(app, "#prompt"), (size, "feedback")
+                    assert on_top(app, "#label"), (size, "verdict")
+                    await pilot.press("enter")
+                    await pilot.pause()
             app.session.close()
 
 
@@ -287,7 +335,7 @@ async def test_settings_are_edited_in_the_game_with_reasons_for_bad_values(make_
         await pilot.press(*keys_for("0"), "enter")
         await pilot.pause()
         assert isinstance(app.screen, SettingsScreen)
-        assert "round size 0 is outside 1 to 500." in screen_text(app)
+        assert "Round size 0 is outside 1 to 500." in screen_text(app)
         assert app.session.store.settings()[0].round_size == 20  # nothing saved
         size.value = ""
         await pilot.press(*keys_for("7"))

@@ -1,8 +1,10 @@
-"""Pictures of the screens a player sees most, at 80x24. Review the SVGs as pictures after
+"""Pictures of the screens a player sees most: at 80x24, and the round at 60x20 and 40x12,
+where the question must stay in view. Review the SVGs as pictures after
 `pytest --snapshot-update tests/ui`."""
 
 from __future__ import annotations
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
@@ -23,23 +25,49 @@ async def _to_choice_question(pilot: Pilot) -> None:
     await _no_blink(pilot)
 
 
+async def _wrong(pilot: Pilot) -> None:
+    await _to_choice_question(pilot)
+    await answer(pilot, pilot.app, False)
+    await _no_blink(pilot)
+
+
+async def _right(pilot: Pilot) -> None:
+    await _to_choice_question(pilot)
+    await answer(pilot, pilot.app, True)
+    await _no_blink(pilot)
+
+
 def test_home(snap_compare, make_app) -> None:
     assert snap_compare(make_app(), terminal_size=(80, 24))
 
 
-def test_question(snap_compare, make_app) -> None:
+def test_settings(snap_compare, make_app) -> None:
+    async def settings(pilot: Pilot) -> None:
+        await pilot.pause()
+        await pilot.press("s")
+        await _no_blink(pilot)
+
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=settings)
+
+
+SIZES = [(80, 24), (60, 20), (40, 12)]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_question(snap_compare, make_app, size) -> None:
     assert snap_compare(
-        make_app(start_round=True), terminal_size=(80, 24), run_before=_to_choice_question
+        make_app(start_round=True), terminal_size=size, run_before=_to_choice_question
     )
 
 
-def test_feedback_after_a_wrong_answer(snap_compare, make_app) -> None:
-    async def wrong(pilot: Pilot) -> None:
-        await _to_choice_question(pilot)
-        await answer(pilot, pilot.app, False)
-        await _no_blink(pilot)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_feedback_after_a_wrong_answer(snap_compare, make_app, size) -> None:
+    assert snap_compare(make_app(start_round=True), terminal_size=size, run_before=_wrong)
 
-    assert snap_compare(make_app(start_round=True), terminal_size=(80, 24), run_before=wrong)
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_feedback_after_a_right_answer(snap_compare, make_app, size) -> None:
+    assert snap_compare(make_app(start_round=True), terminal_size=size, run_before=_right)
 
 
 def test_results(snap_compare, make_app) -> None:
@@ -48,7 +76,7 @@ def test_results(snap_compare, make_app) -> None:
         for right in (True, False, True):
             await answer(pilot, pilot.app, right)
             await pilot.press("enter")
-        await pilot.press("q")
+        await pilot.press("q", "y")
         await pilot.pause()
 
     assert snap_compare(make_app(start_round=True), terminal_size=(80, 24), run_before=play)

@@ -50,6 +50,7 @@ class DeckSummary:
     new_items_left: int = 0  # new items the deck may still start today
     unstarted_items: int = 0  # items never answered
     new_limit: int = 0  # today's limit of new items for the deck (with any extra)
+    started_today: int = 0  # new items started today
 
     @property
     def limit_reached(self) -> bool:
@@ -138,14 +139,20 @@ class Session:
         """Today's limit of new items for one deck: the setting plus any extra for today."""
         return self.new_per_day + max(0, self.extra_new_today().get(deck_id, 0))
 
+    def started_today(
+        self, first_seen: Mapping[tuple[str, str], datetime] | None = None
+    ) -> Counter[str]:
+        """New items started today, by deck id."""
+        seen = self.store.first_seen() if first_seen is None else first_seen
+        today = self.today()
+        return Counter(deck for (deck, _), at in seen.items() if self.today(at) == today)
+
     def new_left_by_deck(
         self, first_seen: Mapping[tuple[str, str], datetime] | None = None
     ) -> dict[str, int]:
         """New items each deck may still start today (the limit is per deck, as in Anki);
         `first_seen` saves a query when the caller already has it."""
-        seen = self.store.first_seen() if first_seen is None else first_seen
-        today = self.today()
-        started = Counter(deck for (deck, _), at in seen.items() if self.today(at) == today)
+        started = self.started_today(first_seen)
         extra = self.extra_new_today()
         return {
             deck.id: max(0, self.new_per_day + max(0, extra.get(deck.id, 0)) - started[deck.id])
@@ -175,7 +182,9 @@ class Session:
         )
 
     def home(self) -> Home:
-        left = self.new_left_by_deck()
+        first_seen = self.store.first_seen()
+        started = self.started_today(first_seen)
+        left = self.new_left_by_deck(first_seen)
         progress = stats.deck_progress(self.store, self.catalog.decks, self.clock(), left)
         rows = [
             DeckSummary(
@@ -191,6 +200,7 @@ class Session:
                 new_items_left=figures.new_items_left,
                 unstarted_items=figures.unstarted,
                 new_limit=self.new_limit(deck.id),
+                started_today=started[deck.id],
             )
             for deck, figures in zip(self.catalog.decks, progress, strict=True)
         ]
@@ -208,6 +218,7 @@ class Session:
                 new_items_left=sum(r.new_items_left for r in rows),
                 unstarted_items=sum(r.unstarted_items for r in rows),
                 new_limit=sum(r.new_limit for r in rows),
+                started_today=sum(r.started_today for r in rows),
             )
             rows.insert(0, everything)
         return Home(

@@ -40,9 +40,9 @@ def details_text(row: DeckSummary) -> Text:
         text.append(", ".join(row.tags) + "\n")
     text.append(f"{row.seen} of {row.questions} questions answered at least once\n")
     text.append(f"{row.due} due now · {row.new} new you can start today\n")
-    if row.id is not None or row.new_limit:
-        started = row.new_limit - row.new_items_left
-        text.append(f"New items today: {started} of {row.new_limit} started\n", style="dim")
+    text.append(
+        f"New items started today: {row.started_today} of {row.new_limit} allowed\n", style="dim"
+    )
     if row.best is not None:
         text.append(f"Best round: {row.best} points\n", style="dim")
     if row.limit_reached:

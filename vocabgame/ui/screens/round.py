@@ -213,7 +213,7 @@ class RoundScreen(Screen[None]):
         elif phase is Phase.REVEALED and question is not None:
             feedback.update(reveal_text(question))
             feedback.remove_class("right", "wrong")
-            self.hint("Press 1 Again, 2 Hard, 3 Good or 4 Easy.")
+            self.hint("Press 1 Again, 2 Hard, 3 Good or 4 Easy.", "1 Again 2 Hard 3 Good 4 Easy")
             body.focus()  # digits reach the screen; arrows and PgDn scroll a long answer
         elif phase is Phase.FEEDBACK and self.outcome is not None:
             self.draw_feedback()
@@ -221,10 +221,20 @@ class RoundScreen(Screen[None]):
             feedback.set_class(correct, "right")
             feedback.set_class(not correct, "wrong")
             label.update(verdict_text(self.outcome))
-            self.hint("Enter: next   ↓ PgDn: more   u: undo   f: flag")
+            self.hint("Enter: next   u: undo   f: flag", "Enter: next  u: undo")
+            self.call_after_refresh(self._hint_scroll)
             body.focus()  # Enter, Space and digits reach the screen; arrows scroll
         body.scroll_home(animate=False)
         self.update_status()
+
+    def _hint_scroll(self) -> None:
+        """Once the feedback is laid out: say that it scrolls, when it does."""
+        if self.phase is Phase.FEEDBACK and self.query_one("#body", VerticalScroll).max_scroll_y:
+            self.hint(
+                "Enter: next   ↓ PgDn: more below   u: undo   f: flag",
+                "Enter: next  ↓ PgDn: more below",
+                "Enter next · ↓ more",
+            )
 
     def draw_feedback(self) -> None:
         if self.outcome is None:
@@ -239,7 +249,10 @@ class RoundScreen(Screen[None]):
             )
         )
 
-    def hint(self, text: str) -> None:
+    def hint(self, *texts: str) -> None:
+        """The first of `texts` that fits the width (the last one, if none does)."""
+        room = self.size.width - 2
+        text = next((t for t in texts if len(t) <= room), texts[-1])
         self.query_one("#hint", Static).update(Text(text, style="dim"))
 
     def show_feedback(self, outcome: Outcome) -> None:
@@ -294,7 +307,10 @@ class RoundScreen(Screen[None]):
             self.app.notify(str(exc), title="Answer not saved", severity="error", timeout=10)
             return
         if outcome is None:  # a number was expected; nothing was recorded
-            self.hint("That is not a number. Type it like 140, 140 GB, 1.4e2 or 1,400.")
+            self.hint(
+                "That is not a number. Type it like 140, 140 GB, 1.4e2 or 1,400.",
+                "Not a number: type 140, 140 GB or 1.4e2",
+            )
         else:
             self.show_feedback(outcome)
 
@@ -334,6 +350,7 @@ class RoundScreen(Screen[None]):
         if self.phase is Phase.FEEDBACK:
             self.show_urls = not self.show_urls
             self.draw_feedback()
+            self.call_after_refresh(self._hint_scroll)
 
     def action_end(self) -> None:
         """End the round; once something was answered, ask first (a stray q is easy)."""

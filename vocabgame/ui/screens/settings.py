@@ -62,7 +62,9 @@ class SettingsScreen(Screen[None]):
                 value = getattr(settings, spec.key)
                 with Vertical(classes="setting"):
                     label = Text(spec.label.capitalize(), style="bold")
-                    label.append(f"  {spec.help}; {spec.describe()}", style="dim")
+                    label.append(
+                        f"\n{spec.help[:1].upper()}{spec.help[1:]}; {spec.describe()}.", style="dim"
+                    )
                     yield Static(label)
                     if spec.choices:
                         yield Select(
@@ -79,6 +81,7 @@ class SettingsScreen(Screen[None]):
     def on_mount(self) -> None:
         for error in self.query(".error"):
             error.display = False
+        self.query_one(f"#set-{SPECS[0].key}").focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -95,7 +98,8 @@ class SettingsScreen(Screen[None]):
             try:
                 values[spec.key] = parse(spec, text)
             except SettingError as exc:
-                error.update(Text(f"{exc}.", style="bold"))
+                message = str(exc)
+                error.update(Text(f"{message[:1].upper()}{message[1:]}.", style="bold"))
                 error.display = True
                 bad = bad or field
             else:
