@@ -51,7 +51,9 @@ def details_text(row: DeckSummary) -> Text:
             text.append(f"m: learn {row.more_today} more today   ", style="bold")
         else:
             text.append("Pick a deck to learn more of it today. ")
-        if row.seen:
+        if row.due or row.new:
+            text.append("Enter: what is due and left today", style="bold")
+        elif row.seen:
             text.append("p: a practice round", style="bold")
         text.append("\n")
     elif row.due == 0 and row.new == 0 and row.seen:
@@ -75,7 +77,7 @@ class HomeScreen(Screen[None]):
             "p",
             "practice",
             "Practice",
-            tooltip="a practice round: questions you have answered, due soonest first",
+            tooltip="when nothing is due: a practice round of questions you have answered",
         ),
         Binding("m", "more", "Learn more", tooltip="learn more new items of the deck today"),
         Binding("s", "settings", "Settings", tooltip="the settings: round size, new items a day …"),
@@ -211,8 +213,8 @@ class HomeScreen(Screen[None]):
         row = self.selected()
         if action == "more":
             return row is not None and row.id is not None and row.limit_reached
-        if action == "practice":
-            return row is not None and row.seen > 0
+        if action == "practice":  # offered when nothing is due (Enter plays what is)
+            return row is not None and row.seen > 0 and row.due == 0
         return True
 
     @on(DataTable.RowSelected, "#decks")
