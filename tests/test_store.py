@@ -16,13 +16,10 @@ from vocabgame.quiz import FaceKey
 from vocabgame.srs import Srs
 from vocabgame.store import SCHEMA_VERSION, Review, Store, StoreError
 
+from .faults import one_sentence
+
 NOW = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
 KEY = FaceKey("deck", "item", "claim")
-
-
-def one_sentence(message: str) -> bool:
-    body = message.rstrip(".")
-    return message.endswith(".") and ". " not in body and "\n" not in message
 
 
 def test_a_new_store_has_the_current_schema_version_and_uses_wal(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ history of removed items stays.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sqlite3
@@ -16,6 +17,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import ParamSpec, TypeVar
 
 from fsrs import Card
 
@@ -107,6 +109,9 @@ class StoreDamaged(StoreError):
     """The file is not a usable database: it is left exactly as it was."""
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
 ASIDE = "move vocabgame.db, vocabgame.db-wal and vocabgame.db-shm aside together"
 
 
@@ -197,6 +202,22 @@ def _check_path(path: Path) -> str | None:
             "was set up as a new one."
         )
     return None
+
+
+def _reads(method: Callable[P, R]) -> Callable[P, R]:
+    """A read that SQLite refuses (damage, an I/O error, a lock) raises the store's own
+    one-sentence error, as writes do."""
+
+    @functools.wraps(method)
+    def read(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(*args, **kwargs)
+        except sqlite3.Error as exc:
+            store = args[0]
+            assert isinstance(store, Store)
+            raise _explain(store.path, exc) from None
+
+    return read
 
 
 class Store:
@@ -324,6 +345,7 @@ class Store:
 
     # -- cards ----------------------------------------------------------------------------
 
+    @_reads
     def cards(self, deck_ids: Iterable[str] | None = None) -> dict[FaceKey, Card]:
         sql = "SELECT deck_id, item_id, face, card FROM cards"
         args: list[str] = []
@@ -333,6 +355,7 @@ class Store:
             args = ids
         return {FaceKey(d, i, f): load_card(c) for d, i, f, c in self.conn.execute(sql, args)}
 
+    @_reads
     def card(self, key: FaceKey) -> Card | None:
         row = self.conn.execute(
             "SELECT card FROM cards WHERE deck_id=? AND item_id=? AND face=?",
@@ -340,6 +363,7 @@ class Store:
         ).fetchone()
         return load_card(row[0]) if row else None
 
+    @_reads
     def due_keys(self, now: datetime, deck_ids: Iterable[str] | None = None) -> set[FaceKey]:
         """The faces due at `now` (uses the index on due)."""
         sql = "SELECT deck_id, item_id, face FROM cards WHERE due <= ?"
@@ -350,6 +374,7 @@ class Store:
             args += ids
         return {FaceKey(d, i, f) for d, i, f in self.conn.execute(sql, args)}
 
+    @_reads
     def card_keys(self) -> set[FaceKey]:
         """Every face that has a schedule, that is, every face answered at least once."""
         return {
@@ -357,6 +382,7 @@ class Store:
             for d, i, f in self.conn.execute("SELECT deck_id, item_id, face FROM cards")
         }
 
+    @_reads
     def next_card_id(self) -> int:
         row = self.conn.execute("SELECT COALESCE(MAX(card_id), 0) + 1 FROM cards").fetchone()
         return int(row[0])
@@ -471,6 +497,7 @@ class Store:
             (*totals, round_id),
         )
 
+    @_reads
     def reviews(self, deck_id: str | None = None) -> list[Review]:
         sql = "SELECT deck_id, item_id, face, reviewed_at, rating, correct, response_ms, mode, answer, points FROM reviews"
         args: tuple[str, ...] = ()
@@ -482,9 +509,11 @@ class Store:
             for d, i, f, at, r, c, ms, m, a, p in self.conn.execute(sql + " ORDER BY id", args)
         ]
 
+    @_reads
     def review_count(self) -> int:
         return int(self.conn.execute("SELECT COUNT(*) FROM reviews").fetchone()[0])
 
+    @_reads
     def first_seen(self) -> dict[tuple[str, str], datetime]:
         """When each item (deck id, item id) was first answered."""
         rows = self.conn.execute(
@@ -528,6 +557,7 @@ class Store:
                 ),
             )
 
+    @_reads
     def rounds(self, finished_only: bool = False) -> list[RoundRecord]:
         sql = "SELECT id, deck_id, started_at, ended_at, questions, correct, score, best_streak, finished FROM rounds"
         if finished_only:
@@ -547,6 +577,7 @@ class Store:
             for i, d, s, e, q, c, sc, b, f in self.conn.execute(sql + " ORDER BY id")
         ]
 
+    @_reads
     def best_scores(self) -> dict[str | None, int]:
         """The best score of a finished round, per deck id (None: all decks together)."""
         rows = self.conn.execute(
@@ -554,6 +585,7 @@ class Store:
         )
         return {deck_id: int(best) for deck_id, best in rows}
 
+    @_reads
     def finished_round_times(self) -> list[datetime]:
         """When each finished round ended (or started, if it has no end)."""
         rows = self.conn.execute(
@@ -561,10 +593,12 @@ class Store:
         )
         return [datetime.fromisoformat(at) for (at,) in rows]
 
+    @_reads
     def round_count(self, finished_only: bool = False) -> int:
         sql = "SELECT COUNT(*) FROM rounds" + (" WHERE finished=1" if finished_only else "")
         return int(self.conn.execute(sql).fetchone()[0])
 
+    @_reads
     def best_score(self, deck_id: str | None, exclude_round: int | None = None) -> int | None:
         sql = "SELECT MAX(score) FROM rounds WHERE finished=1 AND deck_id IS ?"
         args: list[object] = [deck_id]
@@ -583,12 +617,14 @@ class Store:
                 (key.deck_id, key.item_id, key.face, now.isoformat(), note),
             )
 
+    @_reads
     def flags(self) -> list[tuple[FaceKey, datetime, str]]:
         rows = self.conn.execute(
             "SELECT deck_id, item_id, face, flagged_at, note FROM flags ORDER BY id"
         )
         return [(FaceKey(d, i, f), datetime.fromisoformat(at), n) for d, i, f, at, n in rows]
 
+    @_reads
     def settings(self) -> tuple[Settings, tuple[str, ...]]:
         """The settings, and one sentence for each damaged value that fell back to its default."""
         rows = self.conn.execute("SELECT key, value FROM settings")
@@ -602,6 +638,7 @@ class Store:
                 [(key, json.dumps(value)) for key, value in settings.as_dict().items()],
             )
 
+    @_reads
     def setting(self, key: str, default: object = None) -> object:
         """One stored value as it was saved, without checking it (`settings()` checks)."""
         row = self.conn.execute("SELECT value FROM settings WHERE key=?", (key,)).fetchone()

@@ -335,7 +335,9 @@ class Round:
         position = self.position + self._awaiting_next
         finished = position >= len(self.queue) and self.answered > 0
         store = self.session.store
+        # Reads first: once the round's end is written, nothing after it can fail.
         previous_best = store.best_score(self.deck_id, exclude_round=self.round_id)
+        next_due = self.session.next_due(self.deck_id)
         if not self.ended and self.round_id is not None and store.read_only is None:
             store.update_round(
                 self.round_id,
@@ -365,5 +367,5 @@ class Round:
             new_best=finished
             and self.score > 0
             and (previous_best is None or self.score > previous_best),
-            next_due=self.session.next_due(self.deck_id),
+            next_due=next_due,
         )
