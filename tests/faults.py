@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from vocabgame.play import Round
 from vocabgame.quiz import Kind
+from vocabgame.srs import Srs, dump_card, load_card
 
 # The errors SQLite raises when a write or a read cannot go ahead, as it words them.
 ERRORS: dict[str, sqlite3.Error] = {
@@ -82,3 +84,39 @@ def answer_right(round_: Round) -> None:
 def one_sentence(message: str) -> bool:
     body = message.rstrip(".")
     return message.endswith(".") and ". " not in body.replace("e.g. ", "") and "\n" not in message
+
+
+def replay_problems(path: Path, srs: Srs) -> list[str]:
+    """Each face whose stored card differs from replaying its scheduled reviews, in order,
+    from a new card: an empty list when every card agrees with its history."""
+    conn = sqlite3.connect(path)
+    try:
+        cards = {
+            (d, i, f): (card_id, card)
+            for d, i, f, card_id, card in conn.execute(
+                "SELECT deck_id, item_id, face, card_id, card FROM cards"
+            )
+        }
+        history: dict[tuple[str, str, str], list[tuple[str, int]]] = {}
+        for d, i, f, at, rating in conn.execute(
+            "SELECT deck_id, item_id, face, reviewed_at, rating FROM reviews"
+            " WHERE scheduled = 1 ORDER BY id"
+        ):
+            history.setdefault((d, i, f), []).append((at, rating))
+    finally:
+        conn.close()
+    problems = [f"{key}: reviews but no card" for key in history if key not in cards]
+    for key, (card_id, text) in cards.items():
+        steps = history.get(key, [])
+        if not steps:
+            problems.append(f"{key}: a card with no review")
+            continue
+        card = srs.new_card(card_id, datetime.fromisoformat(steps[0][0]))
+        for at, rating in steps:
+            card = srs.review(card, rating, datetime.fromisoformat(at))
+        if dump_card(card) != dump_card(load_card(text)):
+            problems.append(f"{key}: the stored card is not its history replayed")
+    ids = [card_id for card_id, _ in cards.values()]
+    if len(ids) != len(set(ids)):
+        problems.append("two faces share a card id")
+    return problems
