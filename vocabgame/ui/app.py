@@ -42,7 +42,7 @@ class VocabApp(App[int]):
 
     def on_mount(self) -> None:
         self.push_screen(HomeScreen())
-        for notice in self.session.store.notices:
+        for notice in self.session.notices:
             self.notify(notice, markup=False, timeout=10)
         self.warn_unsaved()
         if self.start_round:
@@ -50,7 +50,7 @@ class VocabApp(App[int]):
 
     def warn_unsaved(self) -> None:
         """Say once, when the store turns out to be read-only, that answers are not kept."""
-        problem = self.session.store.read_only
+        problem = self.session.not_saving
         if problem is not None and not self._warned_unsaved:
             self._warned_unsaved = True
             self.notify(
