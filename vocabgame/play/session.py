@@ -92,6 +92,16 @@ class Session:
         carried to renamed items."""
         return (*self.store.notices, *self.renames)
 
+    def reload_decks(self, force: bool = False) -> bool:
+        """Read the deck folders again if a file was added, removed or saved (or `force`).
+        Progress is keyed by ids, so unchanged ids keep theirs; a file that no longer
+        validates shows in `home().problems` instead of vanishing. True when reloaded."""
+        if not force and not self.catalog.changed():
+            return False
+        self.catalog = load_catalog(self.catalog.folders)
+        self.renames = (*self.renames, *self.carry_renames())
+        return True
+
     def carry_renames(self) -> tuple[str, ...]:
         """Carry progress from the old ids the decks list under `formerly` (each once)."""
         if self.store.read_only is not None:
