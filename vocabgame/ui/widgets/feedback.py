@@ -79,16 +79,13 @@ def _on_screen(question: Question) -> set[str]:
 
 
 def _explanation_lines(outcome: Outcome) -> Iterable[str]:
-    """The explanation's lines, less those that only repeat the prompt and the choices (a
-    "Term: definition" line when both are already on screen, or the definition is and the
-    answer was right)."""
-    grade, question = outcome.grade, outcome.question
-    shown = _on_screen(question)
-    for line in grade.explanation.splitlines():
-        head, sep, tail = line.partition(": ")
-        if line.strip() in shown:
-            continue
-        if sep and tail.strip() in shown and (head.strip() in shown or grade.correct):
+    """The explanation's lines, less those that only repeat what is on screen: a line that is
+    the prompt or a choice, or a "Term: definition" line whose definition is (the term is then
+    the marked choice or the answer line)."""
+    shown = _on_screen(outcome.question)
+    for line in outcome.grade.explanation.splitlines():
+        _, sep, tail = line.partition(": ")
+        if line.strip() in shown or (sep and tail.strip() in shown):
             continue
         yield line
 
