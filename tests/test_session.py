@@ -186,6 +186,25 @@ def test_new_faces_of_items_already_seen_do_not_count_against_the_limit(
     assert not set(keys) & set(first)
 
 
+def test_the_new_limit_is_per_deck_even_in_a_round_of_all_decks(tmp_path: Path, now: Now) -> None:
+    a, b = claims_deck(10, "deck-a"), claims_deck(10, "deck-b")
+    session = make_session(tmp_path, [a, b], now, new_per_day=3)
+    first = play(session.start_round(None, size=20))
+    per_deck = {d: sum(1 for k in first if k.deck_id == d) for d in ("deck-a", "deck-b")}
+    assert per_deck == {"deck-a": 3, "deck-b": 3}  # each deck its own three, not 3 shared
+    assert session.new_left_by_deck() == {"deck-a": 0, "deck-b": 0}
+    session.learn_more_today("deck-b", 2)  # "learn more today", for one deck
+    assert session.new_left_by_deck() == {"deck-a": 0, "deck-b": 2}
+    keys, mode = session.plan(None, 20)
+    assert mode == "review" and {k.deck_id for k in keys} == {"deck-b"} and len(keys) == 2
+    [home_a, home_b] = [r for r in session.home().decks if r.id is not None]
+    assert (home_a.limit_reached, home_b.limit_reached) == (True, False)
+    assert (home_a.new, home_b.new) == (0, 2)  # questions: one face per claim
+    now[0] += timedelta(days=1)  # the extra was for that day only
+    assert session.extra_new_today() == {}
+    assert session.new_left_by_deck() == {"deck-a": 3, "deck-b": 3}
+
+
 def test_round_size_is_honoured(tmp_path: Path, now: Now) -> None:
     session = make_session(tmp_path, [claims_deck(40)], now, new_per_day=100)
     assert len(session.start_round().queue) == 20
