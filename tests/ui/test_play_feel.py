@@ -237,6 +237,7 @@ async def test_long_feedback_scrolls_with_the_keys_at_80x24(make_app, tmp_path) 
         body = app.screen.query_one("#body", VerticalScroll)
         assert body.max_scroll_y > 0
         assert body.scroll_y == 0
+        assert "↓ PgDn: more below" in screen_text(app)  # the hint says that it scrolls
         await pilot.press("down")
         await pilot.pause()
         assert body.scroll_y == 1
@@ -430,6 +431,7 @@ async def test_a_right_pick_is_marked_and_nothing_on_screen_is_said_twice(make_a
         assert "✗" not in text and "Answer:" not in text
         assert "Example: A chat reply that starts after 0.8 s has a TTFT of 800 ms." in text
         assert "Source: vLLM benchmark serving" in text
+        assert "more below" not in text  # it all fits: no promise of more
         assert "https://" not in text  # the addresses are a key away
         await pilot.press("l")
         await pilot.pause()

@@ -127,7 +127,13 @@ class RoundScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.watch(
+            self.query_one("#body", VerticalScroll), "virtual_size", self._body_laid_out, init=False
+        )
         self.show_question()
+
+    def _body_laid_out(self) -> None:
+        self.call_after_refresh(self.feedback_hint)
 
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.height < 20, "short")
@@ -221,20 +227,24 @@ class RoundScreen(Screen[None]):
             feedback.set_class(correct, "right")
             feedback.set_class(not correct, "wrong")
             label.update(verdict_text(self.outcome))
-            self.hint("Enter: next   u: undo   f: flag", "Enter: next  u: undo")
-            self.call_after_refresh(self._hint_scroll)
+            self.feedback_hint()
             body.focus()  # Enter, Space and digits reach the screen; arrows scroll
         body.scroll_home(animate=False)
         self.update_status()
 
-    def _hint_scroll(self) -> None:
-        """Once the feedback is laid out: say that it scrolls, when it does."""
-        if self.phase is Phase.FEEDBACK and self.query_one("#body", VerticalScroll).max_scroll_y:
+    def feedback_hint(self) -> None:
+        """The keys after an answer; that the feedback scrolls, when it does (called again
+        whenever the feedback's laid-out height changes)."""
+        if self.phase is not Phase.FEEDBACK:
+            return
+        if self.query_one("#body", VerticalScroll).max_scroll_y:
             self.hint(
                 "Enter: next   ↓ PgDn: more below   u: undo   f: flag",
                 "Enter: next  ↓ PgDn: more below",
                 "Enter next · ↓ more",
             )
+        else:
+            self.hint("Enter: next   u: undo   f: flag", "Enter: next  u: undo")
 
     def draw_feedback(self) -> None:
         if self.outcome is None:
@@ -352,7 +362,6 @@ class RoundScreen(Screen[None]):
         if self.phase is Phase.FEEDBACK:
             self.show_urls = not self.show_urls
             self.draw_feedback()
-            self.call_after_refresh(self._hint_scroll)
 
     def action_end(self) -> None:
         """End the round; once something was answered, ask first (a stray q is easy)."""
