@@ -10,6 +10,7 @@ import json
 import os
 import re
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -368,9 +369,12 @@ def render_stats(stats: Stats) -> str:
         f"Rounds played:  {stats.rounds} finished",
         f"Day streak:     {stats.streak_days} day{'s' * (stats.streak_days != 1)}",
         "",
-        "Counts are questions (a term is asked three ways). Seen: answered at least once, "
-        "of all the deck asks. Due: to review now. New: never answered, and a round may ask "
-        "them today.",
+        *textwrap.wrap(
+            "Counts are questions (a term is asked three ways). Seen: answered at least once, "
+            "of all the deck asks. Due: to review now. New: never answered, and a round may "
+            "ask them today.",
+            width=80,
+        ),
         "",
         f"{'Deck':<40} {'Seen':>11} {'Due':>5} {'New':>5} {'Best':>6}",
     ]

@@ -204,14 +204,18 @@ async def test_the_round_header_never_runs_together(make_app) -> None:
         app.session.close()
 
 
-async def test_the_home_table_keeps_every_column_at_60x20(make_app, tmp_path) -> None:
-    app = make_app(folders=two_decks(tmp_path))
-    async with app.run_test(size=(60, 20)) as pilot:
-        await pilot.pause()
-        table = app.screen.query_one("#decks", DataTable)
-        widths = sum(c.get_render_width(table) for c in table.columns.values())
-        assert widths <= table.scrollable_content_region.width
-        assert [str(c.label) for c in table.columns.values()][-1] == "Best"
+async def test_the_home_table_keeps_every_column_on_small_terminals(make_app, tmp_path) -> None:
+    for size in ((60, 20), (40, 12)):
+        app = make_app(folders=two_decks(tmp_path))
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            table = app.screen.query_one("#decks", DataTable)
+            widths = sum(c.get_render_width(table) for c in table.columns.values())
+            assert widths <= table.scrollable_content_region.width, size
+            assert [str(c.label) for c in table.columns.values()][-1] == "Best", size
+            assert table.region.height >= 3, size  # the header and rows, not squeezed out
+            assert table.region.bottom <= size[1] - 1, size  # above the footer
+        app.session.close()
 
 
 # -- 5: long feedback scrolls with the keyboard --------------------------------------------------

@@ -198,7 +198,7 @@ class HomeScreen(Screen[None]):
     def show_details(self) -> None:
         row = self.selected()
         details = self.query_one("#details", Static)
-        details.display = row is not None
+        details.set_class(row is None, "empty")
         if row is not None:
             details.update(details_text(row))
         self.refresh_bindings()
