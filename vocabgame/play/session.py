@@ -15,7 +15,7 @@ from pathlib import Path
 
 from fsrs import Card
 
-from vocabgame import stats
+from vocabgame import backup, stats
 from vocabgame.deck import Catalog, load_catalog
 from vocabgame.kinds import faces
 from vocabgame.model import Deck, FaceKey
@@ -46,10 +46,19 @@ class Home:
     problems: tuple[str, ...] = ()  # one line per deck file that could not be loaded
 
 
-def open_session(data_dir: Path, folders: Sequence[Path]) -> Session:
-    """Open the store and load the decks; raises StoreError with the one sentence to show."""
+def open_session(
+    data_dir: Path, folders: Sequence[Path], clock: Clock = utc_now, tz: tzinfo | None = None
+) -> Session:
+    """Open the store and load the decks; raises StoreError with the one sentence to show.
+
+    The first session of a local day first writes the day's backup (see `vocabgame.backup`);
+    if that fails, the session opens all the same and `notices` says so in one sentence."""
     store = Store.open(data_dir / DB_NAME)
-    return Session(store, load_catalog(folders))
+    _, problem = backup.daily_backup(store.conn, data_dir, clock(), tz)
+    session = Session(store, load_catalog(folders), clock=clock, tz=tz)
+    if problem is not None:
+        session.notices.append(problem)
+    return session
 
 
 class Session:
@@ -67,6 +76,7 @@ class Session:
         self.tz = tz  # None: the machine's local time zone decides what "today" is
         self.settings, self.settings_problems = store.settings()
         self.srs = Srs(self.settings.desired_retention, fuzz=fuzz)
+        self.notices: list[str] = []  # sentences to show once, such as a failed backup
 
     @property
     def new_per_day(self) -> int:

@@ -41,6 +41,8 @@ class VocabApp(App[int]):
 
     def on_mount(self) -> None:
         self.push_screen(HomeScreen())
+        for notice in self.session.notices:  # e.g. today's backup could not be written
+            self.notify(notice, title="Backup", severity="warning", timeout=10, markup=False)
         if self.start_round:
             self.play(self.deck)
 
