@@ -13,6 +13,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -423,9 +424,22 @@ def test_a_damaged_store_names_the_newest_backup_and_restore_puts_it_back(
     assert main(["stats"]) == 0
 
 
-def test_a_store_in_use_does_not_point_to_a_backup(data_dir: Path) -> None:
-    """Only damage earns the hint: a healthy store gets no sentence about backups."""
+def test_only_a_damaged_store_points_to_a_backup(
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A store that is merely newer, or that cannot be opened at all, gets no sentence about
+    backups: restoring one would not help."""
     _backups_of_three_stages(data_dir)
+    assert backup.damage_hint(data_dir) == ""
+    conn = sqlite3.connect(data_dir / DB_NAME)
+    conn.execute("PRAGMA user_version = 99")
+    conn.close()
+    assert main(["stats"]) == 1
+    err = capsys.readouterr().err
+    assert "newer vocabgame" in err and "backup" not in err
+    for suffix in ("", "-wal", "-shm"):
+        (data_dir / (DB_NAME + suffix)).unlink(missing_ok=True)
+    (data_dir / DB_NAME).mkdir()  # not a file at all: cannot be opened, not damaged
     assert backup.damage_hint(data_dir) == ""
 
 
@@ -575,37 +589,57 @@ def _broken_chain(conn: sqlite3.Connection) -> None:
     conn.execute("UPDATE reviews SET card_before=? WHERE id=?", (json.dumps(card), review_id))
 
 
+def _learning_due(conn: sqlite3.Connection) -> None:
+    """A card in (re)learning is due a fixed step after its answer, whatever the retention."""
+    for review_id, text in conn.execute(
+        "SELECT id, card_before FROM reviews WHERE card_before IS NOT NULL ORDER BY id"
+    ).fetchall():
+        card = json.loads(text)
+        if card["state"] in (1, 3):  # Learning, Relearning
+            due = datetime.fromisoformat(card["due"]) + timedelta(hours=1)
+            card["due"] = due.isoformat()
+            conn.execute(
+                "UPDATE reviews SET card_before=? WHERE id=?", (json.dumps(card), review_id)
+            )
+            return
+    raise AssertionError("no card in learning in this history")
+
+
 def _due_column(conn: sqlite3.Connection) -> None:
     conn.execute("UPDATE cards SET due='2000-01-01T00:00:00+00:00' WHERE rowid=1")
 
 
-INJECTED = {
-    "orphan-review": _orphan_review,
-    "card-without-review": _card_without_review,
-    "missing-card": _missing_card,
-    "card-mismatch": _changed_stability,
-    "card-mismatch ": _broken_chain,  # the chain of card_before, not the card itself
-    "due-column": _due_column,
-}
+INJECTED = [
+    pytest.param("orphan-review", _orphan_review, id="orphan-review"),
+    pytest.param("card-without-review", _card_without_review, id="card-without-review"),
+    pytest.param("missing-card", _missing_card, id="missing-card"),
+    pytest.param("card-mismatch", _changed_stability, id="stored-card"),
+    pytest.param("card-mismatch", _broken_chain, id="card-before-chain"),
+    pytest.param("card-mismatch", _learning_due, id="learning-due"),
+    pytest.param("due-column", _due_column, id="due-column"),
+]
 
 
-@pytest.mark.parametrize("kind", list(INJECTED))
+@pytest.mark.parametrize(("kind", "inject"), INJECTED)
 def test_check_finds_each_problem_and_fix_repairs_it_after_a_backup(
-    kind: str, data_dir: Path, capsys: pytest.CaptureFixture[str]
+    kind: str,
+    inject: Callable[[sqlite3.Connection], None],
+    data_dir: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     history(data_dir, days=12)
     conn = sqlite3.connect(data_dir / DB_NAME, isolation_level=None)
-    INJECTED[kind](conn)
+    inject(conn)
     conn.close()
     damaged = rows_of(data_dir / DB_NAME)
 
     code, found = check_json(capsys)
     assert code == 1
-    assert {f["kind"] for f in found["findings"]} == {kind.strip()}
+    assert {f["kind"] for f in found["findings"]} == {kind}
     n = len(found["findings"])
     assert main(["check"]) == 1
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == n + 1 and all(line.startswith(f"{kind.strip()}: ") for line in lines[:n])
+    assert len(lines) == n + 1 and all(line.startswith(f"{kind}: ") for line in lines[:n])
     problems = f"{n} problem{'s' * (n != 1)}"
     assert lines[-1].endswith(f"{problems} found; {n} can be repaired with: vocabgame check --fix.")
 

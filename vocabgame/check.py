@@ -77,6 +77,10 @@ def _same(a: float | None, b: float | None) -> bool:
     return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
 
 
+def _num(value: float | None) -> str:
+    return "none" if value is None else f"{value:.10g}"
+
+
 def differences(stored: Card, replayed: Card) -> list[str]:
     """The fields where a stored card disagrees with the replay of its answers."""
     out = []
@@ -89,7 +93,7 @@ def differences(stored: Card, replayed: Card) -> list[str]:
     for name in ("stability", "difficulty"):
         mine, theirs = getattr(stored, name), getattr(replayed, name)
         if not _same(mine, theirs):
-            out.append(f"{name} {mine}, expected {theirs}")
+            out.append(f"{name} {_num(mine)}, expected {_num(theirs)}")
     if stored.last_review != replayed.last_review:
         out.append(f"last review {stored.last_review}, expected {replayed.last_review}")
     learning = replayed.state in (State.Learning, State.Relearning)
