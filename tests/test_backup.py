@@ -234,7 +234,7 @@ async def test_the_game_shows_a_failed_backup_in_one_sentence(
     app = VocabApp(session, settle_seconds=0)
     async with app.run_test() as pilot:
         await pilot.pause()
-        shown = [n.message for n in app._notifications]
+        shown = [n.message for n in app._notifications]  # as tests/ui/test_play.py reads them
         assert shown == session.notices and "the game goes on" in shown[0]
     session.close()
 

@@ -25,6 +25,7 @@ the due time of a card still in (re)learning, whose steps are fixed.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import sqlite3
 from collections.abc import Callable
@@ -271,22 +272,27 @@ def srs_for(conn: sqlite3.Connection) -> Srs:
 def check(
     conn: sqlite3.Connection, fix: bool = False, backup: Callable[[], Path] | None = None
 ) -> Report:
-    """Check the database behind `conn`. With `fix`, `backup` is called first (it raises if it
-    cannot write one, and then nothing is changed), and every fixable finding is repaired in
-    one transaction. `conn` must be in autocommit mode (isolation_level=None)."""
-    findings, repairs = run(conn, srs_for(conn))
-    report = Report(findings)
-    if fix and repairs:
-        if backup is not None:
-            report.backup = backup()
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+    """Check the database behind `conn` (in autocommit mode: isolation_level=None), reading
+    it in one transaction so a game playing meanwhile cannot make findings of half an answer.
+
+    With `fix` that transaction is a write transaction from the start: nothing else writes
+    until it ends. If anything is fixable, `backup` is called first (with its own connection,
+    which reads the same state; it raises if it cannot write one, and then nothing is
+    changed), and every fixable finding is repaired in that same transaction."""
+    conn.execute("BEGIN IMMEDIATE" if fix else "BEGIN")
+    try:
+        findings, repairs = run(conn, srs_for(conn))
+        report = Report(findings)
+        if fix and repairs:
+            if backup is not None:
+                report.backup = backup()
             for repair in repairs:
                 repair(conn)
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
+            report.fixed = sum(f.fixable for f in findings)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            with contextlib.suppress(sqlite3.Error):  # the first error is the one to report
                 conn.execute("ROLLBACK")
-            raise
-        report.fixed = sum(f.fixable for f in findings)
+        raise
     return report

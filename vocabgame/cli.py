@@ -413,8 +413,16 @@ def cmd_check(data_dir: Path, fix: bool, as_json: bool) -> int:
     except sqlite3.Error as exc:
         _err(f"cannot open {db} ({exc})")
         return EXIT_PROBLEM
+
+    def backup_first() -> Path:
+        source = sqlite3.connect(db)
+        try:
+            return backup_now(source, data_dir, utc_now())
+        finally:
+            source.close()
+
     try:
-        report = check(conn, fix, backup=lambda: backup_now(conn, data_dir, utc_now()))
+        report = check(conn, fix, backup=backup_first)
         if fix and report.fixed:
             remaining = run(conn, srs_for(conn))[0]
     except BackupError as exc:
