@@ -185,18 +185,19 @@ def daily_backup(
     Returns the file written (None: today already has one, or there is nothing to keep yet)
     and, when the backup failed, the one sentence to show; it never raises, so the game goes
     on whatever happens here."""
-    today = _local(now, tz).date()
-    if any(b.day == today for b in list_backups(data_dir)):
-        return None, None
     try:
-        if not _has_progress(source):
+        today = _local(now, tz).date()
+        if any(b.day == today for b in list_backups(data_dir)) or not _has_progress(source):
             return None, None
         written = backup_now(source, data_dir, now, tz)
-    except sqlite3.Error as exc:
-        return None, f"Could not write today's backup ({exc}); the game goes on."
+        prune(data_dir)
     except BackupError as exc:
         return None, f"{str(exc)[:-1]}; the game goes on and saves your progress as usual."
-    prune(data_dir)
+    except (OSError, sqlite3.Error) as exc:
+        return None, (
+            f"Could not write today's backup to {backups_dir(data_dir)} ({_reason(exc)}); "
+            "the game goes on and saves your progress as usual."
+        )
     return written, None
 
 

@@ -187,7 +187,8 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
         "check the progress database for damage and inconsistencies",
         "Check the progress database: SQLite's integrity check, answers whose round is "
         "missing, schedules without answers, and schedules that do not follow from their "
-        "answers. Prints one line per finding and a summary; exits 1 if anything was found.",
+        "answers. Prints one line per finding and a summary; exits 1 if anything was found "
+        "(0 when --fix repaired all of it).",
     )
     p.add_argument(
         "--fix",
@@ -343,11 +344,13 @@ def cmd_backup(data_dir: Path) -> int:
 
 
 def _describe(path: Path) -> str:
+    import sqlite3
+
     from vocabgame.backup import contents
 
     try:
         found = contents(path)
-    except Exception as exc:  # any sqlite3 error: say it, the restore decides
+    except sqlite3.Error as exc:  # say so; the restore itself decides
         return f"{path} (cannot be read: {exc})"
     last = f", last answer {found.last_answer[:16].replace('T', ' ')}" if found.last_answer else ""
     answers = f"{found.reviews} answer{'s' * (found.reviews != 1)}"
