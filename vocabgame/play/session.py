@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
 from pathlib import Path
@@ -24,7 +25,7 @@ from vocabgame.play.round import Round
 from vocabgame.problems import Problem
 from vocabgame.settings import Settings
 from vocabgame.srs import Clock, Srs, utc_now
-from vocabgame.store import DB_NAME, Store
+from vocabgame.store import DB_NAME, Store, StoreReadOnly
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +199,10 @@ class Session:
         if not keys:
             return None
         now = self.clock()
-        round_id = self.store.start_round(deck_id, mode_id, now)
+        round_id = None
+        if self.store.read_only is None:
+            with suppress(StoreReadOnly):  # play goes on unsaved; the screen says so once
+                round_id = self.store.start_round(deck_id, mode_id, now)
         return Round(
             self,
             round_id=round_id,
