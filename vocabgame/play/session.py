@@ -90,6 +90,16 @@ class Session:
     def close(self) -> None:
         self.store.close()
 
+    @property
+    def not_saving(self) -> str | None:
+        """Why answers are not being saved (a read-only store), or None while they are."""
+        return None if self.store.read_only is None else str(self.store.read_only)
+
+    @property
+    def notices(self) -> tuple[str, ...]:
+        """Sentences to show once at start, such as an empty database file set up anew."""
+        return tuple(self.store.notices)
+
     def today(self, moment: datetime | None = None) -> date:
         return (moment or self.clock()).astimezone(self.tz).date()
 

@@ -42,7 +42,7 @@ class VocabApp(App[int]):
 
     def on_mount(self) -> None:
         self.push_screen(HomeScreen())
-        for notice in self.session.store.notices:
+        for notice in self.session.notices:
             self.notify(notice, markup=False, timeout=10)
         for notice in self.session.notices:  # e.g. today's backup could not be written
             self.notify(notice, title="Backup", severity="warning", timeout=10, markup=False)
@@ -52,7 +52,7 @@ class VocabApp(App[int]):
 
     def warn_unsaved(self) -> None:
         """Say once, when the store turns out to be read-only, that answers are not kept."""
-        problem = self.session.store.read_only
+        problem = self.session.not_saving
         if problem is not None and not self._warned_unsaved:
             self._warned_unsaved = True
             self.notify(
