@@ -56,10 +56,9 @@ def open_session(
     if that fails, the session opens all the same and `notices` says so in one sentence."""
     store = Store.open(data_dir / DB_NAME)
     _, problem = backup.daily_backup(store.conn, data_dir, clock(), tz)
-    session = Session(store, load_catalog(folders), clock=clock, tz=tz)
     if problem is not None:
-        session.notices.append(problem)
-    return session
+        store.notices.append(problem)
+    return Session(store, load_catalog(folders), clock=clock, tz=tz)
 
 
 class Session:
@@ -77,7 +76,6 @@ class Session:
         self.tz = tz  # None: the machine's local time zone decides what "today" is
         self.settings, self.settings_problems = store.settings()
         self.srs = Srs(self.settings.desired_retention, fuzz=fuzz)
-        self.notices: list[str] = []  # sentences to show once, such as a failed backup
 
     @property
     def new_per_day(self) -> int:
@@ -97,7 +95,8 @@ class Session:
 
     @property
     def notices(self) -> tuple[str, ...]:
-        """Sentences to show once at start, such as an empty database file set up anew."""
+        """Sentences to show once at start, such as an empty database file set up anew or a
+        daily backup that could not be written."""
         return tuple(self.store.notices)
 
     def today(self, moment: datetime | None = None) -> date:

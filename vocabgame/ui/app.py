@@ -44,8 +44,6 @@ class VocabApp(App[int]):
         self.push_screen(HomeScreen())
         for notice in self.session.notices:
             self.notify(notice, markup=False, timeout=10)
-        for notice in self.session.notices:  # e.g. today's backup could not be written
-            self.notify(notice, title="Backup", severity="warning", timeout=10, markup=False)
         self.warn_unsaved()
         if self.start_round:
             self.play(self.deck)
