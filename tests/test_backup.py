@@ -111,7 +111,8 @@ def test_rolling_backup_once_per_local_day_pruned_to_7_daily_and_4_weekly(data_d
             session = open_session(data_dir, FOLDERS, clock=lambda m=moment: m, tz=tz)
             try:
                 assert session.notices == ()
-                play(session, rng, size=2)
+                if hours == 0:
+                    play(session, rng, size=1)
             finally:
                 session.close()
         days.append(clock.now.astimezone(tz).date())
@@ -354,6 +355,34 @@ def test_restore_refuses_while_another_vocabgame_process_runs(
     finally:
         holder.communicate("done\n", timeout=30)
     assert main(["restore", "--yes"]) == 0
+
+
+def test_a_game_started_while_restore_asks_is_not_kept_waiting_and_stops_the_restore(
+    data_dir: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not backup.CAN_LOCK:
+        pytest.skip("no file locks on this platform")
+    _backups_of_three_stages(data_dir)
+    current = rows_of(data_dir / DB_NAME)
+    games: list[int] = []
+
+    def player_starts_a_game_then_answers(prompt: str) -> str:
+        import fcntl
+
+        fd = os.open(data_dir / backup.LOCK_NAME, os.O_RDWR)
+        games.append(fd)
+        # As a game takes it; BlockingIOError here would mean the restore held it while asking.
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        return "y"
+
+    monkeypatch.setattr("builtins.input", player_starts_a_game_then_answers)
+    try:
+        assert main(["restore"]) == 1
+    finally:
+        for fd in games:
+            os.close(fd)
+    assert "Another vocabgame is running" in capsys.readouterr().err
+    assert rows_of(data_dir / DB_NAME) == current
 
 
 _HOLD_LOCK = textwrap.dedent(

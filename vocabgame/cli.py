@@ -372,20 +372,24 @@ def cmd_restore(data_dir: Path, file: Path | None, yes: bool) -> int:
 
     db = data_dir / DB_NAME
     try:
+        # Refused at once while another vocabgame runs; the lock is let go while asking, so a
+        # game started meanwhile is not left waiting on an unanswered question.
         with DataLock(data_dir).exclusive() as lock:
-            source = find_backup(data_dir, file)
-            if not lock.enforced:
-                _err(
-                    "cannot tell whether another vocabgame is running on this data folder "
-                    "(no file locks here); make sure none is"
-                )
-            print(f"Restore {_describe(source)}")
-            if db.exists():
-                print(f"over     {_describe(db)}?")
-                print("The current database is kept in the backups folder first.")
-            if not yes and not _confirm("Restore it? [y/N] "):
-                print("Nothing was restored.")
-                return EXIT_PROBLEM
+            enforced = lock.enforced
+        source = find_backup(data_dir, file)
+        if not enforced:
+            _err(
+                "cannot tell whether another vocabgame is running on this data folder "
+                "(no file locks here); make sure none is"
+            )
+        print(f"Restore {_describe(source)}")
+        if db.exists():
+            print(f"over     {_describe(db)}?")
+            print("The current database is kept in the backups folder first.")
+        if not yes and not _confirm("Restore it? [y/N] "):
+            print("Nothing was restored.")
+            return EXIT_PROBLEM
+        with DataLock(data_dir).exclusive():
             before = restore(data_dir, source, utc_now())
     except BackupError as exc:
         _err(str(exc))
