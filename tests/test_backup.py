@@ -133,6 +133,26 @@ def test_rolling_backup_once_per_local_day_pruned_to_7_daily_and_4_weekly(data_d
     assert [b.path.name for b in kept] == sorted(b.path.name for b in kept)
 
 
+def test_pruning_removes_what_a_crashed_copy_left_but_not_a_copy_under_way(
+    data_dir: Path,
+) -> None:
+    some_progress(data_dir, Clock())
+    folder = backup.backups_dir(data_dir)
+    folder.mkdir()
+    crashed = folder / ".vocabgame-2026-09-01T0930.db.4242.tmp"
+    under_way = folder / ".vocabgame-2026-10-02T0930.db.4343.tmp"
+    for path in (crashed, under_way):
+        path.write_bytes(b"half a copy")
+    two_days_ago = crashed.stat().st_mtime - 2 * 86400
+    os.utime(crashed, (two_days_ago, two_days_ago))
+
+    session = open_session(data_dir, FOLDERS, clock=Clock(START + timedelta(days=1)), tz=UTC)
+    session.close()
+
+    assert not crashed.exists() and under_way.exists()
+    assert [b.path.name for b in list_backups(data_dir)] == ["vocabgame-2026-10-02T0930.db"]
+
+
 def test_first_session_on_an_empty_store_takes_no_backup(data_dir: Path) -> None:
     session = open_session(data_dir, FOLDERS, clock=Clock(), tz=UTC)
     session.close()

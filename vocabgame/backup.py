@@ -22,6 +22,7 @@ import os
 import re
 import shutil
 import sqlite3
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
@@ -218,16 +219,24 @@ def to_keep(
     return keep
 
 
+STALE_SECONDS = 86400  # a temporary file this old is from a copy that crashed
+
+
 def prune(data_dir: Path, daily: int = KEEP_DAILY, weekly: int = KEEP_WEEKLY) -> list[Path]:
-    """Delete the regular backups `to_keep` does not keep; returns what was deleted."""
+    """Delete the regular backups `to_keep` does not keep, and temporary files a crashed copy
+    left (by their age on disk: a copy never takes a day); returns what was deleted."""
     backups = list_backups(data_dir)
     keep = to_keep(backups, daily, weekly)
+    doomed = [b.path for b in backups if b.path not in keep]
+    with contextlib.suppress(OSError):
+        for path in backups_dir(data_dir).glob(".vocabgame*.tmp*"):
+            if time.time() - path.stat().st_mtime > STALE_SECONDS:
+                doomed.append(path)
     removed = []
-    for b in backups:
-        if b.path not in keep:
-            with contextlib.suppress(OSError):
-                b.path.unlink()
-                removed.append(b.path)
+    for path in doomed:
+        with contextlib.suppress(OSError):
+            path.unlink()
+            removed.append(path)
     return removed
 
 
