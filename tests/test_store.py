@@ -227,3 +227,77 @@ def test_a_full_disk_says_so_instead_of_a_rollback_error(tmp_path: Path) -> None
         assert "full" in message and "not saved" in message, message
         assert "rollback" not in message.lower()
         assert not store.conn.in_transaction
+
+
+def test_damage_advice_names_all_three_files(tmp_path: Path) -> None:
+    """Moving only vocabgame.db aside leaves its -wal behind for the new database to discard."""
+    path = tmp_path / "vocabgame.db"
+    path.write_bytes(b"x" * 4096)
+    with pytest.raises(StoreError) as info:
+        Store.open(path)
+    message = str(info.value)
+    assert all(
+        name in message for name in ("vocabgame.db,", "vocabgame.db-wal", "vocabgame.db-shm")
+    )
+
+
+def test_a_folder_where_the_database_should_be_is_called_a_folder(tmp_path: Path) -> None:
+    (tmp_path / "vocabgame.db").mkdir()
+    with pytest.raises(StoreError) as info:
+        Store.open(tmp_path / "vocabgame.db")
+    message = str(info.value)
+    assert "is a folder, not a file" in message and one_sentence(message)
+    assert "permission" not in message
+
+
+def test_an_empty_file_alone_is_set_up_anew_and_said_so(tmp_path: Path) -> None:
+    path = tmp_path / "vocabgame.db"
+    path.write_bytes(b"")
+    with Store.open(path) as store:
+        assert store.schema_version() == SCHEMA_VERSION
+        [notice] = store.notices
+        assert "was an empty file" in notice and "new one" in notice and one_sentence(notice)
+
+
+def test_an_empty_file_with_a_log_beside_it_is_left_alone(tmp_path: Path) -> None:
+    """An empty vocabgame.db with a non-empty -wal may hold answers only in the log: refuse,
+    and touch neither file."""
+    path = tmp_path / "vocabgame.db"
+    path.write_bytes(b"")
+    wal = tmp_path / "vocabgame.db-wal"
+    wal.write_bytes(b"\x37\x7f\x06\x82" + b"\0" * 60)
+    with pytest.raises(StoreError) as info:
+        Store.open(path)
+    message = str(info.value)
+    assert "empty" in message and "vocabgame.db-wal" in message and one_sentence(message)
+    assert path.read_bytes() == b"" and wal.stat().st_size == 64
+
+
+def test_a_read_only_file_opens_for_reading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As a file with mode 444 for a player who is not root (tests run as root in CI, where
+    permissions do not stop writes, so the permission check is what is replaced here)."""
+    path = tmp_path / "vocabgame.db"
+    with Store.open(path) as store:
+        store.set_setting("round_size", 12)
+    monkeypatch.setattr(store_module.os, "access", lambda p, mode: False)
+    with Store.open(path) as store:
+        assert store.read_only is not None
+        assert "read-only" in str(store.read_only) and one_sentence(str(store.read_only))
+        assert store.setting("round_size") == 12  # still readable
+
+
+def test_a_damaged_settings_value_falls_back_with_one_sentence(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "vocabgame.db") as store:
+        store.conn.execute("INSERT INTO settings VALUES ('round_size', '{not json')")
+        store.conn.execute("INSERT INTO settings VALUES ('new_per_day', '-4')")
+        settings, problems = store.settings()
+    assert settings.round_size == type(settings)().round_size
+    assert settings.new_per_day == type(settings)().new_per_day
+    assert len(problems) == 2 and all(one_sentence(p) for p in problems)
+
+
+def test_synchronous_full_so_an_answer_survives_a_power_loss(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "vocabgame.db") as store:
+        assert store.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
