@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from vocabgame.deck.load import load_deck
@@ -48,4 +48,22 @@ def load_catalog(folders: Iterable[Path], max_bytes: int = DEFAULT_MAX_BYTES) ->
             )
             continue
         decks[deck.id] = deck
-    return Catalog(tuple(decks.values()), tuple(problems))
+    return Catalog(tuple(_live_ids_are_not_old_ids(decks, problems)), tuple(problems))
+
+
+def _live_ids_are_not_old_ids(decks: dict[str, Deck], problems: list[Problem]) -> list[Deck]:
+    """A deck may not claim, as a former id, the id of another deck that is still here: it
+    would take that deck's progress. Such an old id is dropped, with a problem."""
+    out = []
+    for deck in decks.values():
+        taken = [old for old in deck.formerly if old in decks]
+        for old in taken:
+            problems.append(
+                Problem(
+                    deck.path,
+                    f"formerly lists {old!r}, the id of the deck in {decks[old].path}; "
+                    "an old id must no longer be used, so its progress is not carried",
+                )
+            )
+        out.append(replace(deck, formerly=tuple(o for o in deck.formerly if o not in taken)))
+    return out

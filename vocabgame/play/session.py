@@ -76,6 +76,7 @@ class Session:
         self.tz = tz  # None: the machine's local time zone decides what "today" is
         self.settings, self.settings_problems = store.settings()
         self.srs = Srs(self.settings.desired_retention, fuzz=fuzz)
+        self.renames = self.carry_renames()
 
     @property
     def new_per_day(self) -> int:
@@ -95,9 +96,20 @@ class Session:
 
     @property
     def notices(self) -> tuple[str, ...]:
-        """Sentences to show once at start, such as an empty database file set up anew or a
-        daily backup that could not be written."""
-        return tuple(self.store.notices)
+        """Sentences to show once at start: an empty database file set up anew, a daily backup
+        that could not be written, progress carried to renamed items."""
+        return (*self.store.notices, *self.renames)
+
+    def carry_renames(self) -> tuple[str, ...]:
+        """Carry progress from the old ids the decks list under `formerly` (each once)."""
+        if self.store.read_only is not None:
+            return ()
+        said: list[str] = []
+        now = self.clock()
+        for deck in self.catalog.decks:
+            if deck.formerly or deck.renamed:
+                said += self.store.carry_renames(deck.id, deck.formerly, deck.renamed, now)
+        return tuple(said)
 
     def today(self, moment: datetime | None = None) -> date:
         return (moment or self.clock()).astimezone(self.tz).date()
