@@ -275,7 +275,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     data_dir: Path = args.data_dir or default_data_dir()
     folders = deck_folders(data_dir, [*(args.decks or []), *getattr(args, "decks_after", [])])
     with contextlib.ExitStack() as held:
-        if args.command not in ("validate", "decks", "new", "restore"):
+        if args.command not in ("validate", "decks", "new", "preview", "restore"):
             # Every vocabgame using the data folder holds its lock shared; restore needs it alone.
             from vocabgame.backup import shared_lock
 
