@@ -15,7 +15,9 @@ How a schedule is compared with its answers. `Round._record` reviews the face's 
 answer with `card_before` (the card it started from) and the new card. So the answers of a face
 whose `scheduled` is 1, in order, form a chain: the first starts from no card, each one's
 `card_before` is the card the previous one made, and the stored card is what the last made.
-The check replays that chain through `Srs` from a new card and compares each link. The fuzz is
+The check replays that chain through `Srs` from a new card and compares each link (answers
+merged in by `import-progress` have no card-before; those links are not compared, and the
+merged history is replayed in time order, as the merge replays it). The fuzz is
 no obstacle (`Srs` seeds it from the card and the time), but the desired retention is: it may
 have changed between answers, and it sets how far ahead a card in the review state is due. It
 changes nothing else, so the comparison is exact on what a replay decides whatever the
@@ -177,63 +179,88 @@ def run(conn: sqlite3.Connection, srs: Srs) -> tuple[list[Finding], list[_Repair
     return findings, repairs
 
 
-def _replay(
-    face: _Face,
-    chain: list[tuple[int, datetime, int, str | None]],
-    stored: tuple[str, str] | None,
-    srs: Srs,
-    findings: list[Finding],
-    repairs: list[_Repair],
-) -> None:
-    """Replay one face's scheduled answers; add what disagrees and the repair that rebuilds it."""
-    card_id = None
-    if stored is not None:
-        card_id = load_card(stored[0]).card_id
-    else:
-        first = next((_load(b) for *_, b in chain if b is not None), None)
-        card_id = first.card_id if first is not None else 0
+_Chain = list[tuple[int, datetime, int, str | None]]
+
+
+def _follow(
+    chain: _Chain, card_id: int, srs: Srs
+) -> tuple[list[str], list[tuple[int, str | None]], Card]:
+    """Replay a chain of answers from a new card: what disagrees with each stored card-before,
+    each answer's card-before as replayed, and the card the last answer makes."""
     problems: list[str] = []
-    rebuilt: list[tuple[int, str | None]] = []  # each answer's card_before as replayed
+    rebuilt: list[tuple[int, str | None]] = []
     card: Card | None = None
     for review_id, at, rating, before_text in chain:
         before = _load(before_text)
         if card is None and before is not None:
             problems.append(f"answer {review_id} starts from a card, but it is the first")
-        elif card is not None and before is None:
-            problems.append(f"answer {review_id} starts from no card, but follows another")
-        elif card is not None and before is not None:
+        elif card is not None and before is not None:  # None later on: not recorded (merged)
             diff = differences(before, card)
             if diff:
                 problems.append(f"answer {review_id} starts from {'; '.join(diff)}")
         rebuilt.append((review_id, None if card is None else dump_card(card)))
         card = srs.review(card or Srs.new_card(card_id, at), rating, at)
     assert card is not None
+    return problems, rebuilt, card
+
+
+def _replay(
+    face: _Face,
+    chain: _Chain,
+    stored: tuple[str, str] | None,
+    srs: Srs,
+    findings: list[Finding],
+    repairs: list[_Repair],
+) -> None:
+    """Replay one face's scheduled answers; add what disagrees and the repair that rebuilds it.
+
+    The chain is followed in the order the answers were saved (their ids), which is the order
+    play made it. A merge of progress from another machine replays the merged history in time
+    order instead, so a face that does not agree in id order is tried in time order too, and
+    only a face that agrees in neither is a finding (rebuilt in time order)."""
+    if stored is not None:
+        card_id = load_card(stored[0]).card_id
+    else:
+        first = next((_load(b) for *_, b in chain if b is not None), None)
+        card_id = first.card_id if first is not None else 0
+    saved = load_card(stored[0]) if stored is not None else None
+
+    def attempt(order: _Chain) -> tuple[list[str], list[tuple[int, str | None]], Card]:
+        problems, rebuilt, card = _follow(order, card_id, srs)
+        if saved is not None:
+            diff = differences(saved, card)
+            if diff:
+                problems.append("the schedule has " + "; ".join(diff))
+        return problems, rebuilt, card
+
+    problems, rebuilt, card = attempt(chain)
+    in_time = sorted(chain, key=lambda answer: (as_utc(answer[1]), answer[0]))
+    if problems and in_time != chain:
+        problems, rebuilt, card = attempt(in_time)
     if stored is None:
         findings.append(
             Finding(
                 MISSING_CARD, f"{_name(face)} has {len(chain)} scheduled answers but no schedule"
             )
         )
-    else:
-        saved = load_card(stored[0])
-        diff = differences(saved, card)
-        if diff:
-            problems.append("the schedule has " + "; ".join(diff))
-        if not problems and datetime.fromisoformat(stored[1]) != as_utc(saved.due):
-            findings.append(
-                Finding(
-                    DUE_COLUMN,
-                    f"{_name(face)} is listed as due {stored[1]}, but its schedule says "
-                    f"{saved.due.isoformat()}",
-                )
+    elif (
+        saved is not None
+        and not problems
+        and datetime.fromisoformat(stored[1]) != as_utc(saved.due)
+    ):
+        due = saved.due.isoformat()
+        findings.append(
+            Finding(
+                DUE_COLUMN,
+                f"{_name(face)} is listed as due {stored[1]}, but its schedule says {due}",
             )
-            repairs.append(
-                lambda c: c.execute(
-                    "UPDATE cards SET due=? WHERE deck_id=? AND item_id=? AND face=?",
-                    (saved.due.isoformat(), *face),
-                )
+        )
+        repairs.append(
+            lambda c: c.execute(
+                "UPDATE cards SET due=? WHERE deck_id=? AND item_id=? AND face=?", (due, *face)
             )
-            return
+        )
+        return
     if problems:
         findings.append(
             Finding(
