@@ -9,7 +9,7 @@ from pathlib import Path
 from vocabgame.deck.load import load_deck
 from vocabgame.model import Deck
 from vocabgame.problems import DeckError, Problem
-from vocabgame.reading.files import DEFAULT_MAX_BYTES, deck_files
+from vocabgame.reading.files import DEFAULT_MAX_BYTES, find_deck_files
 
 
 @dataclass(frozen=True)
@@ -24,13 +24,18 @@ class Catalog:
 
 
 def load_catalog(folders: Iterable[Path], max_bytes: int = DEFAULT_MAX_BYTES) -> Catalog:
-    """Load every deck in the folders (missing folders are skipped). A deck whose id another
-    file already took is left out with one problem naming both files."""
+    """Load every deck in the folders (missing folders are skipped; one that cannot be searched
+    is a problem). A deck whose id another file already took is left out with one problem
+    naming both files."""
     decks: dict[str, Deck] = {}
-    problems: list[Problem] = []
+    files, found = find_deck_files(folders)
+    problems: list[Problem] = list(found)
     seen: set[Path] = set()
-    for path in deck_files(f for f in folders if f.exists()):
-        resolved = path.resolve()
+    for path in files:
+        try:
+            resolved = path.resolve()
+        except (OSError, RuntimeError):  # a link loop: reading it says so
+            resolved = path
         if resolved in seen:
             continue
         seen.add(resolved)
