@@ -6,6 +6,7 @@ from textual.app import App
 from textual.binding import Binding
 
 from vocabgame.play import Session
+from vocabgame.printable import printable
 from vocabgame.store import StoreError
 from vocabgame.ui.screens.home import HomeScreen
 from vocabgame.ui.screens.round import RoundScreen
@@ -49,7 +50,13 @@ class VocabApp(App[int]):
         try:
             round_ = self.session.start_round(deck_id, size=self.round_size, seed=self.seed)
         except StoreError as exc:
-            self.notify(str(exc), title="Cannot start a round", severity="error", timeout=10)
+            self.notify(
+                printable(str(exc)),
+                title="Cannot start a round",
+                severity="error",
+                timeout=10,
+                markup=False,
+            )
             return
         if round_ is None:
             self.notify(

@@ -1,0 +1,104 @@
+"""Hostile names on screen: a data folder or deck file named with markup and terminal escapes
+is shown literally, with its control characters escaped, and never crashes the game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Static
+
+from vocabgame.deck import load_catalog
+from vocabgame.play import Session
+from vocabgame.quiz import Kind
+from vocabgame.store import DB_NAME, Store
+from vocabgame.ui.app import VocabApp
+from vocabgame.ui.screens.home import HomeScreen
+from vocabgame.ui.screens.round import RoundScreen
+
+from ..conftest import DATA
+from .conftest import Clock, screen_text
+from .test_play import answer, skip_to
+
+# Closing markup that opens nothing (Textual raises on it), markup that would style, and an
+# OSC 52 sequence that would write the terminal's clipboard.
+HOSTILE = "x[/]y [bold]z\x1b]52;c;aGk=\x07"
+SHOWN = "x[/]y [bold]z\\x1b]52;c;aGk=\\x07"
+
+
+def toasts(app: VocabApp) -> list[str]:
+    """The text of every notification on screen, as drawn."""
+    return [str(toast.render()) for toast in app.screen.query("Toast")]
+
+
+async def test_a_store_error_naming_a_hostile_data_folder_is_shown_literally(
+    tmp_path: Path, clock: Clock
+) -> None:
+    store = Store.open(tmp_path / HOSTILE / DB_NAME)
+    session = Session(store, load_catalog([DATA / "ui"]), clock=clock, fuzz=False)
+    app = VocabApp(session, seed=7, start_round=True, settle_seconds=0)
+    try:
+        async with app.run_test(size=(100, 30), notifications=True) as pilot:
+            await pilot.pause()
+            await skip_to(pilot, app, Kind.CHOICE)
+            before = store.review_count()
+            store.conn.execute("PRAGMA query_only = ON")  # every write now fails
+            await answer(pilot, app, True)
+            await pilot.pause()
+            await pilot.pause()  # the toast is drawn after the notification is raised
+            assert isinstance(app.screen, RoundScreen)  # still playing: nothing crashed
+            [note] = [n.message for n in app._notifications]
+            assert SHOWN in note and "\x1b" not in note
+            [drawn] = toasts(app)
+            assert "Answer not saved" in drawn and SHOWN in drawn
+            assert "✓ Right" not in screen_text(app)
+            store.conn.execute("PRAGMA query_only = OFF")
+        assert app.return_code in (None, 0)
+        assert store.review_count() == before
+    finally:
+        session.close()
+
+
+async def test_a_deck_file_with_a_hostile_name_is_listed_escaped_on_the_home_screen(
+    tmp_path: Path, clock: Clock
+) -> None:
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    bad = folder / f"{HOSTILE}.yaml"  # the '/' in it makes a subfolder 'x['
+    bad.parent.mkdir(parents=True)
+    bad.write_text("format: 1\n", encoding="utf-8")
+    store = Store.open(tmp_path / "data" / DB_NAME)
+    session = Session(store, load_catalog([DATA / "ui", folder]), clock=clock, fuzz=False)
+    app = VocabApp(session, seed=7, settle_seconds=0)
+    try:
+        async with app.run_test(size=(120, 30)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, HomeScreen)
+            problems = str(app.screen.query_one("#problems", Static).content)
+            assert f"{SHOWN}.yaml" in problems
+            assert "\x1b" not in problems and "\x07" not in problems
+            assert "Serving basics" in screen_text(app)
+    finally:
+        session.close()
+
+
+async def test_markup_in_a_deck_title_is_shown_literally(tmp_path: Path, clock: Clock) -> None:
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    text = (DATA / "ui" / "serving.yaml").read_text(encoding="utf-8")
+    (folder / "serving.yaml").write_text(
+        text.replace("title: Serving basics", 'title: "Serving [/] [bold]basics"', 1),
+        encoding="utf-8",
+    )
+    store = Store.open(tmp_path / "data" / DB_NAME)
+    session = Session(store, load_catalog([folder]), clock=clock, fuzz=False)
+    app = VocabApp(session, deck="serving", seed=7, start_round=True, settle_seconds=0)
+    try:
+        async with app.run_test(size=(120, 30)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, RoundScreen)
+            assert "Serving [/] [bold]basics" in screen_text(app)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert "Serving [/] [bold]basics" in screen_text(app)  # the results screen
+    finally:
+        session.close()
