@@ -8,12 +8,13 @@ from pathlib import Path
 from textual.widgets import Static
 
 from vocabgame.deck import load_catalog
-from vocabgame.play import Session
-from vocabgame.quiz import Kind
+from vocabgame.play import Outcome, Session
+from vocabgame.quiz import Grade, Kind
 from vocabgame.store import DB_NAME, Store
 from vocabgame.ui.app import VocabApp
 from vocabgame.ui.screens.home import HomeScreen
 from vocabgame.ui.screens.round import RoundScreen
+from vocabgame.ui.widgets.feedback import feedback_text
 
 from ..conftest import DATA
 from .conftest import Clock, screen_text
@@ -21,7 +22,8 @@ from .test_play import answer, skip_to
 
 # Closing markup that opens nothing (Textual raises on it), markup that would style, and an
 # OSC 52 sequence that would write the terminal's clipboard.
-HOSTILE = "x[/]y [bold]z\x1b]52;c;aGk=\x07"
+OSC52 = "\x1b]52;c;aGk=\x07"
+HOSTILE = f"x[/]y [bold]z{OSC52}"
 SHOWN = "x[/]y [bold]z\\x1b]52;c;aGk=\\x07"
 
 
@@ -102,3 +104,15 @@ async def test_markup_in_a_deck_title_is_shown_literally(tmp_path: Path, clock: 
             assert "Serving [/] [bold]basics" in screen_text(app)  # the results screen
     finally:
         session.close()
+
+
+def test_a_pasted_answer_holding_an_escape_is_shown_escaped(make_session, clock) -> None:
+    """What the player typed (or pasted) is shown back in the feedback, escaped."""
+    round_ = make_session().start_round("serving", seed=7)
+    question = round_.question()
+    assert question is not None and question.kind == Kind.CHOICE
+    grade = Grade(correct=False, rating=1, given=f"no{OSC52}", right_answer="TTFT")
+    outcome = Outcome(question, grade, 0, 0, 0, 1, 0, comes_back=True)
+    text = str(feedback_text(outcome, clock()))
+    assert "You said: no\\x1b]52;c;aGk=\\x07" in text
+    assert "\x1b" not in text and "\x07" not in text
