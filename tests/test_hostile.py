@@ -426,10 +426,11 @@ def test_terminal_problem_says_when_the_game_cannot_be_shown(
         assert problem is not None and expected in problem
 
 
-@pytest.mark.parametrize("command", [[], ["play"]])
+@pytest.mark.parametrize("command", [[], ["play"], ["preview", "deck.yaml"]])
 def test_the_game_without_a_terminal_exits_at_once_with_one_sentence(
     tmp_path: Path, command: list[str]
 ) -> None:
+    (tmp_path / "deck.yaml").write_text(VALID, encoding="utf-8")
     started = time.monotonic()
     result = run(*command, cwd=tmp_path, stdin=subprocess.DEVNULL)
     assert time.monotonic() - started < 50  # it used to spin until killed

@@ -8,15 +8,18 @@ answer, the `Status` line and the `RoundSummary` at the end.
 from __future__ import annotations
 
 import random
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
+
+from fsrs import Card
 
 from vocabgame.kinds import build_question, grade
 from vocabgame.model import Deck, FaceKey
 from vocabgame.play.modes import Mode
 from vocabgame.quiz.question import Grade, Kind, Picked, Question, Response, SelfGraded, Typed
-from vocabgame.store import Review
+from vocabgame.store import Review, StoreReadOnly
 
 if TYPE_CHECKING:
     from vocabgame.play.session import Session
@@ -34,6 +37,7 @@ class Outcome:
     answered: int
     correct: int
     comes_back: bool  # the face is asked again later in this round
+    saved: bool = True  # False: the store is read-only and the answer was not kept
 
     @property
     def next_due(self) -> datetime | None:
@@ -87,7 +91,7 @@ class RoundSummary:
 @dataclass(frozen=True, slots=True)
 class _Answered:
     outcome: Outcome
-    review_id: int
+    review_id: int | None  # None: not saved (read-only store)
     streak_before: int
     best_streak_before: int
 
@@ -99,7 +103,7 @@ class Round:
         self,
         session: Session,
         *,
-        round_id: int,
+        round_id: int | None,  # None: not stored (a read-only store)
         rules: Mode,
         deck_id: str | None,
         title: str,
@@ -225,12 +229,14 @@ class Round:
     def _record(self, question: Question, verdict: Grade) -> Outcome:
         session, now, key = self.session, self.session.clock(), question.key
         store = session.store
-        card = before = None
+        schedule = None
         if self.rules.updates_schedule:
-            before = store.card(key)
-            card = session.srs.review(
-                before or session.srs.new_card(store.next_card_id(), now), verdict.rating, now
-            )
+
+            def schedule(before: Card | None, new_id: int) -> Card:
+                return session.srs.review(
+                    before or session.srs.new_card(new_id, now), verdict.rating, now
+                )
+
         points = self.rules.points(verdict.correct, self.streak)
         streak = self.streak + 1 if verdict.correct else 0
         best_streak = max(self.best_streak, streak)
@@ -239,14 +245,16 @@ class Round:
         review = Review(
             key, now, verdict.rating, verdict.correct, response_ms, self.mode, verdict.given, points
         )
-        # Saved first: if the store refuses, the round is left exactly as it was.
-        review_id = store.record(
-            review,
-            card,
-            self.round_id,
-            before,
-            round_totals=(self.answered + 1, correct, self.score + points, best_streak),
-        )
+        totals = (self.answered + 1, correct, self.score + points, best_streak)
+        # Saved first: if the store refuses, the round is left exactly as it was. Only a
+        # read-only store lets play go on, unsaved (the player is told once).
+        review_id: int | None = None
+        card: Card | None = None
+        if store.read_only is None:
+            with suppress(StoreReadOnly):
+                review_id, card = store.record(review, schedule, self.round_id, totals)
+        if review_id is None and schedule is not None:
+            card = schedule(store.card(key), 0)  # shown, not kept
         comes_back = False
         if not verdict.correct:
             at = self.rules.retry_at(self.position, len(self.queue), self._retries.get(key, 0))
@@ -263,6 +271,7 @@ class Round:
             answered=self.answered + 1,
             correct=correct,
             comes_back=comes_back,
+            saved=review_id is not None,
         )
         self._history.append(_Answered(outcome, review_id, self.streak, self.best_streak))
         self.score, self.streak, self.best_streak = outcome.score, streak, best_streak
@@ -277,7 +286,16 @@ class Round:
         if not self._history or self.ended:
             return None
         last = self._history[-1]
-        self.session.store.undo(last.review_id)
+        answered = self._history[:-1]
+        best_streak = last.best_streak_before
+        totals = (
+            len(answered),
+            sum(a.outcome.grade.correct for a in answered),
+            self.score - last.outcome.points,
+            best_streak,
+        )
+        if last.review_id is not None:  # one transaction; the round changes only after it
+            self.session.store.undo(last.review_id, self.round_id, totals)
         self._history.pop()
         key = last.outcome.question.key
         if last.outcome.comes_back:
@@ -293,13 +311,6 @@ class Round:
         self._awaiting_next = False
         self._question = last.outcome.question  # the same question, same choices
         self._asked_at = self.session.clock()
-        self.session.store.update_round(
-            self.round_id,
-            questions=self.answered,
-            correct=self.correct,
-            score=self.score,
-            best_streak=self.best_streak,
-        )
         return self._question
 
     def can_undo(self) -> bool:
@@ -324,8 +335,10 @@ class Round:
         position = self.position + self._awaiting_next
         finished = position >= len(self.queue) and self.answered > 0
         store = self.session.store
+        # Reads first: once the round's end is written, nothing after it can fail.
         previous_best = store.best_score(self.deck_id, exclude_round=self.round_id)
-        if not self.ended:
+        next_due = self.session.next_due(self.deck_id)
+        if not self.ended and self.round_id is not None and store.read_only is None:
             store.update_round(
                 self.round_id,
                 questions=self.answered,
@@ -354,5 +367,5 @@ class Round:
             new_best=finished
             and self.score > 0
             and (previous_best is None or self.score > previous_best),
-            next_due=self.session.next_due(self.deck_id),
+            next_due=next_due,
         )

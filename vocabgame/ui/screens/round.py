@@ -201,6 +201,8 @@ class RoundScreen(Screen[None]):
 
     def show_feedback(self, outcome: Outcome) -> None:
         self.outcome = outcome
+        if not outcome.saved:
+            self.vocab.warn_unsaved()
         self.phase = Phase.FEEDBACK
 
     # -- answering ------------------------------------------------------------------------------
