@@ -3,8 +3,10 @@ is shown literally, with its control characters escaped, and never crashes the g
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
+import pytest
 from textual.widgets import Static
 
 from vocabgame.deck import load_catalog
@@ -32,18 +34,27 @@ def toasts(app: VocabApp) -> list[str]:
     return [str(toast.render()) for toast in app.screen.query("Toast")]
 
 
+@pytest.mark.parametrize("trouble", ["read-only", "locked"])
 async def test_a_store_error_naming_a_hostile_data_folder_is_shown_literally(
-    tmp_path: Path, clock: Clock
+    tmp_path: Path, clock: Clock, trouble: str
 ) -> None:
-    store = Store.open(tmp_path / HOSTILE / DB_NAME)
+    """Read-only: the game goes on and warns that nothing is saved. Locked: the answer is
+    refused and the question stays. Either way the sentence names the folder, literally."""
+    path = tmp_path / HOSTILE / DB_NAME
+    store = Store.open(path)
     session = Session(store, load_catalog([DATA / "ui"]), clock=clock, fuzz=False)
     app = VocabApp(session, seed=7, start_round=True, settle_seconds=0)
+    other = sqlite3.connect(path, isolation_level=None)
     try:
         async with app.run_test(size=(100, 30), notifications=True) as pilot:
             await pilot.pause()
             await skip_to(pilot, app, Kind.CHOICE)
             before = store.review_count()
-            store.conn.execute("PRAGMA query_only = ON")  # every write now fails
+            if trouble == "read-only":
+                store.conn.execute("PRAGMA query_only = ON")  # every write now fails
+            else:
+                store.conn.execute("PRAGMA busy_timeout = 50")
+                other.execute("BEGIN EXCLUSIVE")
             await answer(pilot, app, True)
             await pilot.pause()
             await pilot.pause()  # the toast is drawn after the notification is raised
@@ -51,12 +62,14 @@ async def test_a_store_error_naming_a_hostile_data_folder_is_shown_literally(
             [note] = [n.message for n in app._notifications]
             assert SHOWN in note and "\x1b" not in note
             [drawn] = toasts(app)
-            assert "Answer not saved" in drawn and SHOWN in drawn
-            assert "✓ Right" not in screen_text(app)
-            store.conn.execute("PRAGMA query_only = OFF")
+            title = "Not saving" if trouble == "read-only" else "Answer not saved"
+            assert drawn.startswith(title) and SHOWN in drawn
         assert app.return_code in (None, 0)
         assert store.review_count() == before
     finally:
+        if other.in_transaction:
+            other.execute("ROLLBACK")
+        other.close()
         session.close()
 
 
