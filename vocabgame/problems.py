@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from vocabgame.printable import printable
+
 Severity = Literal["error", "warning"]
 
 
@@ -19,8 +21,10 @@ class Problem:
     severity: Severity = "error"
 
     def __str__(self) -> str:
+        """The problem as one line; control characters in the path or message are escaped,
+        so a file's name can never drive the terminal it is printed to."""
         where = self.path if self.line is None else f"{self.path}:{self.line}:{self.col or 1}"
-        return f"{where}: {self.severity}: {self.message}"
+        return printable(f"{where}: {self.severity}: {self.message}")
 
     def as_dict(self) -> dict[str, object]:
         return {
