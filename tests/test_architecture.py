@@ -230,11 +230,11 @@ def riddles() -> Iterator[ItemKind]:
 def test_a_kind_registered_from_outside_is_read_checked_asked_graded_and_played(
     tmp_path: Path, riddles: ItemKind
 ) -> None:
-    bad, problems = load_text(RIDDLES + "    hint: nope\n", "riddles.yaml")
+    bad, problems = load_text(RIDDLES + "    colour: red\n", "riddles.yaml")
     assert bad is None
     assert [str(p) for p in problems] == [
-        "riddles.yaml:9:5: error: unknown key 'hint' in riddle 'r1'; allowed keys: id, "
-        "riddle, answer, tags, sources"
+        "riddles.yaml:9:5: error: unknown key 'colour' in riddle 'r1'; allowed keys: id, "
+        "riddle, answer, tags, sources, lint"
     ]
     deck, problems = load_text(RIDDLES, "riddles.yaml")
     assert deck is not None and problems == []
@@ -264,9 +264,13 @@ def test_the_json_schema_has_exactly_the_keys_of_the_kind_table() -> None:
     assert list(top_keys()[: len(HEADER_KEYS)]) == list(HEADER_KEYS)
     for section, kind in KINDS.items():
         items = schema["properties"][section]["items"]
-        assert set(items["properties"]) == {*kind.required, *kind.optional, "tags", "sources"}, (
-            section
-        )
+        assert set(items["properties"]) == {
+            *kind.required,
+            *kind.optional,
+            "tags",
+            "sources",
+            "lint",
+        }, section
         assert items["required"] == list(kind.required), section
 
 

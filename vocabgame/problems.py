@@ -17,10 +17,12 @@ class Problem:
     line: int | None = None
     col: int | None = None
     severity: Severity = "error"
+    rule: str | None = None  # the lint rule that found it, for warnings about test-taking tells
 
     def __str__(self) -> str:
         where = self.path if self.line is None else f"{self.path}:{self.line}:{self.col or 1}"
-        return f"{where}: {self.severity}: {self.message}"
+        named = f" [{self.rule}]" if self.rule else ""
+        return f"{where}: {self.severity}: {self.message}{named}"
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -29,6 +31,7 @@ class Problem:
             "col": self.col,
             "severity": self.severity,
             "message": self.message,
+            "rule": self.rule,
         }
 
 
