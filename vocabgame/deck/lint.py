@@ -63,7 +63,8 @@ HEDGES = (
 ABSOLUTES = ("always", "never", "must", "only", "any", "nothing")
 
 _HEDGE = re.compile(r"\b(" + "|".join(h.replace(" ", r"\s+") for h in HEDGES) + r")\b", re.I)
-_ABSOLUTE = re.compile(r"\b(" + "|".join(ABSOLUTES) + r")\b", re.I)
+# Not inside a hyphenated name: "weight-only quantization" claims nothing absolute.
+_ABSOLUTE = re.compile(r"(?<![\w-])(" + "|".join(ABSOLUTES) + r")(?![\w-])", re.I)
 _WORD = re.compile(r"[a-z0-9]+")
 
 # Common English words that say nothing about the subject (words under 4 letters never count).
