@@ -93,9 +93,9 @@ confusables:
 """
 
 LONG = "The whole prompt is processed before the first token"
-DUPLICATE = "Decode reads every earlier token's keys."
+DUPLICATE = "Decode reads every earlier token's keys."  # nearly the claim below: ratio 0.96
 READS_CLAIM = (
-    'claims:\n  - {id: reads, statement: "Decode reads every earlier token\'s keys", '
+    'claims:\n  - {id: reads, statement: "Decode re-reads every earlier token\'s keys", '
     "answer: true, explanation: It does., sources: [vllm]}\n"
 )
 
@@ -222,6 +222,23 @@ def test_lint_rules_run_only_with_strict(rule: str) -> None:
     leaky, _, _ = CASES[rule]
     deck, found = load_text(BASE + leaky, "deck.yaml")
     assert deck is not None and found == []
+
+
+def test_a_hyphenated_name_is_not_an_absolute_word() -> None:
+    choices = ["Weight-only quantization", "W8A8-FP8", "FP32 weights"]
+    text = scenario(choices, "W8A8-FP8", {c: "No." for c in choices if c != "W8A8-FP8"})
+    assert problems(text) == []
+    assert problems(text.replace("Weight-only", "Weights only")) == [
+        "deck.yaml:19:9: warning: a distractor says 'only' and the answer uses no absolute word; "
+        "players learn that absolute choices are wrong [absolute-distractors]"
+    ]
+
+
+def test_a_choice_is_not_compared_with_its_own_prompt() -> None:
+    prompt = "Which phase reads every earlier token's keys at each step?"
+    choices = [prompt, "Disk", "Network"]
+    text = scenario(choices, "Disk", {prompt: "No.", "Network": "No."}, prompt=prompt)
+    assert problems(text) == []
 
 
 # -- silencing ------------------------------------------------------------------------------------
