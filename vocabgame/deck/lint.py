@@ -438,19 +438,20 @@ class Corpus:
 
     def problems(self) -> list[Problem]:
         out: list[Problem] = []
+        ratio = NEAR_DUPLICATE_RATIO
         for choice in self.choices:
             if NEAR_DUPLICATE in choice.ignore:
                 continue
+            matcher = difflib.SequenceMatcher(None, autojunk=False)
+            matcher.set_seq2(choice.text)  # analysed once, compared with every prompt
+            n = len(choice.text)
             for prompt in self.prompts:
-                if prompt.owner == choice.owner:
+                m = len(prompt.text)
+                # the ratio is at most 2 * min / (n + m): texts of unlike length never match
+                if prompt.owner == choice.owner or 2 * min(n, m) < ratio * (n + m):
                     continue
-                matcher = difflib.SequenceMatcher(None, choice.text, prompt.text, autojunk=False)
-                if matcher.real_quick_ratio() < NEAR_DUPLICATE_RATIO:
-                    continue
-                if (
-                    matcher.quick_ratio() >= NEAR_DUPLICATE_RATIO
-                    and matcher.ratio() >= NEAR_DUPLICATE_RATIO
-                ):
+                matcher.set_seq1(prompt.text)
+                if matcher.quick_ratio() >= ratio and matcher.ratio() >= ratio:
                     line, col = _pos(prompt.node)
                     where = "" if prompt.path == choice.path else f"{prompt.path}:"
                     out.append(
