@@ -430,3 +430,14 @@ def test_every_rule_is_documented_with_an_example_and_its_fix() -> None:
     assert set(RULES) <= set(documented), set(RULES) - set(documented)
     for name in RULES:
         assert "```yaml" in documented[name] and "Fix" in documented[name], name
+
+
+def test_the_json_schema_accepts_lint_on_every_kind_with_exactly_the_rules() -> None:
+    from vocabgame.kinds import KINDS
+    from vocabgame.paths import schema_path
+
+    schema = json.loads(schema_path().read_text(encoding="utf-8"))
+    for section in KINDS:
+        lint = schema["properties"][section]["items"]["properties"]["lint"]
+        assert lint["required"] == ["ignore", "reason"], section
+        assert lint["properties"]["ignore"]["items"]["enum"] == list(RULES), section
