@@ -224,6 +224,16 @@ def test_lint_rules_run_only_with_strict(rule: str) -> None:
     assert deck is not None and found == []
 
 
+def test_cant_is_not_a_hedge() -> None:
+    choices = ["It can't grow with load", "It shrinks with load", "It stays flat"]
+    text = scenario(choices, choices[0], {c: "No." for c in choices[1:]})
+    assert problems(text) == []
+    assert problems(text.replace("can't", "can")) == [
+        "deck.yaml:22:13: warning: only the answer hedges ('can'); players learn that the "
+        "careful choice is the right one [hedged-answer]"
+    ]
+
+
 def test_a_hyphenated_name_is_not_an_absolute_word() -> None:
     choices = ["Weight-only quantization", "W8A8-FP8", "FP32 weights"]
     text = scenario(choices, "W8A8-FP8", {c: "No." for c in choices if c != "W8A8-FP8"})

@@ -62,7 +62,10 @@ HEDGES = (
 )
 ABSOLUTES = ("always", "never", "must", "only", "any", "nothing")
 
-_HEDGE = re.compile(r"\b(" + "|".join(h.replace(" ", r"\s+") for h in HEDGES) + r")\b", re.I)
+# "can't" says what cannot happen: a negation, not a hedge.
+_HEDGE = re.compile(
+    r"\b(" + "|".join(h.replace(" ", r"\s+") for h in HEDGES) + r")\b(?!['’]t)", re.I
+)
 # Not inside a hyphenated name: "weight-only quantization" claims nothing absolute.
 _ABSOLUTE = re.compile(r"(?<![\w-])(" + "|".join(ABSOLUTES) + r")(?![\w-])", re.I)
 _WORD = re.compile(r"[a-z0-9]+")
