@@ -17,8 +17,9 @@ import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
+from vocabgame.kinds.calculation import MAX_COMBINATIONS
 from vocabgame.model import Calculation, Claim, Confusable, Deck, Scenario
 from vocabgame.problems import Problem
 from vocabgame.reading import calc
@@ -124,6 +125,9 @@ class Finding:
     message: str
 
 
+Scope = Literal["item", "deck", "decks"]
+
+
 @dataclass(frozen=True, slots=True)
 class Rule:
     """A named tell. `check` reads one item (scope "item") or a whole deck ("deck"); the
@@ -131,7 +135,7 @@ class Rule:
 
     name: str
     summary: str
-    scope: str
+    scope: Scope
     check: Callable[..., Iterator[Finding]] | None = None
 
 
@@ -139,7 +143,7 @@ RULES: dict[str, Rule] = {}
 
 
 def rule(
-    name: str, summary: str, scope: str = "item"
+    name: str, summary: str, scope: Scope = "item"
 ) -> Callable[[Callable[..., Iterator[Finding]]], Callable[..., Iterator[Finding]]]:
     def register(check: Callable[..., Iterator[Finding]]) -> Callable[..., Iterator[Finding]]:
         RULES[name] = Rule(name, summary, scope, check)
@@ -349,7 +353,7 @@ def calc_tolerance(deck: Deck, entry: Entry) -> Iterator[Finding]:
         answers = [
             calc.evaluate(tree, {g.name: v for g, (_, v) in zip(item.given, combo, strict=True)})
             for combo in itertools.islice(
-                itertools.product(*(g.options for g in item.given)), 10_000
+                itertools.product(*(g.options for g in item.given)), MAX_COMBINATIONS
             )
         ]
     except calc.CalcError:
