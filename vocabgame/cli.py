@@ -133,7 +133,8 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
     p.add_argument(
         "--strict",
         action="store_true",
-        help="also warn about items without sources and sources no item cites; warnings fail",
+        help="also warn about items without sources, sources no item cites and test-taking "
+        "tells (lint rules, see docs/authoring.md); warnings fail",
     )
     p.add_argument(
         "--max-bytes",
@@ -416,8 +417,10 @@ def _err(message: str) -> None:
 
 def cmd_validate(paths: list[Path], fmt: str, strict: bool, max_bytes: int | None) -> int:
     from vocabgame.deck import DEFAULT_MAX_BYTES, find_deck_files, load_text, read_text
+    from vocabgame.deck.lint import Corpus
     from vocabgame.problems import DeckError, Problem
 
+    corpus = Corpus()  # near-duplicates are looked for across all the files checked together
     owners: dict[str, str] = {}
     files = 0
     listed, not_searched = find_deck_files(paths, report_missing=True)
@@ -429,7 +432,7 @@ def cmd_validate(paths: list[Path], fmt: str, strict: bool, max_bytes: int | Non
         except DeckError as exc:
             problems.extend(exc.problems)
             continue
-        deck, found = load_text(text, str(path), strict=strict)
+        deck, found = load_text(text, str(path), strict=strict, corpus=corpus)
         problems.extend(found)
         if deck is not None:
             if deck.id in owners:
@@ -437,6 +440,7 @@ def cmd_validate(paths: list[Path], fmt: str, strict: bool, max_bytes: int | Non
                     Problem(str(path), f"deck id {deck.id!r} is already used by {owners[deck.id]}")
                 )
             owners.setdefault(deck.id, str(path))
+    problems.extend(corpus.problems())
     errors = sum(p.severity == "error" for p in problems)
     warnings = len(problems) - errors
     if fmt == "json":
