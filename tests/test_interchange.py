@@ -242,6 +242,7 @@ def test_skipped_rows_are_reported_with_their_line(
         (b"#separator:Tabs\nA\tone\n", "t.tsv:1:1: error: #separator:Tabs is not a separator"),
         (b"#tags column:x\nA\tone\n", "t.tsv:1:1: error: #tags column should be a column number"),
         (b"A\tone\x00\n", "NUL character"),
+        (b"A\t" + b"x" * 200_000 + b"\n", "cannot read this file as a table: field larger"),
     ],
 )
 def test_an_unusable_file_writes_nothing(
@@ -366,6 +367,7 @@ def test_export_then_import_gives_back_the_terms(
         lines = table.read_text(encoding="utf-8").splitlines()
         assert len(lines) == len(TRICKY) and all(line.count("\t") == 1 for line in lines)
         assert not any(line.startswith("#") for line in lines)
+        assert '- leading dash\t"Quoted" text, with a comma; and a semicolon' in lines
 
 
 def test_export_finds_a_deck_by_id_and_says_what_is_left_out(

@@ -68,8 +68,8 @@ def anki_tag(text: str) -> str:
 
 def table_text(deck: Deck, separator: str, header: bool = True) -> str:
     """The deck's terms as a two-column table. With `header`, Anki's header lines come first
-    and a third column carries each term's tags; without, only the two columns, on one line
-    each, as Quizlet reads them."""
+    and a third column carries each term's tags; without, only the two columns with each
+    card on one line, as Quizlet reads them (TSV without any quoting)."""
     out = io.StringIO(newline="")
     if header:
         out.write(f"#separator:{SEPARATOR_HEADER.get(separator, separator)}\n#html:false\n")
@@ -81,12 +81,11 @@ def table_text(deck: Deck, separator: str, header: bool = True) -> str:
     for term in _terms(deck):
         if header:
             writer.writerow([term.term, term.definition, " ".join(anki_tag(t) for t in term.tags)])
+        elif separator == "\t":
+            # Quizlet: one card per line, a tab between term and definition, no quoting.
+            out.write("\t".join(" ".join(s.split()) for s in (term.term, term.definition)) + "\n")
         else:
-            # Quizlet starts a new card at every line break and knows no quoting.
-            flat = [
-                " ".join(s.replace(separator, " ").split()) for s in (term.term, term.definition)
-            ]
-            writer.writerow(flat)
+            writer.writerow([" ".join(s.split()) for s in (term.term, term.definition)])
     return out.getvalue()
 
 

@@ -295,18 +295,15 @@ def read_table(
     sep_name = NAMES.get(separator, repr(separator))
     result = Imported(shown, separator, deck_name=deck_name, deck_tags=deck_tags)
 
-    # Each row with the line it starts on (a quoted field may span lines).
-    reader = csv.reader(io.StringIO(body, newline=""), delimiter=separator)
-    rows: list[tuple[int, list[str]]] = []
     try:
-        start = 1
-        for row in reader:
-            rows.append((header_lines + start, row))
-            start = reader.line_num + 1
-    except csv.Error as exc:
-        raise _error_at(
-            shown, header_lines + reader.line_num, f"cannot read this row: {exc}"
-        ) from None
+        rows = _rows(body, separator, header_lines, quoted=True)
+    except csv.Error:
+        # Not valid quoted CSV (`"Hi" means hello`): Quizlet writes fields as they are, one row
+        # per line, so read it that way.
+        try:
+            rows = _rows(body, separator, header_lines, quoted=False)
+        except csv.Error as exc:  # a field over the csv module's size limit
+            raise DeckError([Problem(shown, f"cannot read this file as a table: {exc}")]) from None
     filled = [row for _, row in rows if any(c.strip() for c in row)]
     if filled and all(len(row) < 2 for row in filled):
         raise DeckError(
@@ -374,6 +371,23 @@ def read_table(
             ]
         )
     return result
+
+
+def _rows(body: str, separator: str, offset: int, quoted: bool) -> list[tuple[int, list[str]]]:
+    """Each row with the line it starts on (a quoted field may span lines). With `quoted`,
+    fields are read the CSV way and bad quoting raises csv.Error; without, quotes are text."""
+    reader = csv.reader(
+        io.StringIO(body, newline=""),
+        delimiter=separator,
+        strict=quoted,
+        quoting=csv.QUOTE_MINIMAL if quoted else csv.QUOTE_NONE,
+    )
+    rows: list[tuple[int, list[str]]] = []
+    start = 1
+    for row in reader:
+        rows.append((offset + start, row))
+        start = reader.line_num + 1
+    return rows
 
 
 def _is_header(term: str, definition: str) -> bool:
