@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
+import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -557,3 +558,22 @@ def test_each_command_has_help(
     out = " ".join(capsys.readouterr().out.split())
     for word in words:
         assert word in out
+
+
+def test_import_export_and_schema_never_load_textual(tmp_path: Path) -> None:
+    write(tmp_path / "t.tsv", "A\tone\n")
+    body = (
+        "from vocabgame.cli import main\n"
+        "assert main(['import', 't.tsv', '-o', 't.yaml']) == 0\n"
+        "assert main(['export', 't.yaml', '-o', 't.csv']) == 0\n"
+        "assert main(['export', 't.yaml', '-o', 't.apkg']) == 0\n"
+        "assert main(['schema', '-o', 's.json']) == 0\n"
+        "import sys\n"
+        "loaded = [m for m in sys.modules if m.split('.')[0] == 'textual']\n"
+        "assert not loaded, loaded\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", body], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "t.apkg").is_file()
