@@ -160,6 +160,17 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
     _interchange_commands(command)
 
     p = command(
+        "preview",
+        "play a deck file's questions while you edit it",
+        "Play every question a deck file yields, item by item and face by face, with the real "
+        "question and feedback screens. Nothing is saved: progress is untouched. The file is "
+        "watched: save it and the preview reloads on the same item; while it does not "
+        "validate, its problems are shown with file:line:col.",
+    )
+    p.add_argument("path", type=Path, metavar="DECK.yaml", help="the deck file to preview")
+    p.add_argument("--item", metavar="ID", help="start at this item (default: the first)")
+
+    p = command(
         "flags",
         "list questions flagged as wrong or unclear",
         "List the questions players flagged with f during a round, for the decks' authors.",
@@ -242,6 +253,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             case "settings":
                 changes = {s.key: getattr(args, s.key) for s in SPECS}
                 return cmd_settings(data_dir, {k: v for k, v in changes.items() if v is not None})
+            case "preview":
+                return cmd_preview(args.path, args.item)
             case "play":
                 return run_app(
                     data_dir, folders, deck=args.deck, size=args.size, seed=args.seed, start=True
@@ -474,6 +487,32 @@ def cmd_new(path: Path) -> int:
         return EXIT_PROBLEM
     print(f"Wrote {path}. Check it with: vocabgame validate {path}")
     _place_schema(path)
+    return EXIT_OK
+
+
+def cmd_preview(path: Path, item: str | None) -> int:
+    import tempfile
+
+    from vocabgame.deck import Catalog
+    from vocabgame.play import Session
+    from vocabgame.store import DB_NAME, Store, StoreError
+
+    if not path.is_file():
+        _err(f"{path}: no such deck file")
+        return EXIT_USAGE
+    from vocabgame.ui.preview import PreviewApp
+
+    with tempfile.TemporaryDirectory(prefix="vocabgame-preview-") as scratch:
+        try:  # a store of its own, thrown away at the end: the player's is never opened
+            session = Session(Store.open(Path(scratch) / DB_NAME), Catalog((), ()))
+        except StoreError as exc:
+            _err(str(exc))
+            return EXIT_PROBLEM
+        app = PreviewApp(session, path, item=item)
+        try:
+            app.run()
+        finally:
+            session.close()
     return EXIT_OK
 
 

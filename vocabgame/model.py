@@ -168,6 +168,8 @@ class Deck:
     tags: tuple[str, ...] = ()
     sources: Mapping[str, Source] = field(default_factory=lambda: MappingProxyType({}))
     sections: Mapping[str, tuple[Any, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    formerly: tuple[str, ...] = ()  # the deck's old ids: their progress is carried over
+    renamed: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # old -> new
 
     def section(self, name: str) -> tuple[Any, ...]:
         return self.sections.get(name, ())

@@ -12,7 +12,7 @@ import functools
 import json
 import os
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime
@@ -84,6 +84,18 @@ MIGRATIONS: list[str] = [
     # 1 -> 2: answers in a mode that leaves the schedule alone (cram) are kept, unscheduled
     """
     ALTER TABLE reviews ADD COLUMN scheduled INTEGER NOT NULL DEFAULT 1;
+    """,
+    # 2 -> 3: renames (`formerly` in a deck) already carried, so each is carried once
+    """
+    CREATE TABLE renames (
+        deck_id TEXT NOT NULL,
+        old_deck TEXT NOT NULL,
+        old_item TEXT NOT NULL,
+        new_item TEXT NOT NULL,
+        carried_at TEXT NOT NULL,
+        moved INTEGER NOT NULL,
+        PRIMARY KEY (deck_id, old_deck, old_item)
+    );
     """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -607,6 +619,81 @@ class Store:
             args.append(exclude_round)
         value = self.conn.execute(sql, args).fetchone()[0]
         return int(value) if value is not None else None
+
+    # -- renames --------------------------------------------------------------------------------
+
+    def carry_renames(
+        self, deck_id: str, old_decks: Sequence[str], items: Mapping[str, str], now: datetime
+    ) -> list[str]:
+        """Carry progress recorded under a deck's old ids (`old_decks`) and its items' old ids
+        (`items`: old -> new) to the current ids, each rename once: a carried rename is
+        remembered and never carried again. Progress is never merged: when the new id already
+        has some, the old stays where it is. Returns one sentence per rename that moved or
+        kept progress apart; nothing when there was nothing to do."""
+        with self.transaction() as conn:
+            done = {
+                (d, i)
+                for d, i in conn.execute(
+                    "SELECT old_deck, old_item FROM renames WHERE deck_id=?", (deck_id,)
+                )
+            }
+            said: list[str] = []
+            for old in old_decks:
+                if (old, "") not in done:
+                    said += self._carry(deck_id, old, "", "", now)
+            for old_item, new_item in items.items():
+                if (deck_id, old_item) not in done:
+                    said += self._carry(deck_id, deck_id, old_item, new_item, now)
+            return said
+
+    def _carry(
+        self, deck_id: str, old_deck: str, old_item: str, new_item: str, now: datetime
+    ) -> list[str]:
+        conn = self.conn
+        whole_deck = not old_item
+        where, args = (
+            ("deck_id=?", (old_deck,))
+            if whole_deck
+            else (
+                "deck_id=? AND item_id=?",
+                (old_deck, old_item),
+            )
+        )
+        target = (
+            ("deck_id=?", (deck_id,))
+            if whole_deck
+            else (
+                "deck_id=? AND item_id=?",
+                (deck_id, new_item),
+            )
+        )
+        has_old = conn.execute(f"SELECT 1 FROM reviews WHERE {where} LIMIT 1", args).fetchone()
+        has_new = conn.execute(
+            f"SELECT 1 FROM reviews WHERE {target[0]} LIMIT 1", target[1]
+        ).fetchone()
+        moved = bool(has_old) and not has_new
+        said = []
+        what = f"deck {old_deck!r}" if whole_deck else f"{old_item!r} in deck {deck_id!r}"
+        new = f"{deck_id!r}" if whole_deck else f"{new_item!r}"
+        if moved:
+            setting = "deck_id=?" if whole_deck else "item_id=?"
+            value = deck_id if whole_deck else new_item
+            for table in ("cards", "reviews", "flags"):
+                conn.execute(f"UPDATE {table} SET {setting} WHERE {where}", (value, *args))
+            if whole_deck:
+                conn.execute("UPDATE rounds SET deck_id=? WHERE deck_id=?", (deck_id, old_deck))
+            said.append(f"Progress on {what} was carried to its new id {new}.")
+        elif has_old:
+            said.append(
+                f"Progress on {what} was kept apart: its new id {new} already has progress of "
+                "its own."
+            )
+        conn.execute(
+            "INSERT INTO renames (deck_id, old_deck, old_item, new_item, carried_at, moved)"
+            " VALUES (?,?,?,?,?,?)",
+            (deck_id, old_deck, old_item, new_item, now.isoformat(), int(moved)),
+        )
+        return said
 
     # -- flags and settings -----------------------------------------------------------------
 
