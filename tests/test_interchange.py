@@ -127,6 +127,26 @@ def test_an_anki_export_of_30_rows_becomes_a_deck_that_validates(
     assert len(warnings) == 28 and all("cites no source" in w for w in warnings)
 
 
+def test_a_file_written_by_ankis_own_exporter_is_imported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Written by Anki (Notes in Plain Text, HTML, tags, deck, note type and guid included) from
+    # notes whose first definition was edited in Anki's editor.
+    source = Path(__file__).parent / "data" / "anki-notes-in-plain-text.txt"
+    out = tmp_path / "from-anki.yaml"
+    assert main(["import", str(source), "-o", str(out)]) == 0
+    assert f"{source}:7:1: warning: 9 columns; only term and definition are read" in (
+        capsys.readouterr().err
+    )
+    deck = load_deck(out)
+    assert deck.title == "Batching and scheduling"
+    assert len(deck.terms) == 6
+    first = deck.terms[0]
+    assert (first.id, first.term) == ("static-batching", "Static batching")
+    assert first.definition == "First bold line\nsecond line & more"
+    assert first.tags == ("batching", "scheduling", "serving")
+
+
 def test_a_quizlet_export_without_header_is_read_as_term_tab_definition(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -182,6 +202,7 @@ def test_a_header_row_is_skipped_and_anki_header_lines_are_tolerated() -> None:
     )
     imported = read_table(text.encode(), "x.txt")
     assert imported.terms == [ImportedTerm("<T>", "<b> stays as written", 8, ("one", "two"))]
+    assert imported.deck_name == "Default"  # every row is in one deck
     plain = read_table(b"Front\tBack\nTTFT\tfirst token\n", "x.tsv")
     assert plain.header_row == 1
     assert [t.term for t in plain.terms] == ["TTFT"]

@@ -316,7 +316,8 @@ def read_table(
             ]
         )
     term_col, definition_col = [i for i in range(len(special) + 2) if i not in special.values()][:2]
-    tags_col = special.get("tags")
+    tags_col, deck_col = special.get("tags"), special.get("deck")
+    decks_seen: set[str] = set()
     if html is None:  # no "#html:" line: HTML only if the text has Anki's tags or entities
         html = any(looks_like_html(cell) for row in filled[:200] for cell in row)
 
@@ -362,7 +363,11 @@ def read_table(
         if tags_col is not None and tags_col < len(row):
             tags = tuple(dict.fromkeys(cell(row, tags_col, one_line=True).split()))
         result.terms.append(ImportedTerm(term, definition, line, tags))
+        if deck_col is not None:
+            decks_seen.add(cell(row, deck_col, one_line=True))
 
+    if result.deck_name is None and len(decks_seen) == 1:  # "#deck column:", one deck for all
+        result.deck_name = decks_seen.pop() or None
     if not result.terms:
         raise DeckError(
             [
