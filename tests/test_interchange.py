@@ -7,7 +7,9 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import time
 import zipfile
+from html import escape as escape_html
 from pathlib import Path
 
 import pytest
@@ -598,3 +600,52 @@ def test_import_export_and_schema_never_load_textual(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "t.apkg").is_file()
+
+
+# -- into a real Anki collection (needs the anki package, which the test extra leaves out) ------
+
+
+def test_a_real_anki_imports_the_csv_and_updates_notes_from_a_newer_apkg(tmp_path: Path) -> None:
+    collection = pytest.importorskip(
+        "anki.collection", reason="needs Anki's own package: pip install anki"
+    )
+    pytest.importorskip("genanki")
+    source = tricky_deck(tmp_path / "tricky.yaml")
+    assert main(["export", str(source), "-o", str(tmp_path / "t.csv")]) == 0
+
+    col = collection.Collection(str(tmp_path / "csv.anki2"))
+    try:
+        metadata = col.get_csv_metadata(path=str(tmp_path / "t.csv"), delimiter=None)
+        col.import_csv(collection.ImportCsvRequest(path=str(tmp_path / "t.csv"), metadata=metadata))
+        notes = [col.get_note(n) for n in col.find_notes("")]
+        assert sorted(n.fields[0] for n in notes) == sorted(
+            col.media.escape_media_filenames(escape_html(t)) for t, _ in TRICKY
+        )
+        assert any("tag-a" in n.tags for n in notes)
+    finally:
+        col.close()
+
+    def package(apkg: Path) -> tuple[int, int]:
+        result = col.import_anki_package(
+            collection.ImportAnkiPackageRequest(
+                package_path=str(apkg),
+                options=collection.ImportAnkiPackageOptions(with_scheduling=False),
+            )
+        )
+        return len(result.log.new), len(result.log.updated)
+
+    col = collection.Collection(str(tmp_path / "apkg.anki2"))
+    try:
+        first, second = tmp_path / "1.apkg", tmp_path / "2.apkg"
+        assert main(["export", str(source), "-o", str(first)]) == 0
+        assert package(first) == (len(TRICKY), 0)
+        changed = source.read_text(encoding="utf-8").replace("kept # in GPU", "kept in HBM")
+        write(source, changed)
+        from vocabgame.interchange import apkg_bytes
+
+        write(second, apkg_bytes(load_deck(source), time.time() + 60))  # a later export
+        assert package(second) == (0, len(TRICKY))
+        assert len(col.find_notes("")) == len(TRICKY)
+        assert col.find_notes('"Definition:*kept in HBM*"')
+    finally:
+        col.close()
