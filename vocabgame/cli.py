@@ -569,7 +569,7 @@ def _interchange_commands(
     p = command(
         "import",
         "make a deck from a CSV or TSV of terms and definitions",
-        "Make a deck file from a two-column table (term, definition), such as Anki's "
+        "Make a deck file from a two-column table (term, definition), such as Anki's\n"
         '"Notes in Plain Text" export or Quizlet\'s export.',
     )
     p.formatter_class = raw
@@ -610,7 +610,7 @@ examples:
     p = command(
         "export",
         "write a deck's terms as CSV, TSV or an Anki package",
-        "Write a deck's terms for Anki or Quizlet: one card per term, the term on the front "
+        "Write a deck's terms for Anki or Quizlet: one card per term, the term on the front\n"
         "and the definition on the back.",
     )
     p.formatter_class = raw
