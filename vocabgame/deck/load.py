@@ -22,7 +22,7 @@ from vocabgame.reading.yamltree import Node, YamlProblem, parse
 
 HEADER_KEYS = ("format", "id", "title", "description", "tags", "sources", "formerly")
 SOURCE_KEYS = ("title", "url")
-ITEM_KEYS = ("tags", "sources", "formerly")  # keys every kind of item may have
+ITEM_KEYS = ("tags", "sources", "formerly", "version")  # keys every kind of item may have
 EMPTY = "file is empty; a deck needs format, id, title and items"
 
 
@@ -57,6 +57,7 @@ class DeckReader:
         self.checker = checker
         self.ids: dict[str, Node] = {}
         self.renamed: dict[str, tuple[str, Node]] = {}  # old item id -> (new id, its node)
+        self.versions: dict[str, str] = {}  # item id -> the release its fact describes
 
     def deck(self, root: Node) -> Deck | None:
         c = self.checker
@@ -91,6 +92,7 @@ class DeckReader:
             sections=MappingProxyType({s: sections.get(s, ()) for s in KINDS}),
             formerly=header.formerly,
             renamed=MappingProxyType({old: new for old, (new, _) in self.renamed.items()}),
+            versions=MappingProxyType(self.versions),
         )
 
     def format_ok(self, top: dict[str, Node]) -> bool:
@@ -164,6 +166,10 @@ class DeckReader:
                     self.item_id(fields["id"])
                 if "formerly" in fields:
                     self.item_renames(fields)
+                if "version" in fields and "id" in fields:
+                    version = c.text(fields["version"], "version")
+                    if version is not None and isinstance(fields["id"].value, str):
+                        self.versions[fields["id"].value] = version
                 rows.append((entry, fields))
             sections[section] = rows
         self.check_renames()
