@@ -519,6 +519,17 @@ def test_restore_refuses_a_file_that_is_not_a_database(
     assert sorted(p.name for p in data_dir.iterdir() if p.name.startswith(".")) == []
 
 
+def test_every_command_that_opens_the_store_holds_the_lock() -> None:
+    """A command added later that opens the store must hold the lock too, or restore could
+    swap the database under it: every command is either in the list or opens nothing."""
+    from vocabgame import cli
+
+    parser = cli.build_parser()
+    commands = next(a for a in parser._actions if a.dest == "command").choices
+    opens_nothing = {"validate", "decks", "new", "preview", "restore", "import", "export", "schema"}
+    assert set(commands) - opens_nothing == set(cli.USES_DATA_FOLDER) - {None}
+
+
 @pytest.mark.parametrize("command", ["backup", "restore", "check"])
 def test_every_new_command_has_help(command: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as caught:
