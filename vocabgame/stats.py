@@ -29,8 +29,8 @@ class DeckStats:
     seen: int  # questions answered at least once
     total: int  # questions the deck asks
     due: int  # questions due for review now
-    new: int  # questions never answered that rounds may ask today (the daily limit counted)
     best: int | None  # best score of a finished round on this deck alone
+    new: int = 0  # questions never answered that rounds may ask today (the daily limit counted)
     new_items_left: int = 0  # items that may still start today under the deck's daily limit
     unstarted: int = 0  # items never answered at all
 

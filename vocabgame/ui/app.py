@@ -9,6 +9,7 @@ from textual.binding import Binding
 
 from vocabgame.model import FaceKey
 from vocabgame.play import ModeId, Round, Session
+from vocabgame.printable import printable
 from vocabgame.store import StoreError
 from vocabgame.ui.screens.home import HomeScreen
 from vocabgame.ui.screens.round import RoundScreen
@@ -52,7 +53,7 @@ class VocabApp(App[int]):
         starts elsewhere overrides this instead.)"""
         self.push_screen(HomeScreen())
         for notice in self.session.notices:
-            self.notify(notice, markup=False, timeout=10)
+            self.notify(printable(notice), markup=False, timeout=10)
         self.warn_unsaved()
         if self.start_round:
             self.play(self.deck)
@@ -68,7 +69,7 @@ class VocabApp(App[int]):
         if problem is not None and not self._warned_unsaved:
             self._warned_unsaved = True
             self.notify(
-                f"{problem} You can still play; answers are not being saved.",
+                printable(f"{problem} You can still play; answers are not being saved."),
                 title="Not saving",
                 severity="warning",
                 markup=False,
@@ -113,5 +114,9 @@ class VocabApp(App[int]):
 
     def cannot_start(self, exc: StoreError) -> None:
         self.notify(
-            str(exc), title="Cannot start a round", severity="error", timeout=10, markup=False
+            printable(str(exc)),
+            title="Cannot start a round",
+            severity="error",
+            timeout=10,
+            markup=False,
         )

@@ -14,6 +14,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from vocabgame.play import DeckSummary, Home, ModeId
+from vocabgame.printable import printable
 from vocabgame.store import StoreError
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.screens.settings import SettingsScreen
@@ -170,7 +171,7 @@ class HomeScreen(Screen[None]):
         problems = self.query_one("#problems", Static)
         if home.problems:
             count = len(home.problems)
-            shown = "\n".join(home.problems[:2])
+            shown = "\n".join(printable(p) for p in home.problems[:2])
             more = f"\n(and {count - 2} more)" if count > 2 else ""
             problems.update(
                 Text(
@@ -238,7 +239,7 @@ class HomeScreen(Screen[None]):
         try:
             self.vocab.session.learn_more_today(row.id, row.more_today)
         except StoreError as exc:
-            self.app.notify(str(exc), title="Not saved", severity="error", markup=False)
+            self.app.notify(printable(str(exc)), title="Not saved", severity="error", markup=False)
             return
         self.app.notify(
             f"You can start {row.more_today} more new items of {row.title} today.",

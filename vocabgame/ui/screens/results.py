@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from vocabgame.play import RoundSummary
+from vocabgame.printable import printable
 from vocabgame.timefmt import duration, until
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 
@@ -62,7 +63,8 @@ def summary_text(summary: RoundSummary, now: datetime) -> Text:
             text.append(missed.prompt)
             if missed.given:
                 text.append("\n  You answered: ", style="bold red")
-                text.append("; then ".join(missed.given))
+                # typed or pasted: may hold escapes
+                text.append("; then ".join(printable(g) for g in missed.given))
             text.append("\n  Right answer: ", style="bold green")
             text.append(missed.right_answer + "\n")
     elif summary.answered:

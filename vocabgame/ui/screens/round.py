@@ -21,6 +21,7 @@ from textual.widgets import Footer, Input, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
 from vocabgame.play import Outcome, Round
+from vocabgame.printable import printable
 from vocabgame.quiz import Kind
 from vocabgame.store import StoreError
 from vocabgame.ui.screens.confirm import ConfirmScreen
@@ -222,6 +223,9 @@ class RoundScreen(Screen[None]):
             self.hint("Press 1 Again, 2 Hard, 3 Good or 4 Easy.", "1 Again 2 Hard 3 Good 4 Easy")
             body.focus()  # digits reach the screen; arrows and PgDn scroll a long answer
         elif phase is Phase.FEEDBACK and self.outcome is not None:
+            # The answer stays in its box, shown escaped: it may have been pasted with
+            # terminal escapes in it (the store keeps it as given).
+            answer.value = printable(answer.value)
             self.draw_feedback()
             correct = self.outcome.grade.correct
             feedback.set_class(correct, "right")
@@ -278,8 +282,14 @@ class RoundScreen(Screen[None]):
         try:
             return action()
         except StoreError as exc:
-            self.app.notify(str(exc), title=failure, severity="error", timeout=10)
+            self.store_failed(exc, failure)
             return None
+
+    def store_failed(self, exc: StoreError, failure: str) -> None:
+        """Say why the store refused; the sentence names a path, so it is never markup."""
+        self.app.notify(
+            printable(str(exc)), title=failure, severity="error", timeout=10, markup=False
+        )
 
     def _save(self, answer: Callable[[], Outcome | None]) -> None:
         outcome = self._stored(answer, "Answer not saved")
@@ -316,7 +326,7 @@ class RoundScreen(Screen[None]):
         try:
             outcome = self.round.answer_text(event.value)
         except StoreError as exc:
-            self.app.notify(str(exc), title="Answer not saved", severity="error", timeout=10)
+            self.store_failed(exc, "Answer not saved")
             return
         if outcome is None:  # a number was expected; nothing was recorded
             self.hint(
@@ -356,7 +366,11 @@ class RoundScreen(Screen[None]):
     def action_flag(self) -> None:
         key = self._stored(self.round.flag, "Flag not saved")
         if key is not None:
-            self.app.notify(f"Flagged {key.item_id} for the deck's author. Thank you.", timeout=3)
+            self.app.notify(
+                printable(f"Flagged {key.item_id} for the deck's author. Thank you."),
+                timeout=3,
+                markup=False,
+            )
 
     def action_links(self) -> None:
         if self.phase is Phase.FEEDBACK:

@@ -13,6 +13,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Select, Static
 
+from vocabgame.printable import printable
 from vocabgame.settings import SPECS, SettingError, Spec
 from vocabgame.store import StoreError
 
@@ -117,7 +118,9 @@ class SettingsScreen(Screen[None]):
         try:
             session.change_settings(session.settings.changed(**values))
         except (SettingError, StoreError) as exc:
-            self.app.notify(str(exc), title="Settings not saved", severity="error", markup=False)
+            self.app.notify(
+                printable(str(exc)), title="Settings not saved", severity="error", markup=False
+            )
             return
         self.vocab.apply_theme()
         self.app.notify("Settings saved.", timeout=3, markup=False)

@@ -132,6 +132,9 @@ def feedback_body(
         if grade.explains_why:
             text.append("Why: ", style="bold")
         text.append("\n".join(lines) + "\n")
+    if question.version:
+        text.append("As of: ", style="bold")
+        text.append(question.version + "\n")
     if example:
         text.append("Example: ", style="bold")
         text.append(example + "\n")
