@@ -528,3 +528,24 @@ async def test_home_lines_stay_readable_on_a_wide_terminal(make_app, tmp_path) -
         details = app.screen.query_one("#details")
         table = app.screen.query_one("#decks")
         assert details.region.x >= table.region.right  # beside the table when there is room
+
+
+async def test_a_theme_chosen_in_the_settings_applies_at_once(make_app) -> None:
+    from textual.widgets import Select
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        theme = app.screen.query_one("#set-theme", Select)
+        theme.focus()
+        await pilot.press("enter")  # open the list
+        await pilot.pause()
+        await pilot.press("down", "enter")  # the theme after the dark one
+        await pilot.pause()
+        assert theme.value == "textual-light"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        assert app.theme == "textual-light"
+    assert app.session.store.settings()[0].theme == "textual-light"
