@@ -490,11 +490,13 @@ async def test_results_list_each_miss_once_and_r_reviews_them(make_app) -> None:
         await pilot.pause()
         assert isinstance(app.screen, ResultsScreen)
         assert "Nothing missed." in screen_text(app)
+        assert "New personal best" not in screen_text(app)  # a drill, not a round for bests
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
     store = app.session.store
     assert store.cards() == cards_before  # reviewing misses right away leaves the schedule
+    assert len(store.rounds()) == 1  # nor does it count as a round (best score, day streak)
     assert store.reviews()[-1].key == missed and store.reviews()[-1].mode == ModeId.MISSES
 
 

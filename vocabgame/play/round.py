@@ -379,6 +379,7 @@ class Round:
             missed=missed,
             previous_best=previous_best,
             new_best=finished
+            and self.round_id is not None  # a round not kept cannot be a best
             and self.score > 0
             and (previous_best is None or self.score > previous_best),
             next_due=next_due,

@@ -339,26 +339,23 @@ class Session:
     def start_misses_round(
         self, deck_id: str | None, title: str, keys: Sequence[FaceKey], seed: int | None = None
     ) -> Round | None:
-        """A round of just these faces (a round's misses), in the misses mode: answers are
-        saved, due dates stay. None when none of the faces is in the decks any more."""
+        """A round of just these faces (a round's misses), in the misses mode: each answer is
+        saved, due dates stay, and the round itself is not kept (a drill of what was just
+        shown counts for no best score and no day streak). None when none of the faces is in
+        the decks any more."""
         known = {k for d in self.decks_for(deck_id) for k in faces(d)}
         queue = list(dict.fromkeys(k for k in keys if k in known))
         if not queue:
             return None
-        now = self.clock()
-        round_id = None
-        if self.store.read_only is None:
-            with suppress(StoreReadOnly):  # play goes on unsaved; the screen says so once
-                round_id = self.store.start_round(deck_id, ModeId.MISSES, now)
         return Round(
             self,
-            round_id=round_id,
+            round_id=None,
             rules=MODES[ModeId.MISSES],
             deck_id=deck_id,
             title=title,
             queue=queue,
             rng=random.Random(seed),
-            started_at=now,
+            started_at=self.clock(),
         )
 
     def preview(self, deck_id: str, item_id: str | None = None, only: bool = False) -> Round:
