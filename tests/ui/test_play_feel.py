@@ -292,7 +292,7 @@ async def test_the_new_limit_is_per_deck_and_learn_more_raises_it(make_app, tmp_
         assert (row_of(app, "second").new_items_left, row_of(app, "second").new) == (2, 2)
         serving = row_of(app, "serving")
         assert serving.limit_reached
-        assert "Today's new items are used up" in screen_text(app)
+        assert "All 2 new items for today are started." in screen_text(app)
         assert "m: learn 4 more today" in screen_text(app)  # four items never started
         await pilot.press("m")
         await pilot.pause()

@@ -31,38 +31,42 @@ WIDE = 120  # from this width the details stand beside the table, not under it
 
 
 def details_text(row: DeckSummary) -> Text:
-    """What the highlighted deck is about and how far along the player is."""
+    """The highlighted deck: what to do next first (it must show on a small screen), then
+    the progress, then what the deck is about."""
     text = Text()
     text.append(row.title + "\n", style="bold")
-    if row.description:
-        text.append(row.description + "\n", style="italic")
-    if row.tags:
-        text.append("Tags: ", style="dim")
-        text.append(", ".join(row.tags) + "\n")
+    if row.limit_reached:
+        text.append(f"All {row.new_limit} new items for today are started. ", style="bold yellow")
+        if row.id is not None:
+            text.append(f"m: learn {row.more_today} more today", style="bold")
+        else:
+            text.append("Pick a deck to learn more of it today.")
+        if row.due or row.new:
+            left = row.due + row.new
+            text.append(f" · Enter: the {left} question{'s' * (left != 1)} left", style="bold")
+        elif row.seen:
+            text.append(" · p: a practice round", style="bold")
+        text.append("\n")
+    elif row.due == 0 and row.new == 0 and row.seen:
+        text.append(
+            "Nothing is due or new: Enter plays a practice round of the questions due soonest.\n",
+            style="bold yellow",
+        )
+    else:
+        text.append("Enter: play a round\n", style="dim")
     text.append(f"{row.seen} of {row.questions} questions answered at least once\n")
-    text.append(f"{row.due} due now · {row.new} new you can start today\n")
+    text.append(f"{row.due} due now · {row.new} never answered, playable today\n")
     text.append(
         f"New items started today: {row.started_today} of {row.new_limit} allowed\n", style="dim"
     )
     if row.best is not None:
         text.append(f"Best round: {row.best} points\n", style="dim")
-    if row.limit_reached:
-        text.append("\nToday's new items are used up. ", style="bold")
-        if row.id is not None:
-            text.append(f"m: learn {row.more_today} more today   ", style="bold")
-        else:
-            text.append("Pick a deck to learn more of it today. ")
-        if row.due or row.new:
-            text.append("Enter: what is due and left today", style="bold")
-        elif row.seen:
-            text.append("p: a practice round", style="bold")
-        text.append("\n")
-    elif row.due == 0 and row.new == 0 and row.seen:
-        text.append(
-            "\nNothing is due or new: Enter plays a practice round of the questions due soonest.\n",
-            style="bold",
-        )
-    text.append("\nEnter: play this deck", style="dim")
+    if row.tags:
+        text.append("Tags: ", style="dim")
+        text.append(", ".join(row.tags) + "\n")
+    if row.description:
+        text.append(row.description, style="italic")
+    text.rstrip()
     return text
 
 
