@@ -35,6 +35,13 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _port(text: str) -> int:
+    value = _int(text)
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port from 1 to 65535")
+    return value
+
+
 def _int(text: str) -> int:
     try:
         return int(text)
@@ -164,6 +171,23 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON for tools")
 
     p = command(
+        "serve",
+        "play in a web browser",
+        "Serve the game to web browsers: each browser tab that opens the address plays its own "
+        "game on the same data folder. Stop with Ctrl+C. Needs the serve extra: "
+        "pip install 'vocabgame[serve]'.",
+    )
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on (default 127.0.0.1: this machine only; "
+        "0.0.0.0 lets anyone who can reach the port play and change your progress)",
+    )
+    p.add_argument(
+        "--port", type=_port, default=8000, metavar="N", help="the port (default 8000)"
+    )
+
+    p = command(
         "settings",
         "show or change settings",
         "Show the settings, or change them with the options below. They are kept in the data folder.",
@@ -237,6 +261,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             case "settings":
                 changes = {s.key: getattr(args, s.key) for s in SPECS}
                 return cmd_settings(data_dir, {k: v for k, v in changes.items() if v is not None})
+            case "serve":
+                return cmd_serve(
+                    data_dir,
+                    [*(args.decks or []), *getattr(args, "decks_after", [])],
+                    args.host,
+                    args.port,
+                )
             case "play":
                 return run_app(
                     data_dir, folders, deck=args.deck, size=args.size, seed=args.seed, start=True
@@ -468,6 +499,35 @@ def cmd_new(path: Path) -> int:
         _err(f"{path}: cannot write: {exc.strerror}")
         return EXIT_PROBLEM
     print(f"Wrote {path}. Check it with: vocabgame validate {path}")
+    return EXIT_OK
+
+
+def cmd_serve(data_dir: Path, decks: list[Path], host: str, port: int) -> int:
+    try:
+        from vocabgame.ui.serve import GameServer, game_command, is_local, url
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("textual_serve", "aiohttp", "aiohttp_jinja2", "jinja2"):
+            raise
+        _err(
+            "playing in a browser needs textual-serve; install it with: "
+            "pip install 'vocabgame[serve]'"
+        )
+        return EXIT_PROBLEM
+    if not is_local(host):
+        _err(
+            f"warning: listening on {host}: anyone who can reach port {port} can play and "
+            "change the progress in this data folder."
+        )
+    server = GameServer(game_command(data_dir, decks), host, port)
+
+    def listening() -> None:
+        print(f"Open {url(host, port)} in a browser to play. Stop with Ctrl+C.", flush=True)
+
+    try:
+        server.run(listening)
+    except OSError as exc:
+        _err(f"cannot listen on {host} port {port}: {exc.strerror or exc}")
+        return EXIT_PROBLEM
     return EXIT_OK
 
 

@@ -63,9 +63,11 @@ class RoundScreen(Screen[None]):
             show=False,
             tooltip="go on after the feedback; pick the highlighted choice (↑ ↓ move it)",
         ),
-        Binding("u,ctrl+z", "undo", "Undo", tooltip="undo the last answer"),
+        # Letters type while an answer is typed: then F2 and F4 (and Ctrl+Z and Ctrl+F in a
+        # terminal; browsers take those for themselves).
+        Binding("u,f2,ctrl+z", "undo", "Undo", tooltip="undo the last answer"),
         Binding(
-            "f,ctrl+f",
+            "f,f4,ctrl+f",
             "flag",
             "Flag",
             tooltip="flag the question as wrong or unclear, for the deck's author",
