@@ -52,7 +52,9 @@ def _browser() -> tuple[str, str]:
     """Chromium and its driver, or skip (fail under CI) saying what is missing."""
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     driver = shutil.which("chromedriver")
-    missing = [name for name, found in (("chromium", chromium), ("chromedriver", driver)) if not found]
+    missing = [
+        name for name, found in (("chromium", chromium), ("chromedriver", driver)) if not found
+    ]
     try:
         import selenium  # noqa: F401
     except ImportError:

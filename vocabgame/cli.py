@@ -10,7 +10,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -183,9 +183,7 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
         help="the address to listen on (default 127.0.0.1: this machine only; "
         "0.0.0.0 lets anyone who can reach the port play and change your progress)",
     )
-    p.add_argument(
-        "--port", type=_port, default=8000, metavar="N", help="the port (default 8000)"
-    )
+    p.add_argument("--port", type=_port, default=8000, metavar="N", help="the port (default 8000)")
 
     p = command(
         "settings",
@@ -502,11 +500,24 @@ def cmd_new(path: Path) -> int:
     return EXIT_OK
 
 
+WEB_DRIVER = "textual.drivers.web_driver:WebDriver"
+# What `serve` imports that only the serve extra installs.
+_SERVE_NEEDS = ("textual_serve", "aiohttp", "aiohttp_jinja2", "jinja2")
+
+
+def in_browser(environ: Mapping[str, str] = os.environ) -> bool:
+    """Whether this game was started by `vocabgame serve` (textual-serve) for a browser tab.
+    Its standard input, output and error are pipes, not a terminal, TERM is whatever the
+    server had, and Textual draws through its web driver, which this variable names; the
+    first line on standard output must be the web driver's, so nothing may print there."""
+    return environ.get("TEXTUAL_DRIVER", "") == WEB_DRIVER
+
+
 def cmd_serve(data_dir: Path, decks: list[Path], host: str, port: int) -> int:
     try:
-        from vocabgame.ui.serve import GameServer, game_command, is_local, url
+        from vocabgame.ui.serve import WILDCARDS, GameServer, game_command, is_local, url
     except ModuleNotFoundError as exc:
-        if exc.name not in ("textual_serve", "aiohttp", "aiohttp_jinja2", "jinja2"):
+        if (exc.name or "").split(".")[0] not in _SERVE_NEEDS:
             raise
         _err(
             "playing in a browser needs textual-serve; install it with: "
@@ -521,7 +532,10 @@ def cmd_serve(data_dir: Path, decks: list[Path], host: str, port: int) -> int:
     server = GameServer(game_command(data_dir, decks), host, port)
 
     def listening() -> None:
-        print(f"Open {url(host, port)} in a browser to play. Stop with Ctrl+C.", flush=True)
+        where = url(host, port)
+        if host in WILDCARDS:
+            where += f" here, or this machine's address with port {port} from elsewhere,"
+        print(f"Open {where} in a browser to play. Stop with Ctrl+C.", flush=True)
 
     try:
         server.run(listening)

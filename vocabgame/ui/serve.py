@@ -3,21 +3,22 @@ on the same data folder (the store is safe for several processes), and relays it
 keys through a web page.
 
 textual-serve starts each game with a shell command, its standard input and output on pipes
-and `TEXTUAL_DRIVER` naming Textual's web driver in its environment (see `in_browser`).
+and `TEXTUAL_DRIVER` naming Textual's web driver in its environment (see
+`vocabgame.cli.in_browser`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import logging
-import os
 import re
 import shlex
 import signal
 import subprocess
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -25,16 +26,9 @@ from urllib.parse import urlsplit
 from aiohttp import web
 from textual_serve.server import Server
 
-WEB_DRIVER = "textual.drivers.web_driver:WebDriver"
 WILDCARDS = ("0.0.0.0", "::", "")
 # What a Host header may look like: a name or an address, and a port.
 _HOST_HEADER = re.compile(r"^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?$")
-
-
-def in_browser(environ: Mapping[str, str] = os.environ) -> bool:
-    """Whether this process is a game that textual-serve started for a browser tab: its
-    input and output are pipes, not a terminal, and Textual draws through its web driver."""
-    return environ.get("TEXTUAL_DRIVER", "") == WEB_DRIVER
 
 
 def is_local(host: str) -> bool:
@@ -80,12 +74,13 @@ def connection_allowed(host_header: str, origin: str | None, bind_host: str) -> 
     return origin is None or urlsplit(origin).netloc.lower() == host_header.lower()
 
 
-class GameServer(Server):  # type: ignore[misc]  # textual-serve has no type hints
+class GameServer(Server):
     """textual-serve's server, telling the CLI when it listens, and refusing connections from
     other web sites."""
 
     def __init__(self, command: str, host: str, port: int) -> None:
         super().__init__(command, host=host, port=port, title="vocabgame")
+        self.games: set[asyncio.Task[Any]] = set()  # one per open browser tab
 
     def initialize_logging(self) -> None:
         # Only problems: the CLI says where the game is, and each tab's start is no news.
@@ -95,17 +90,30 @@ class GameServer(Server):  # type: ignore[misc]  # textual-serve has no type hin
     async def on_startup(self, app: web.Application) -> None:
         """textual-serve prints its banner here; the CLI prints the address instead."""
 
+    async def on_shutdown(self, app: web.Application) -> None:
+        """On Ctrl+C, end every tab's game (each is told to quit, as when its tab closes) and
+        wait for them, so that none outlives the server."""
+        for game in self.games:
+            game.cancel()
+        await asyncio.gather(*self.games, return_exceptions=True)
+
     async def handle_index(self, request: web.Request) -> web.StreamResponse:
         if self.host in WILDCARDS and _HOST_HEADER.match(request.host):
             # Bound to every address: the page must send each browser back to the address it
             # came by, not to 0.0.0.0. aiohttp runs one request at a time up to the render.
             self.public_url = f"http://{request.host}"
-        return await super().handle_index(request)  # type: ignore[no-any-return]
+        return await super().handle_index(request)
 
-    async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         if not connection_allowed(request.host, request.headers.get("Origin"), self.host):
             raise web.HTTPForbidden(text="vocabgame: this page may not open a game here.")
-        return await super().handle_websocket(request)  # type: ignore[no-any-return]
+        game = asyncio.current_task()
+        assert game is not None
+        self.games.add(game)
+        try:
+            return await super().handle_websocket(request)
+        finally:
+            self.games.discard(game)
 
     def run(self, listening: Callable[[], Any]) -> None:
         """Serve until Ctrl+C or SIGTERM, calling `listening` once the port is open. Raises
@@ -114,10 +122,8 @@ class GameServer(Server):  # type: ignore[misc]  # textual-serve has no type hin
         self.initialize_logging()
         loop = asyncio.new_event_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
-            try:
+            with contextlib.suppress(NotImplementedError):  # Windows: KeyboardInterrupt instead
                 loop.add_signal_handler(sig, self.request_exit)
-            except NotImplementedError:  # Windows: Ctrl+C arrives as KeyboardInterrupt
-                pass
         try:
             web.run_app(
                 self._make_app(),
