@@ -143,7 +143,7 @@ def test_without_textual_serve_one_sentence_says_what_to_install(
     assert main(["serve"]) == 1
     assert capsys.readouterr().err == (
         "vocabgame: playing in a browser needs textual-serve; install it with: "
-        "pip install 'vocabgame[serve]'\n"
+        "pip install textual-serve\n"
     )
 
 

@@ -174,8 +174,8 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
         "serve",
         "play in a web browser",
         "Serve the game to web browsers: each browser tab that opens the address plays its own "
-        "game on the same data folder. Stop with Ctrl+C. Needs the serve extra: "
-        "pip install 'vocabgame[serve]'.",
+        "game on the same data folder. Stop with Ctrl+C. Needs textual-serve (the serve "
+        "extra): pip install textual-serve.",
     )
     p.add_argument(
         "--host",
@@ -519,10 +519,7 @@ def cmd_serve(data_dir: Path, decks: list[Path], host: str, port: int) -> int:
     except ModuleNotFoundError as exc:
         if (exc.name or "").split(".")[0] not in _SERVE_NEEDS:
             raise
-        _err(
-            "playing in a browser needs textual-serve; install it with: "
-            "pip install 'vocabgame[serve]'"
-        )
+        _err("playing in a browser needs textual-serve; install it with: pip install textual-serve")
         return EXIT_PROBLEM
     if not is_local(host):
         _err(
