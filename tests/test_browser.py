@@ -123,11 +123,13 @@ def server(played_in: Path) -> Iterator[str]:
     finally:
         process.send_signal(signal.SIGINT)  # as Ctrl+C
         try:
-            process.wait(timeout=30)
+            out, err = process.communicate(timeout=30)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
             raise
+        # textual-serve passes on what a game wrote to its standard error: shown on failure.
+        print(f"vocabgame serve said:\n{out}{err}")
 
 
 @pytest.fixture
@@ -162,6 +164,8 @@ def test_three_questions_played_in_chromium_are_the_three_answers_in_the_store(
     from selenium.webdriver.common.by import By
 
     def screen() -> str:
+        if browser.execute_script("return document.body.classList.contains('-closed')"):
+            raise AssertionError("the game ended: the page says 'Session ended.'")
         return browser.execute_script(READ_SCREEN) or ""
 
     def answers() -> int:

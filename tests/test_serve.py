@@ -17,7 +17,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from vocabgame.cli import in_browser, main
+from vocabgame.cli import in_browser, main, terminal_problem
 from vocabgame.ui import serve
 from vocabgame.ui.serve import connection_allowed, game_command, is_local
 
@@ -147,9 +147,21 @@ def test_without_textual_serve_one_sentence_says_what_to_install(
     )
 
 
-def test_the_game_knows_it_was_started_for_a_browser() -> None:
-    assert in_browser({"TEXTUAL_DRIVER": "textual.drivers.web_driver:WebDriver"})
-    assert not in_browser({})
+class _Pipe:
+    def isatty(self) -> bool:
+        return False
+
+
+@pytest.mark.parametrize("term", [{}, {"TERM": "dumb"}, {"TERM": "xterm-256color"}])
+def test_a_game_started_for_a_browser_tab_is_not_refused_for_want_of_a_terminal(
+    term: dict[str, str],
+) -> None:
+    """textual-serve runs each game with pipes on both ends, the server's TERM (none at all
+    under a service manager) and TEXTUAL_DRIVER naming Textual's web driver."""
+    served = {**term, "TEXTUAL_DRIVER": "textual.drivers.web_driver:WebDriver"}
+    assert in_browser(served) and not in_browser(term)
+    assert terminal_problem(_Pipe(), _Pipe(), served) is None
+    assert terminal_problem(_Pipe(), _Pipe(), term) is not None
 
 
 @pytest.mark.parametrize(
