@@ -98,6 +98,18 @@ def test_any_other_address_warns_in_one_line(
         )
 
 
+def test_a_data_folder_no_game_could_use_is_said_before_serving(
+    served: list[tuple[str, str, int]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "vocabgame.db").write_bytes(b"this is not a database, " * 100)
+    assert main(["serve", "--data-dir", str(tmp_path / "data")]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and served == []
+    [line] = err.splitlines()
+    assert line.startswith("vocabgame: ") and "vocabgame.db" in line
+
+
 @pytest.mark.parametrize("port", ["0", "65536", "http"])
 def test_a_port_out_of_range_is_a_usage_error(
     served: list[tuple[str, str, int]], port: str, capsys: pytest.CaptureFixture[str]

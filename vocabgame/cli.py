@@ -662,6 +662,11 @@ def cmd_serve(data_dir: Path, decks: list[Path], host: str, port: int) -> int:
             raise
         _err("playing in a browser needs textual-serve; install it with: pip install textual-serve")
         return EXIT_PROBLEM
+    # Every tab's game opens this store: say now, once, if it cannot be used.
+    store = _open_store(data_dir)
+    if store is None:
+        return EXIT_PROBLEM
+    store.close()
     if not is_local(host):
         _err(
             f"warning: listening on {host}: anyone who can reach port {port} can play and "
