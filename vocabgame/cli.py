@@ -6,6 +6,7 @@ Commands that do not open the game never import textual, so they start fast.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -20,6 +21,7 @@ from vocabgame.printable import printable
 from vocabgame.settings import SPEC, SPECS, Settings
 
 if TYPE_CHECKING:
+    from vocabgame.model import Deck
     from vocabgame.stats import Stats
     from vocabgame.store import Store
 
@@ -165,6 +167,8 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
     )
     p.add_argument("path", type=Path, metavar="PATH", help="the file to create (.yaml)")
 
+    _interchange_commands(command)
+
     p = command(
         "export-progress",
         "write all your progress to one file",
@@ -216,6 +220,46 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
         "0.0.0.0 lets anyone who can reach the port play and change your progress)",
     )
     p.add_argument("--port", type=_port, default=8000, metavar="N", help="the port (default 8000)")
+
+    p = command(
+        "backup",
+        "back up the progress database now",
+        "Write a backup of the progress database to the data folder's backups/ folder and "
+        "print its name. The game also writes one by itself at the first session of each day "
+        "and keeps the last 7 daily and 4 weekly ones.",
+    )
+
+    p = command(
+        "restore",
+        "put a backup back in place of the progress database",
+        "Replace the progress database with a backup: FILE, or the newest one in the data "
+        "folder's backups/ folder. Shows what it will restore and asks first; the current "
+        "database is kept as backups/vocabgame-before-restore-DATE.db. Refused while another "
+        "vocabgame runs on the same data folder.",
+    )
+    p.add_argument(
+        "file",
+        nargs="?",
+        type=Path,
+        metavar="FILE",
+        help="the backup to restore: a path, or a file name in backups/ (default: the newest)",
+    )
+    p.add_argument("--yes", "-y", action="store_true", help="do not ask for confirmation")
+
+    p = command(
+        "check",
+        "check the progress database for damage and inconsistencies",
+        "Check the progress database: SQLite's integrity check, answers whose round is "
+        "missing, schedules without answers, and schedules that do not follow from their "
+        "answers. Prints one line per finding and a summary; exits 1 if anything was found "
+        "(0 when --fix repaired all of it).",
+    )
+    p.add_argument(
+        "--fix",
+        action="store_true",
+        help="repair what can be repaired, after writing a backup first",
+    )
+    p.add_argument("--json", action="store_true", help="print JSON for tools")
 
     p = command(
         "settings",
@@ -270,12 +314,38 @@ def _effective_settings(argv: Sequence[str]) -> Settings | None:
     return Settings.from_stored(rows)[0]
 
 
+# The commands that open the progress database (None: the game), each holding the data
+# folder's lock shared while it runs; `restore` takes it alone.
+USES_DATA_FOLDER = (
+    None,
+    "play",
+    "stats",
+    "flags",
+    "settings",
+    "backup",
+    "check",
+    "export-progress",
+    "import-progress",
+)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     wants_help = any(a in ("-h", "--help") for a in argv)
     args = build_parser(_effective_settings(argv) if wants_help else None).parse_args(argv)
     data_dir: Path = args.data_dir or default_data_dir()
     folders = deck_folders(data_dir, [*(args.decks or []), *getattr(args, "decks_after", [])])
+    with contextlib.ExitStack() as held:
+        if args.command in USES_DATA_FOLDER:
+            # Every vocabgame using the data folder holds its lock shared; restore needs it alone.
+            from vocabgame.backup import shared_lock
+
+            held.enter_context(shared_lock(data_dir))
+        return _run(args, data_dir, folders)
+    return EXIT_OK  # pragma: no cover (mypy cannot see that the block always returns)
+
+
+def _run(args: argparse.Namespace, data_dir: Path, folders: list[Path]) -> int:
     try:
         match args.command:
             case "validate":
@@ -284,10 +354,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return cmd_decks(folders, args.json)
             case "new":
                 return cmd_new(args.path)
+            case "import" | "export" | "schema":
+                return cmd_interchange(args, folders)
             case "stats":
                 return cmd_stats(data_dir, folders, args.json)
             case "flags":
                 return cmd_flags(data_dir, args.json)
+            case "backup":
+                return cmd_backup(data_dir)
+            case "restore":
+                return cmd_restore(data_dir, args.file, args.yes)
+            case "check":
+                return cmd_check(data_dir, args.fix, args.json)
             case "settings":
                 changes = {s.key: getattr(args, s.key) for s in SPECS}
                 return cmd_settings(data_dir, {k: v for k, v in changes.items() if v is not None})
@@ -325,8 +403,167 @@ def _open_store(data_dir: Path) -> Store | None:
     try:
         return Store.open(data_dir / DB_NAME)
     except StoreError as exc:
-        _err(str(exc))
+        _store_error(data_dir, exc)
         return None
+
+
+def _store_error(data_dir: Path, exc: Exception) -> None:
+    """Print why the store cannot be opened; when it is damaged, name the newest backup."""
+    from vocabgame.backup import damage_hint
+
+    hint = damage_hint(data_dir)
+    _err(f"{exc} {hint}" if hint else str(exc))
+
+
+def cmd_backup(data_dir: Path) -> int:
+    from vocabgame.backup import BackupError, backup_now
+    from vocabgame.srs import utc_now
+    from vocabgame.store import DB_NAME
+
+    if not (data_dir / DB_NAME).is_file():
+        _err(f"there is no progress database in {data_dir} yet; nothing to back up")
+        return EXIT_PROBLEM
+    store = _open_store(data_dir)
+    if store is None:
+        return EXIT_PROBLEM
+    try:
+        path = backup_now(store.conn, data_dir, utc_now())
+    except BackupError as exc:
+        _err(str(exc))
+        return EXIT_PROBLEM
+    finally:
+        store.close()
+    print(printable(str(path)))
+    return EXIT_OK
+
+
+def _describe(path: Path) -> str:
+    import sqlite3
+
+    from vocabgame.backup import contents
+
+    try:
+        found = contents(path)
+    except sqlite3.Error as exc:  # say so; the restore itself decides
+        return f"{path} (cannot be read: {exc})"
+    last = f", last answer {found.last_answer[:16].replace('T', ' ')}" if found.last_answer else ""
+    answers = f"{found.reviews} answer{'s' * (found.reviews != 1)}"
+    rounds = f"{found.rounds} round{'s' * (found.rounds != 1)}"
+    return f"{path} ({answers}, {rounds}{last})"
+
+
+def cmd_restore(data_dir: Path, file: Path | None, yes: bool) -> int:
+    from vocabgame.backup import BackupError, DataLock, find_backup, restore
+    from vocabgame.srs import utc_now
+    from vocabgame.store import DB_NAME
+
+    db = data_dir / DB_NAME
+    try:
+        # Refused at once while another vocabgame runs; the lock is let go while asking, so a
+        # game started meanwhile is not left waiting on an unanswered question.
+        with DataLock(data_dir).exclusive() as lock:
+            enforced = lock.enforced
+        source = find_backup(data_dir, file)
+        if not enforced:
+            _err(
+                "cannot tell whether another vocabgame is running on this data folder "
+                "(no file locks here); make sure none is"
+            )
+        print(printable(f"Restore {_describe(source)}"))
+        if db.exists():
+            print(printable(f"over     {_describe(db)}?"))
+            print("The current database is kept in the backups folder first.")
+        if not yes and not _confirm("Restore it? [y/N] "):
+            print("Nothing was restored.")
+            return EXIT_PROBLEM
+        with DataLock(data_dir).exclusive():
+            before = restore(data_dir, source, utc_now())
+    except BackupError as exc:
+        _err(str(exc))
+        return EXIT_PROBLEM
+    print(printable(f"Restored {source} to {db}."))
+    if before is not None:
+        print(printable(f"The progress it replaced is kept in {before}."))
+    return EXIT_OK
+
+
+def _confirm(prompt: str) -> bool:
+    try:
+        answer = input(prompt)
+    except EOFError:
+        print()
+        return False
+    return answer.strip().lower() in ("y", "yes")
+
+
+def cmd_check(data_dir: Path, fix: bool, as_json: bool) -> int:
+    import sqlite3
+
+    from vocabgame.backup import BackupError, backup_now, damage_hint
+    from vocabgame.check import INTEGRITY, Finding, Report, check, run, srs_for
+    from vocabgame.srs import utc_now
+    from vocabgame.store import DB_NAME
+
+    db = data_dir / DB_NAME
+    if not db.is_file():
+        print(printable(f"There is no progress database in {data_dir} yet; nothing to check."))
+        return EXIT_OK
+    remaining: list[Finding] | None = None
+    try:
+        conn = sqlite3.connect(db, isolation_level=None, timeout=2.0)
+    except sqlite3.Error as exc:
+        _err(f"cannot open {db} ({exc})")
+        return EXIT_PROBLEM
+
+    def backup_first() -> Path:
+        source = sqlite3.connect(db)
+        try:
+            return backup_now(source, data_dir, utc_now())
+        finally:
+            source.close()
+
+    try:
+        report = check(conn, fix, backup=backup_first)
+        if fix and report.fixed:
+            remaining = run(conn, srs_for(conn))[0]
+    except BackupError as exc:
+        _err(f"{exc} Nothing was repaired.")
+        return EXIT_PROBLEM
+    except sqlite3.OperationalError as exc:
+        _err(f"cannot check {db} ({exc})")
+        return EXIT_PROBLEM
+    except sqlite3.DatabaseError as exc:
+        hint = damage_hint(data_dir)
+        report = Report([Finding(INTEGRITY, f"{db} cannot be read ({exc}). {hint}".strip(), False)])
+    finally:
+        conn.close()
+    left = report.findings if remaining is None else remaining
+    if as_json:
+        out = {
+            "database": str(db),
+            "findings": [f.as_dict() for f in report.findings],
+            "fixed": report.fixed,
+            "backup": str(report.backup) if report.backup else None,
+            "remaining": [f.as_dict() for f in left],
+        }
+        print(json.dumps(out, indent=2))
+        return EXIT_PROBLEM if left else EXIT_OK
+    for finding in report.findings:
+        print(printable(f"{finding.kind}: {finding.message}"))
+    found = len(report.findings)
+    if not found:
+        print(printable(f"{db}: no problems found."))
+        return EXIT_OK
+    fixable = sum(f.fixable for f in report.findings)
+    summary = f"{db}: {found} problem{'s' * (found != 1)} found"
+    if report.backup is not None:
+        summary += f"; backed up to {report.backup}, then repaired {report.fixed}"
+        if left:
+            summary += f"; {len(left)} remain"
+    elif fixable:
+        summary += f"; {fixable} can be repaired with: vocabgame check --fix"
+    print(printable(summary + "."))
+    return EXIT_PROBLEM if left else EXIT_OK
 
 
 def cmd_flags(data_dir: Path, as_json: bool) -> int:
@@ -400,8 +637,10 @@ def cmd_stats(data_dir: Path, folders: list[Path], as_json: bool) -> int:
     try:
         session = open_session(data_dir, folders)
     except StoreError as exc:
-        _err(str(exc))
+        _store_error(data_dir, exc)
         return EXIT_PROBLEM
+    for notice in session.notices:
+        _err(notice)
     try:
         stats = session.stats()
     finally:
@@ -527,7 +766,7 @@ def cmd_decks(folders: list[Path], as_json: bool) -> int:
 
 def cmd_new(path: Path) -> int:
     from vocabgame.deck.starter import starter_deck
-    from vocabgame.paths import schema_path
+    from vocabgame.interchange import SCHEMA_REF
 
     if os.path.lexists(path):
         _err(f"{path}: already exists; choose another name or remove it first")
@@ -538,11 +777,12 @@ def cmd_new(path: Path) -> int:
     deck_id = re.sub(r"[^a-z0-9]+", "-", path.stem.lower()).strip("-") or "my-deck"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(starter_deck(deck_id, schema_path().as_uri()), encoding="utf-8")
+        path.write_text(starter_deck(deck_id, SCHEMA_REF), encoding="utf-8")
     except OSError as exc:
         _err(f"{path}: cannot write: {exc.strerror}")
         return EXIT_PROBLEM
     print(printable(f"Wrote {path}. Check it with: vocabgame validate {path}"))
+    _place_schema(path)
     return EXIT_OK
 
 
@@ -703,7 +943,7 @@ def run_app(
     try:
         session = open_session(data_dir, folders)
     except StoreError as exc:
-        _err(str(exc))
+        _store_error(data_dir, exc)
         return EXIT_PROBLEM
     if deck is not None and session.catalog.get(deck) is None:
         known = ", ".join(d.id for d in session.catalog.decks) or "none"
@@ -757,3 +997,318 @@ def terminal_problem(
             "emulator, or set TERM for it, e.g. TERM=xterm-256color vocabgame"
         )
     return None
+
+
+# -- import, export, schema -------------------------------------------------------------------
+
+_EXPORT_FORMATS = {".csv": "csv", ".tsv": "tsv", ".txt": "tsv", ".apkg": "apkg"}
+
+
+def _slug_arg(text: str) -> str:
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", text):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a slug: use lowercase letters, digits and hyphens"
+        )
+    return text
+
+
+def _interchange_commands(
+    command: Callable[[str, str, str], argparse.ArgumentParser],
+) -> None:
+    """The parsers of `import`, `export` and `schema`."""
+    raw = argparse.RawDescriptionHelpFormatter
+    p = command(
+        "import",
+        "make a deck from a CSV or TSV of terms and definitions",
+        "Make a deck file from a two-column table (term, definition), such as Anki's\n"
+        '"Notes in Plain Text" export or Quizlet\'s export.',
+    )
+    p.formatter_class = raw
+    p.epilog = """\
+The separator is taken from an Anki "#separator:" line, else guessed among tab, comma and
+semicolon, else from the extension (.csv: comma; otherwise tab). HTML is turned into plain
+text when an "#html:true" line says so, or when the text has tags such as <br> or <div>.
+A first row such as "term, definition" or "Front, Back" is taken as a header and skipped.
+Empty rows, rows without a term or a definition and repeated terms are skipped and reported
+as FILE:LINE. Nothing is written when nothing can be imported.
+
+The deck validates as written; add sources, caveats and examples next
+(vocabgame validate --strict lists what is missing).
+
+examples:
+  vocabgame import anki-notes.txt -o decks/serving.yaml
+  vocabgame import quizlet.tsv -o decks/serving.yaml --id serving --title "Serving terms"
+"""
+    p.add_argument("file", type=Path, metavar="FILE", help="the CSV, TSV or text file to read")
+    p.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        required=True,
+        metavar="DECK.yaml",
+        help="the deck file to write; deck-v1.schema.json is written beside it for editors",
+    )
+    p.add_argument(
+        "--id", type=_slug_arg, metavar="ID", help="the deck id (default: from the output name)"
+    )
+    p.add_argument(
+        "--title",
+        metavar="TITLE",
+        help="the deck title (default: the #deck: line of an Anki export, else the file name)",
+    )
+    p.add_argument("--force", action="store_true", help="replace the output file if it exists")
+
+    p = command(
+        "export",
+        "write a deck's terms as CSV, TSV or an Anki package",
+        "Write a deck's terms for Anki or Quizlet: one card per term, the term on the front\n"
+        "and the definition on the back.",
+    )
+    p.formatter_class = raw
+    p.epilog = """\
+csv, tsv: Anki imports them as Basic notes (File > Import); the first lines tell Anki the
+  separator, that fields are plain text, the deck name and a third column of tags.
+  For Quizlet, use --format tsv --no-header and choose Tab and New line when importing.
+apkg: an Anki package made with genanki (pip install 'vocabgame[anki]'); the term's caveat,
+  example and sources go on the back too. Notes keep the same ids on every export, so
+  importing a newer export into Anki updates the cards instead of adding copies.
+Only terms are exported; confusables, scenarios and the other items stay in vocabgame.
+
+examples:
+  vocabgame export kv-cache -o kv-cache.apkg
+  vocabgame export decks/serving.yaml --format tsv --no-header -o serving-quizlet.tsv
+"""
+    p.add_argument("deck", metavar="DECK", help="a deck id (see vocabgame decks) or a deck file")
+    p.add_argument(
+        "--format",
+        choices=("csv", "tsv", "apkg"),
+        help="what to write (default: from the output's extension: .csv, .tsv or .txt, .apkg)",
+    )
+    p.add_argument(
+        "-o", "--output", type=Path, required=True, metavar="FILE", help="the file to write"
+    )
+    p.add_argument(
+        "--no-header",
+        action="store_true",
+        help="csv/tsv: only the two columns, without Anki's # lines and tags (for Quizlet)",
+    )
+    p.add_argument("--force", action="store_true", help="replace the output file if it exists")
+
+    p = command(
+        "schema",
+        "print the JSON Schema of deck files",
+        "Print the JSON Schema of deck format 1, or write it to a file. Editors with the YAML "
+        "language server use it to complete and check deck files as you type; vocabgame new "
+        "and vocabgame import write it beside the deck for you.",
+    )
+    p.add_argument("-o", "--output", type=Path, metavar="FILE", help="write it to FILE")
+    p.add_argument("--force", action="store_true", help="replace FILE if it exists")
+
+
+def cmd_interchange(args: argparse.Namespace, folders: list[Path]) -> int:
+    if args.command == "import":
+        return cmd_import(args.file, args.output, args.id, args.title, args.force)
+    if args.command == "export":
+        return cmd_export(args.deck, args.output, args.format, args.no_header, args.force, folders)
+    return cmd_schema(args.output, args.force)
+
+
+def _write_file(path: Path, data: bytes, force: bool) -> bool:
+    """Write a whole file, or print why not and return False."""
+    from vocabgame.interchange import write_new
+
+    try:
+        write_new(path, data, force)
+    except FileExistsError:
+        _err(f"{path}: already exists; pass --force to replace it")
+        return False
+    except IsADirectoryError:
+        _err(f"{path}: is a folder; give a file name")
+        return False
+    except OSError as exc:
+        _err(f"{path}: cannot write: {exc.strerror}")
+        return False
+    return True
+
+
+def _place_schema(deck_path: Path) -> None:
+    """Put the schema beside a deck just written, saying only what needs saying."""
+    from vocabgame.interchange import SCHEMA_NAME, place_schema
+
+    target = deck_path.parent / SCHEMA_NAME
+    try:
+        what = place_schema(deck_path.parent)
+    except OSError as exc:
+        _err(f"{target}: cannot write the schema for editors: {exc.strerror}")
+        return
+    if what in ("written", "updated"):
+        print(printable(f"Wrote {target} for editors; keep it beside the deck."))
+    elif what == "kept":
+        _err(f"{target}: exists and is not vocabgame's schema; left as it is")
+
+
+def _title_from(name: str) -> str:
+    words = " ".join(re.sub(r"[-_]+", " ", name).split())
+    return (words[:1].upper() + words[1:]) or "Imported deck"
+
+
+def cmd_import(
+    source: Path, output: Path, deck_id: str | None, title: str | None, force: bool
+) -> int:
+    from vocabgame.deck import DEFAULT_MAX_BYTES, load_text
+    from vocabgame.interchange import SCHEMA_REF, deck_yaml, read_table
+    from vocabgame.interchange.table import slug
+    from vocabgame.problems import DeckError
+
+    if output.suffix not in (".yaml", ".yml"):
+        _err(f"{output}: a deck file name ends in .yaml")
+        return EXIT_USAGE
+    if output.exists() and not force:
+        _err(f"{output}: already exists; pass --force to replace it")
+        return EXIT_PROBLEM
+    try:
+        if source.stat().st_size > DEFAULT_MAX_BYTES:
+            _err(
+                f"{source}: file is {source.stat().st_size:,} bytes, over the deck size limit "
+                f"of {DEFAULT_MAX_BYTES:,}; nothing written"
+            )
+            return EXIT_PROBLEM
+        data = source.read_bytes()
+    except FileNotFoundError:
+        _err(f"{source}: no such file")
+        return EXIT_PROBLEM
+    except IsADirectoryError:
+        _err(f"{source}: is a folder; give a CSV or TSV file")
+        return EXIT_PROBLEM
+    except OSError as exc:
+        _err(f"{source}: cannot read: {exc.strerror}")
+        return EXIT_PROBLEM
+    try:
+        imported = read_table(data, str(source), source.suffix)
+    except DeckError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        _err(f"nothing written to {output}")
+        return EXIT_PROBLEM
+    for note in imported.notes:
+        print(printable(str(note)), file=sys.stderr)
+    deck_id = deck_id or slug(output.stem) or "imported"
+    if title is None and imported.deck_name:
+        title = imported.deck_name.split("::")[-1].strip() or None
+    title = title or _title_from(source.stem)
+    text = deck_yaml(imported, deck_id, title, source.name, SCHEMA_REF)
+    encoded = text.encode("utf-8")
+    if len(encoded) > DEFAULT_MAX_BYTES:
+        _err(
+            f"{output}: the deck would be {len(encoded):,} bytes, over the deck size limit of "
+            f"{DEFAULT_MAX_BYTES:,}; nothing written"
+        )
+        return EXIT_PROBLEM
+    deck, problems = load_text(text, str(output), strict=True)
+    errors = [p for p in problems if p.severity == "error"]
+    if deck is None or errors:
+        for problem in errors:
+            print(problem, file=sys.stderr)
+        _err(f"the imported deck would not validate; nothing written to {output}")
+        return EXIT_PROBLEM
+    if not _write_file(output, encoded, force):
+        return EXIT_PROBLEM
+    skipped = imported.skipped
+    print(
+        printable(
+            f"Wrote {output}: {len(deck.terms)} terms from {source}"
+            + (f"; {skipped} row{'s' * (skipped != 1)} skipped (listed above)" if skipped else "")
+            + "."
+        )
+    )
+    _place_schema(output)
+    unsourced = sum(1 for t in deck.terms if not t.sources)
+    print(
+        "Next steps:\n"
+        f"  1. Add a `sources` section and cite it from each term: {unsourced} of "
+        f"{len(deck.terms)} terms cite no source.\n"
+        "  2. Add a `caveat` (the trap) or an `example` to the terms that need one, and\n"
+        "     confusables, scenarios or claims for look-alike terms.\n"
+        f"  3. Check it: vocabgame validate --strict {output}"
+    )
+    return EXIT_OK
+
+
+def cmd_export(
+    target: str,
+    output: Path,
+    fmt: str | None,
+    no_header: bool,
+    force: bool,
+    folders: list[Path],
+) -> int:
+    from vocabgame.interchange import ExportError, apkg_bytes, table_text
+
+    fmt = fmt or _EXPORT_FORMATS.get(output.suffix.lower())
+    if fmt is None:
+        _err(f"{output}: say which format with --format csv, tsv or apkg")
+        return EXIT_USAGE
+    if no_header and fmt == "apkg":
+        _err("--no-header is for csv and tsv, not apkg")
+        return EXIT_USAGE
+    if output.exists() and not force:
+        _err(f"{output}: already exists; pass --force to replace it")
+        return EXIT_PROBLEM
+    deck = _deck_for_export(target, folders)
+    if deck is None:
+        return EXIT_PROBLEM
+    try:
+        if fmt == "apkg":
+            import time
+
+            data = apkg_bytes(deck, time.time())
+        else:
+            separator = "," if fmt == "csv" else "\t"
+            data = table_text(deck, separator, header=not no_header).encode("utf-8")
+    except ExportError as exc:
+        _err(str(exc))
+        return EXIT_PROBLEM
+    if not _write_file(output, data, force):
+        return EXIT_PROBLEM
+    others = {s: len(items) for s, items in deck.sections.items() if s != "terms" and items}
+    left = ", ".join(f"{n} {s}" for s, n in others.items())
+    print(
+        printable(
+            f"Wrote {output}: {len(deck.terms)} terms of deck {deck.id!r}"
+            + (f" (not exported: {left})." if left else ".")
+        )
+    )
+    return EXIT_OK
+
+
+def _deck_for_export(target: str, folders: list[Path]) -> Deck | None:
+    from vocabgame.deck import load_catalog, load_deck
+    from vocabgame.problems import DeckError
+
+    path = Path(target)
+    if path.suffix in (".yaml", ".yml") or path.is_file():
+        try:
+            return load_deck(path)
+        except DeckError as exc:
+            for problem in exc.problems:
+                print(problem, file=sys.stderr)
+            return None
+    catalog = load_catalog(folders)
+    deck = catalog.get(target)
+    if deck is None:
+        known = ", ".join(d.id for d in catalog.decks) or "none"
+        _err(f"no deck with id {target!r} and no such file; known decks: {known}")
+    return deck
+
+
+def cmd_schema(output: Path | None, force: bool) -> int:
+    from vocabgame.interchange import schema_text
+
+    text = schema_text()
+    if output is None:
+        sys.stdout.write(text)
+        return EXIT_OK
+    if not _write_file(output, text.encode("utf-8"), force):
+        return EXIT_PROBLEM
+    print(printable(f"Wrote {output}."))
+    return EXIT_OK
