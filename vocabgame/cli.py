@@ -326,6 +326,7 @@ USES_DATA_FOLDER = (
     "check",
     "export-progress",
     "import-progress",
+    "serve",  # checks the store before serving, and a restore must not swap it under the tabs
 )
 
 
