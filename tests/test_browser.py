@@ -172,7 +172,13 @@ def test_three_questions_played_in_chromium_are_the_three_answers_in_the_store(
         return int(_vocabgame("stats", "--json", "--data-dir", str(played_in))["reviews"])
 
     browser.get(server)
-    _wait("the home screen in the browser", lambda: "All decks" in screen(), 90)
+    try:
+        _wait("the home screen in the browser", lambda: "All decks" in screen(), 90)
+    except AssertionError as exc:
+        found = browser.execute_script("return Boolean(window.vocabgameTerminal)")
+        raise AssertionError(
+            f"{exc}; " + ("the page shows:\n" + screen() if found else "no terminal on the page")
+        ) from None
     keys = browser.find_element(By.CSS_SELECTOR, ".xterm-helper-textarea")
     keys.send_keys("\ue007")  # Enter: play all decks
     for number in (1, 2, 3):
