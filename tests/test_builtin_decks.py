@@ -7,6 +7,7 @@ from each calculation's prompt and explanation; vocabgame.calc only evaluates th
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import math
@@ -225,6 +226,44 @@ def test_every_source_url_is_https(decks: list[Deck]) -> None:
         if not src.url.startswith("https://")
     ]
     assert not bad, "source URLs not starting with https://:" + _listing(bad)
+
+
+# Names that change between releases: a vLLM or TGI metric, or a command-line flag. An item
+# that teaches one says which release or date it describes, in its `version`.
+VERSIONED_NAME = re.compile(r"vllm:[a-z_]+|\btgi_[a-z_]+|(?<![\w-])--[a-z][a-z0-9-]*")
+
+
+def _texts(value: Any) -> Iterator[str]:
+    """Every text inside an item: its fields, and the texts in its lists and mappings."""
+    if isinstance(value, str):
+        yield value
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            yield from _texts(getattr(value, f.name))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _texts(key)
+            yield from _texts(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _texts(item)
+
+
+def test_items_naming_a_metric_or_flag_say_which_version_they_describe(
+    decks: list[Deck],
+) -> None:
+    unversioned = []
+    for deck in decks:
+        for items in deck.sections.values():
+            for item in items:
+                names = sorted(
+                    {m.group(0) for text in _texts(item) for m in VERSIONED_NAME.finditer(text)}
+                )
+                if names and not (deck.versions.get(item.id) or "").strip():
+                    unversioned.append(f"{_where(deck, item.id)} names {', '.join(names)}")
+    assert not unversioned, "items that name a metric or flag but have no version:" + _listing(
+        unversioned
+    )
 
 
 # -- 4. uniqueness --------------------------------------------------------------------------------
