@@ -500,3 +500,17 @@ def test_decks_counts_are_worded_for_one_and_many(tmp_path: Path, capsys) -> Non
     assert main(["decks", "--decks", str(DATA)]) == 0
     out = capsys.readouterr().out
     assert "2 terms, 1 scenario, 1 calculation" in out
+
+
+def test_play_help_shows_the_round_size_in_effect(tmp_path: Path, capsys) -> None:
+    data = tmp_path / "data"
+    assert main(["settings", "--data-dir", str(data), "--round-size", "12"]) == 0
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as caught:
+        main(["play", "--data-dir", str(data), "--help"])
+    assert caught.value.code == 0
+    help_text = " ".join(capsys.readouterr().out.split())  # argparse wraps the lines
+    assert "questions in the round (now 12; see vocabgame settings)" in help_text
+    with pytest.raises(SystemExit):
+        main(["settings", "--data-dir", str(data), "--help"])
+    assert "now 12)" in " ".join(capsys.readouterr().out.split())
