@@ -26,8 +26,10 @@ from vocabgame.quiz import (
     FaceKey,
     Kind,
     Question,
+    Refused,
     format_number,
     parse_number,
+    same_unit,
 )
 from vocabgame.quiz import normalise as _normalise
 
@@ -485,6 +487,34 @@ def test_parse_number_rejects(text: str) -> None:
     assert parse_number(text) is None
 
 
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("GiB", "gib"),
+        ("GiB", "GiBs"),
+        ("GB", "gigabytes"),
+        ("tokens/s", "token/s"),
+        ("tokens/s", "tokens per second"),
+        ("ms", "milliseconds"),
+        ("microseconds", "µs"),
+        ("us", "μs"),
+        ("s", "secs"),
+        ("%", "percent"),
+        ("replicas", "replica"),
+    ],
+)
+def test_spellings_of_one_unit_are_the_same_unit(a: str, b: str) -> None:
+    assert same_unit(a, b) and same_unit(b, a)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [("GB", "GiB"), ("ms", "s"), ("ms", "us"), ("KiB", "MiB"), ("tokens/s", "tokens"), ("s", "ns")],
+)
+def test_different_units_are_not_the_same(a: str, b: str) -> None:
+    assert not same_unit(a, b) and not same_unit(b, a)
+
+
 def test_grade_number_relative_tolerance_and_units(latency: Deck) -> None:
     # 70B in FP16: 140 GB, within 5%
     q = next(
@@ -493,7 +523,17 @@ def test_grade_number_relative_tolerance_and_units(latency: Deck) -> None:
         if (q := question(latency, "weight-memory", "calculation", s)).expected == 140
     )
     assert q.unit == "GB" and q.answer == "140 GB"
-    for text in ["140", "140 GB", "140 gb", "1.4e2", "133", "147", "146.9 GB"]:
+    for text in [
+        "140",
+        "140 GB",
+        "140 gb",
+        "140 GBs",
+        "140 gigabytes",
+        "1.4e2",
+        "133",
+        "147",
+        "146.9 GB",
+    ]:
         grade = grade_number(latency, q, text)
         assert grade is not None and grade.correct, text
         assert grade.rating == 3 and grade.right_answer == "140 GB"
@@ -503,11 +543,15 @@ def test_grade_number_relative_tolerance_and_units(latency: Deck) -> None:
     for text in ["132", "148", "14", "1,400", "-140"]:
         grade = grade_number(latency, q, text)
         assert grade is not None and not grade.correct and grade.rating == 1, text
-    wrong_unit = grade_number(latency, q, "140 MB")
-    assert wrong_unit is not None and not wrong_unit.correct and wrong_unit.rating == 1
-    assert wrong_unit.note is not None and "GB" in wrong_unit.note and "MB" in wrong_unit.note
-    assert grade_number(latency, q, "abc") is None
-    assert grade_number(latency, q, "") is None
+    for text in ["140 MB", "140 GiB", "140 ms"]:
+        # another unit is not an answer in the asked one: refused, with the reason, unscored
+        refused = grade_number(latency, q, text)
+        assert isinstance(refused, Refused), text
+        assert "asked in GB, not " in refused.reason and "nothing was recorded" in refused.reason
+    for text in ["abc", ""]:
+        refused = grade_number(latency, q, text)
+        assert isinstance(refused, Refused)
+        assert refused.reason.startswith("That is not a number. Type it like 140, 140 GB,")
     grade = grade_number(latency, q, "140")
     assert grade is not None
     assert grade.explanation == (

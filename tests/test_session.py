@@ -16,7 +16,7 @@ from vocabgame.cli import render_stats
 from vocabgame.deck import Catalog, load_deck, load_text
 from vocabgame.model import Deck
 from vocabgame.play import POINTS_RIGHT, STREAK_BONUS, Round, Session
-from vocabgame.quiz import FaceKey, Grade, Kind, format_number
+from vocabgame.quiz import FaceKey, Grade, Kind, Refused, format_number
 from vocabgame.settings import Settings
 from vocabgame.srs import Srs
 from vocabgame.store import Review, Store
@@ -752,7 +752,7 @@ def test_text_that_is_not_a_number_records_nothing(tmp_path: Path, now: Now) -> 
     q = rnd.question()
     count = session.store.review_count()
     for text in ["abc", "", "1,4"]:
-        assert rnd.answer_text(text) is None
+        assert isinstance(rnd.answer_text(text), Refused)
         assert rnd.question() == q and not rnd.awaiting_next
     assert session.store.review_count() == count
     grade = rnd.answer_text(q.answer).grade  # type: ignore[union-attr]

@@ -12,8 +12,8 @@ from typing import Any
 from vocabgame.kinds.base import ItemKind, refuse
 from vocabgame.kinds.common import sources_of
 from vocabgame.model import DEFAULT_TOLERANCE, Calculation, Deck, FaceKey, Given, Tolerance
-from vocabgame.quiz.question import Face, Grade, Kind, Question, Response, Typed
-from vocabgame.quiz.text import format_number, parse_number
+from vocabgame.quiz.question import Face, Grade, Kind, Question, Refused, Response, Typed
+from vocabgame.quiz.text import format_number, parse_number, same_unit
 from vocabgame.reading import calc
 from vocabgame.reading.checker import Checker, describe, did_you_mean, number
 from vocabgame.reading.yamltree import Node
@@ -201,21 +201,26 @@ class CalculationKind(ItemKind):
 
     def grade(
         self, deck: Deck, item: Calculation, question: Question, response: Response
-    ) -> Grade | None:
-        """None if the text is not a number: nothing is recorded then."""
+    ) -> Grade | Refused:
+        """Refused, with the reason, if the text is not a number or is in another unit than
+        the one asked: nothing is recorded then. Another spelling of the unit (GiB, gib,
+        GiBs) is the same unit."""
         if not isinstance(response, Typed):
             refuse(self, response)
         parsed = parse_number(response.text)
         if parsed is None:
-            return None
+            example = format_number(140, question.unit)
+            return Refused(f"That is not a number. Type it like 140, {example}, 1.4e2 or 1,400.")
         value, unit = parsed
+        if unit and question.unit and not same_unit(unit, question.unit):
+            return Refused(
+                f"The answer is asked in {question.unit}, not {unit}: type it in "
+                f"{question.unit}, or the number alone (nothing was recorded)."
+            )
         assert question.expected is not None and question.tolerance is not None
         correct = question.tolerance.accepts(question.expected, value)
         note = None
-        if unit and question.unit and unit.casefold() != question.unit.casefold():
-            correct = False
-            note = f"The answer is asked in {question.unit}, not {unit}."
-        elif correct and value != question.expected:
+        if correct and value != question.expected:
             note = f"Within the tolerance of {question.tolerance}."
         shown = ", ".join(f"{name} = {format_number(v)}" for name, v in question.values)
         explanation = f"{item.explanation}\nHere: {shown}, so {item.answer} = {question.answer}."

@@ -15,7 +15,16 @@ from typing import TYPE_CHECKING
 from vocabgame.kinds import build_question, grade
 from vocabgame.model import Deck, FaceKey
 from vocabgame.play.modes import Mode
-from vocabgame.quiz.question import Grade, Kind, Picked, Question, Response, SelfGraded, Typed
+from vocabgame.quiz.question import (
+    Grade,
+    Kind,
+    Picked,
+    Question,
+    Refused,
+    Response,
+    SelfGraded,
+    Typed,
+)
 from vocabgame.store import Review
 
 if TYPE_CHECKING:
@@ -184,25 +193,27 @@ class Round:
 
     # -- answering ------------------------------------------------------------------------------
 
-    def answer(self, response: Response) -> Outcome | None:
-        """Grade and save an answer to the current question. None when the response is not an
-        answer at all (a number was expected): nothing is recorded and the question stays."""
+    def answer(self, response: Response) -> Outcome | Refused:
+        """Grade and save an answer to the current question. Refused, with the reason, when
+        the response is not an answer at all (a number was expected, or another unit): nothing
+        is recorded and the question stays."""
         question = self.question()
         if question is None or self._awaiting_next:
             raise RuntimeError("no question is waiting for an answer")
         verdict = grade(self._decks[question.key.deck_id], question, response)
-        return None if verdict is None else self._record(question, verdict)
+        return verdict if isinstance(verdict, Refused) else self._record(question, verdict)
 
     def answer_choice(self, index: int) -> Outcome:
         question = self._require(Kind.CHOICE)
         if not 0 <= index < len(question.choices):
             raise IndexError(index)
         outcome = self.answer(Picked(index))
-        assert outcome is not None
+        assert isinstance(outcome, Outcome)
         return outcome
 
-    def answer_text(self, text: str) -> Outcome | None:
-        """A typed term or number. None when a number was expected and `text` is not one."""
+    def answer_text(self, text: str) -> Outcome | Refused:
+        """A typed term or number. Refused when a number was expected and `text` is not one,
+        or is in another unit than the one asked."""
         question = self.question()
         if question is not None and question.kind not in (Kind.TYPED, Kind.NUMBER):
             raise RuntimeError(f"a {question.kind} question does not take typed text")
@@ -211,7 +222,7 @@ class Round:
     def answer_recall(self, rating: int, notes: str = "") -> Outcome:
         self._require(Kind.RECALL)
         outcome = self.answer(SelfGraded(rating, notes))
-        assert outcome is not None
+        assert isinstance(outcome, Outcome)
         return outcome
 
     def _require(self, kind: Kind) -> Question:

@@ -101,3 +101,11 @@ class SelfGraded:
 
 
 Response = Picked | Typed | SelfGraded
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """A response that is not an answer to the question: text where a number is asked, or a
+    number in another unit. Nothing is recorded; `reason` is the one line telling why."""
+
+    reason: str

@@ -21,7 +21,7 @@ from textual.widgets import Footer, Input, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
 from vocabgame.play import Outcome, Round
-from vocabgame.quiz import Kind
+from vocabgame.quiz import Kind, Refused
 from vocabgame.store import StoreError
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.screens.results import ResultsScreen
@@ -248,8 +248,8 @@ class RoundScreen(Screen[None]):
         except StoreError as exc:
             self.app.notify(str(exc), title="Answer not saved", severity="error", timeout=10)
             return
-        if outcome is None:  # a number was expected; nothing was recorded
-            self.hint("That is not a number. Type it like 140, 140 GB, 1.4e2 or 1,400.")
+        if isinstance(outcome, Refused):  # not an answer; nothing was recorded
+            self.hint(outcome.reason)
         else:
             self.show_feedback(outcome)
 
