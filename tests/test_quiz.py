@@ -24,6 +24,7 @@ from vocabgame.quiz import (
     CHOICES_PER_QUESTION,
     Face,
     FaceKey,
+    Grade,
     Kind,
     Question,
     Refused,
@@ -32,6 +33,8 @@ from vocabgame.quiz import (
     same_unit,
 )
 from vocabgame.quiz import normalise as _normalise
+from vocabgame.quiz.text import article_for
+from vocabgame.reading import calc
 
 from .conftest import DATA
 
@@ -556,7 +559,8 @@ def test_grade_number_relative_tolerance_and_units(latency: Deck) -> None:
     assert grade is not None
     assert grade.explanation == (
         "Weights take parameters times bytes per parameter.\n"
-        "Here: params = 70, precision = 2, so params * precision = 140 GB."
+        "Here: params = 70; precision = 2 for FP16.\n"
+        "params × precision = 70 × 2 = 140 GB."
     )
     assert [s.key for s in grade.sources] == []  # the calculation names no sources
 
@@ -647,3 +651,78 @@ def test_formatted_answers_parse_back_and_are_graded_right(latency: Deck, deck: 
             q = question(d, item, "calculation", seed)
             grade = grade_number(d, q, q.answer)
             assert grade is not None and grade.correct, q.answer
+
+
+KV_DECK = """
+format: 1
+id: kv
+title: KV
+calculations:
+  - id: kv-per-token
+    prompt: >-
+      For {model}, with the cache in {precision}, how many KiB does one token take
+      in a {tokens}-token prompt after {wait} ms?
+    given:
+      model: {"Llama-3-70B (80 layers)": 80}
+      precision: {"BF16 (2 bytes)": 2}
+      tokens: [8000]
+      wait: [18]
+    answer: 2 * model * 8 * 128 * precision / 1024 ** 1 + wait * 0 + tokens - tokens
+    unit: KiB
+    explanation: Bytes per token = 2 x layers x KV heads x head dim x bytes per element.
+"""
+
+
+def test_a_worked_example_shows_labels_units_and_readable_notation() -> None:
+    deck, problems = load_text(KV_DECK, "kv.yaml")
+    assert deck is not None, problems
+    q = question(deck, "kv-per-token", "calculation", 0)
+    grade = grade_number(deck, q, "320")
+    assert isinstance(grade, Grade) and grade.correct
+    _, here, worked = grade.explanation.split("\n")
+    assert here == (
+        "Here: model = 80 for Llama-3-70B (80 layers); precision = 2 for BF16 (2 bytes); "
+        "tokens = 8,000; wait = 18 ms."
+    )
+    assert worked == (
+        "2 × model × 8 × 128 × precision ÷ 1024¹ + wait × 0 + tokens − tokens"
+        " = 2 × 80 × 8 × 128 × 2 ÷ 1024¹ + 18 × 0 + 8,000 − 8,000 = 320 KiB."
+    )
+    for code in ("*", "**", " / "):
+        assert code not in grade.explanation
+
+
+@pytest.mark.parametrize(
+    ("expression", "shown"),
+    [
+        ("model * tokens / 1024 ** 2", "model × tokens ÷ 1024²"),
+        (
+            "floor(budget * 1024 ** 3 / (dtype * tokens))",
+            "floor(budget × 1024³ ÷ (dtype × tokens))",
+        ),
+        ("(1 - a ** (k + 1)) / (1 - a)", "(1 − a^(k + 1)) ÷ (1 − a)"),
+        ("a - (b - c)", "a − (b − c)"),
+        ("(a - b) - c", "a − b − c"),
+        ("a / (b * c)", "a ÷ (b × c)"),
+        ("(-x) ** 2", "(−x)²"),
+        ("max(1, kv // tp)", "max(1, floor(kv ÷ tp))"),
+    ],
+)
+def test_formulas_read_as_a_person_writes_them(expression: str, shown: str) -> None:
+    assert calc.readable(expression, expression) == shown
+
+
+@pytest.mark.parametrize(
+    ("number", "article"),
+    [("8000", "an"), ("18", "an"), ("100", "a"), ("11", "an"), ("80", "an"), ("800", "an"),
+     ("8", "an"), ("11,000", "an"), ("2048", "a"), ("7", "a"), ("0.5", "a"), ("H100", None)],
+)  # fmt: skip
+def test_the_article_follows_how_a_number_is_spoken(number: str, article: str | None) -> None:
+    assert article_for(number) == article
+
+
+def test_a_prompt_gets_the_article_its_number_needs() -> None:
+    deck, _ = load_text(KV_DECK, "kv.yaml")
+    assert deck is not None
+    prompt = question(deck, "kv-per-token", "calculation", 0).prompt
+    assert "in an 8000-token prompt after 18 ms" in prompt

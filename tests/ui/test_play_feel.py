@@ -47,3 +47,17 @@ async def test_a_number_in_another_unit_is_refused_with_the_reason_and_no_penalt
         assert "✓ Right" in screen_text(app)
     review = app.session.store.reviews()[-1]
     assert review.correct and review.answer == "20 milliseconds"
+
+
+async def test_the_worked_example_reads_as_arithmetic_not_code(make_app) -> None:
+    app = make_app(start_round=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await skip_to(pilot, app, Kind.NUMBER)
+        await pilot.press(*keys_for("25"), "enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "✗ Not quite" in text
+        assert "Here: e2e = 2,100 ms; ttft = 100 ms; tokens = 101 tokens." in text
+        assert "(e2e − ttft) ÷ (tokens − 1) = (2,100 − 100) ÷ (101 − 1) = 20 ms." in text
+        assert "*" not in text and "e2e - ttft" not in text

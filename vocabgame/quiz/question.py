@@ -55,6 +55,7 @@ class Question:
     key_points: tuple[str, ...] = ()
     deck_title: str = ""
     values: tuple[tuple[str, float], ...] = ()  # calculations: the numbers drawn
+    labels: tuple[tuple[str, str], ...] = ()  # calculations: each number's label as shown
 
 
 @dataclass(frozen=True, slots=True)

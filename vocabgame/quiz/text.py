@@ -131,3 +131,25 @@ def unit_key(unit: str) -> str:
 def same_unit(a: str, b: str) -> bool:
     """True if two units differ only in spelling (case, plural, a common abbreviation)."""
     return unit_key(a) == unit_key(b)
+
+
+_LEADING_NUMBER = re.compile(r"^\s*(\d{1,3}(?:,\d{3})+|\d+)")
+
+
+def article_for(text: str) -> str | None:
+    """ "a" or "an" before `text` when it starts with a number, chosen by how the number is
+    spoken: an 8000-token prompt, an 18-layer model, an 11 ms wait, a 100-token reply. None
+    when `text` does not start with a number (the writer's article stands)."""
+    match = _LEADING_NUMBER.match(text)
+    if not match:
+        return None
+    digits = match.group(1).replace(",", "")
+    # Spoken from its first group of three digits: 18,000 is "eighteen thousand".
+    first = int(digits[: len(digits) % 3 or 3])
+    if first >= 100:
+        vowel = first // 100 == 8  # "eight hundred"
+    elif first >= 10:
+        vowel = first in (11, 18) or first // 10 == 8  # eleven, eighteen, eighty-
+    else:
+        vowel = first == 8
+    return "an" if vowel else "a"
