@@ -82,6 +82,21 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE reviews ADD COLUMN scheduled INTEGER NOT NULL DEFAULT 1;
     """,
+    # 2 -> 3: one flag per face (f toggles it), keeping the first flag's time and the latest
+    # note written for it
+    """
+    UPDATE flags SET note = COALESCE(
+        (SELECT f.note FROM flags AS f
+         WHERE f.deck_id = flags.deck_id AND f.item_id = flags.item_id AND f.face = flags.face
+           AND f.note != '' ORDER BY f.id DESC LIMIT 1),
+        '');
+    DELETE FROM flags WHERE id NOT IN (SELECT MIN(id) FROM flags GROUP BY deck_id, item_id, face);
+    CREATE UNIQUE INDEX flags_face ON flags (deck_id, item_id, face);
+    """,
+    # 3 -> 4: an answer marked wrong that the player overrode as right ("I was right")
+    """
+    ALTER TABLE reviews ADD COLUMN overridden INTEGER NOT NULL DEFAULT 0;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -466,17 +481,86 @@ class Store:
     # -- flags and settings -----------------------------------------------------------------
 
     def flag(self, key: FaceKey, now: datetime, note: str = "") -> None:
+        """Flag a face for its deck's author; a face is flagged once, so flagging it again
+        only replaces its note (when one is given)."""
         with self.transaction() as conn:
             conn.execute(
-                "INSERT INTO flags (deck_id, item_id, face, flagged_at, note) VALUES (?,?,?,?,?)",
+                "INSERT INTO flags (deck_id, item_id, face, flagged_at, note) VALUES (?,?,?,?,?)"
+                " ON CONFLICT (deck_id, item_id, face) DO UPDATE SET note=excluded.note"
+                " WHERE excluded.note != ''",
                 (key.deck_id, key.item_id, key.face, now.isoformat(), note),
             )
+
+    def unflag(self, key: FaceKey) -> bool:
+        """Take a face's flag back; False if it had none."""
+        with self.transaction() as conn:
+            cur = conn.execute(
+                "DELETE FROM flags WHERE deck_id=? AND item_id=? AND face=?",
+                (key.deck_id, key.item_id, key.face),
+            )
+            return cur.rowcount > 0
+
+    def is_flagged(self, key: FaceKey) -> bool:
+        row = self.conn.execute(
+            "SELECT 1 FROM flags WHERE deck_id=? AND item_id=? AND face=?",
+            (key.deck_id, key.item_id, key.face),
+        ).fetchone()
+        return row is not None
 
     def flags(self) -> list[tuple[FaceKey, datetime, str]]:
         rows = self.conn.execute(
             "SELECT deck_id, item_id, face, flagged_at, note FROM flags ORDER BY id"
         )
         return [(FaceKey(d, i, f), datetime.fromisoformat(at), n) for d, i, f, at, n in rows]
+
+    # -- overrides ("I was right") ----------------------------------------------------------
+
+    def override(
+        self,
+        review_id: int,
+        *,
+        rating: int,
+        points: int,
+        card: Card | None,
+        round_totals: tuple[int, int, int, int] | None = None,
+    ) -> None:
+        """Count an answer marked wrong as right, in one transaction: the review becomes right
+        with `rating` and `points` and is marked overridden, the face gets `card` (its schedule
+        recomputed from the review's card_before; None: the schedule stays), and the review's
+        round gets its new running totals. Undo still puts back the card_before."""
+        with self.transaction() as conn:
+            row = conn.execute(
+                "SELECT deck_id, item_id, face, round_id FROM reviews WHERE id=?", (review_id,)
+            ).fetchone()
+            if row is None:
+                raise StoreError(f"Answer {review_id} is not in {self.path}; nothing was changed.")
+            deck_id, item_id, face, round_id = row
+            conn.execute(
+                "UPDATE reviews SET correct=1, rating=?, points=?, overridden=1 WHERE id=?",
+                (rating, points, review_id),
+            )
+            if card is not None:
+                conn.execute(
+                    "UPDATE cards SET card=?, due=? WHERE deck_id=? AND item_id=? AND face=?",
+                    (dump_card(card), card.due.isoformat(), deck_id, item_id, face),
+                )
+            if round_id is not None and round_totals is not None:
+                conn.execute(
+                    "UPDATE rounds SET questions=?, correct=?, score=?, best_streak=? WHERE id=?",
+                    (*round_totals, round_id),
+                )
+
+    def overridden(self) -> list[int]:
+        """The ids of the answers the player overrode as right, oldest first."""
+        rows = self.conn.execute("SELECT id FROM reviews WHERE overridden=1 ORDER BY id")
+        return [int(review_id) for (review_id,) in rows]
+
+    def override_count(self) -> int:
+        return int(
+            self.conn.execute("SELECT COUNT(*) FROM reviews WHERE overridden=1").fetchone()[0]
+        )
+
+    # -- settings ---------------------------------------------------------------------------
 
     def settings(self) -> tuple[Settings, tuple[str, ...]]:
         """The settings, and one sentence for each damaged value that fell back to its default."""

@@ -12,6 +12,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from fsrs import Card
+
 from vocabgame.kinds import build_question, grade
 from vocabgame.model import Deck, FaceKey
 from vocabgame.play.modes import Mode
@@ -30,6 +32,8 @@ from vocabgame.store import Review
 if TYPE_CHECKING:
     from vocabgame.play.session import Session
 
+RIGHT_RATING = 3  # Good: what an answer graded right counts as in the schedule
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
@@ -43,6 +47,10 @@ class Outcome:
     answered: int
     correct: int
     comes_back: bool  # the face is asked again later in this round
+    # The question was answered before in this round and that answer undone: this one scores at
+    # most what that one did (None: a first answer).
+    first_points: int | None = None
+    overridden: bool = False  # marked wrong, then counted as right by the player ("I was right")
 
     @property
     def next_due(self) -> datetime | None:
@@ -52,6 +60,15 @@ class Outcome:
     @property
     def self_graded(self) -> bool:
         return self.question.kind == Kind.RECALL
+
+    @property
+    def can_override(self) -> bool:
+        """A typed term or number marked wrong, which the player may count as right."""
+        return (
+            self.question.kind in (Kind.TYPED, Kind.NUMBER)
+            and not self.grade.correct
+            and not self.overridden
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +116,10 @@ class _Answered:
     review_id: int
     streak_before: int
     best_streak_before: int
+    slot: tuple[int, FaceKey]  # the question's place in the queue and its face
+    card_before: Card | None  # the face's schedule before the answer
+    card: Card | None  # and after it (None: the mode left the schedule alone)
+    answered_at: datetime
 
 
 class Round:
@@ -131,6 +152,9 @@ class Round:
         self.ended = False
         self._history: list[_Answered] = []
         self._retries: dict[FaceKey, int] = {}
+        # What the first answer to each question scored (points, right): an answer given
+        # again after an undo scores no more, so undo cannot farm points.
+        self._first: dict[tuple[int, FaceKey], tuple[int, bool]] = {}
         self._decks: dict[str, Deck] = {d.id: d for d in session.catalog.decks}
         self._question: Question | None = None
         self._asked_at = started_at
@@ -242,8 +266,16 @@ class Round:
             card = session.srs.review(
                 before or session.srs.new_card(store.next_card_id(), now), verdict.rating, now
             )
+        slot = (self.position, key)
         points = self.rules.points(verdict.correct, self.streak)
         streak = self.streak + 1 if verdict.correct else 0
+        first = self._first.get(slot)
+        if first is not None:  # answered before, then undone
+            points = min(points, first[0])
+            if not first[1]:
+                streak = 0  # nor does it mend the streak the first answer broke
+        else:
+            self._first[slot] = (points, verdict.correct)
         best_streak = max(self.best_streak, streak)
         correct = self.correct + verdict.correct
         response_ms = max(0, int((now - self._asked_at).total_seconds() * 1000))
@@ -274,8 +306,11 @@ class Round:
             answered=self.answered + 1,
             correct=correct,
             comes_back=comes_back,
+            first_points=None if first is None else first[0],
         )
-        self._history.append(_Answered(outcome, review_id, self.streak, self.best_streak))
+        self._history.append(
+            _Answered(outcome, review_id, self.streak, self.best_streak, slot, before, card, now)
+        )
         self.score, self.streak, self.best_streak = outcome.score, streak, best_streak
         self._awaiting_next = True
         return outcome
@@ -292,11 +327,7 @@ class Round:
         self._history.pop()
         key = last.outcome.question.key
         if last.outcome.comes_back:
-            for index in range(len(self.queue) - 1, self.position, -1):
-                if self.queue[index] == key:
-                    del self.queue[index]
-                    break
-            self._retries[key] -= 1
+            self._take_back_retry(key)
         self.score -= last.outcome.points
         self.streak, self.best_streak = last.streak_before, last.best_streak_before
         if not self._awaiting_next:
@@ -316,17 +347,108 @@ class Round:
     def can_undo(self) -> bool:
         return bool(self._history) and not self.ended
 
-    def flag(self, note: str = "") -> FaceKey | None:
-        """Flag the current (or just answered) question as wrong or unclear, for its author."""
-        key = None
+    # -- "I was right" ---------------------------------------------------------------------------
+
+    def can_override(self) -> bool:
+        """The answer whose feedback is showing is a typed term or number marked wrong."""
+        return (
+            self._awaiting_next and bool(self._history) and self._history[-1].outcome.can_override
+        )
+
+    def override(self) -> Outcome | None:
+        """Count the typed answer just marked wrong as right ("I was right"): it scores as a
+        right answer would have, the face's schedule is recomputed as if answered right (from
+        its schedule before the answer), it no longer comes back in this round, and the store
+        keeps it marked as overridden. One store transaction; undo still takes it all back.
+        None when there is no such answer."""
+        if not self.can_override():
+            return None
+        last = self._history[-1]
+        old = last.outcome
+        session, key = self.session, old.question.key
+        card = None
+        if last.card is not None:
+            base = last.card_before or session.srs.new_card(last.card.card_id, last.answered_at)
+            card = session.srs.review(base, RIGHT_RATING, last.answered_at)
+        points = self.rules.points(True, last.streak_before)
+        streak = last.streak_before + 1
+        first = self._first[last.slot]
+        if old.first_points is not None:  # an answer given again after an undo
+            points = min(points, old.first_points)
+            if not first[1]:
+                streak = 0
+        best_streak = max(last.best_streak_before, streak)
+        score = self.score - old.points + points
+        correct = self.correct + 1
+        session.store.override(
+            last.review_id,
+            rating=RIGHT_RATING,
+            points=points,
+            card=card,
+            round_totals=(self.answered, correct, score, best_streak),
+        )
+        if old.first_points is None:
+            self._first[last.slot] = (points, True)
+        if old.comes_back:
+            self._take_back_retry(key)
+        grade = replace(
+            old.grade,
+            correct=True,
+            rating=RIGHT_RATING,
+            note="Counted as right: you said you were right.",
+            next_due=card.due if card is not None else None,
+        )
+        outcome = replace(
+            old,
+            grade=grade,
+            points=points,
+            score=score,
+            streak=streak,
+            correct=correct,
+            comes_back=False,
+            overridden=True,
+        )
+        self._history[-1] = replace(last, outcome=outcome)
+        self.score, self.streak, self.best_streak = score, streak, best_streak
+        return outcome
+
+    def _take_back_retry(self, key: FaceKey) -> None:
+        """Remove the later asking of `key` that a wrong answer put in the queue."""
+        for index in range(len(self.queue) - 1, self.position, -1):
+            if self.queue[index] == key:
+                del self.queue[index]
+                break
+        self._retries[key] -= 1
+
+    # -- flags -----------------------------------------------------------------------------------
+
+    def _flag_key(self) -> FaceKey | None:
+        """The face a flag is about: the question just answered, or the one being asked."""
         if self._awaiting_next and self._history:
-            key = self._history[-1].outcome.question.key
-        else:
-            question = self.question()
-            key = question.key if question else None
+            return self._history[-1].outcome.question.key
+        question = self.question()
+        return question.key if question else None
+
+    def flag(self, note: str = "") -> FaceKey | None:
+        """Flag the current (or just answered) question as wrong or unclear, for its author;
+        flagging a flagged question again only replaces its note (when one is given)."""
+        key = self._flag_key()
         if key is not None:
             self.session.store.flag(key, self.session.clock(), note)
         return key
+
+    def toggle_flag(self) -> tuple[FaceKey, bool] | None:
+        """Flag the current (or just answered) question, or take its flag back if it has one.
+        Returns the face and whether it is flagged now; None when there is no question."""
+        key = self._flag_key()
+        if key is None:
+            return None
+        store = self.session.store
+        if store.is_flagged(key):
+            store.unflag(key)
+            return key, False
+        store.flag(key, self.session.clock())
+        return key, True
 
     def finish(self) -> RoundSummary:
         """End the round (early or not); every answer is already saved. A round counts for
