@@ -488,12 +488,26 @@ def test_flags_lists_what_players_flagged(tmp_path: Path, capsys) -> None:
     data = tmp_path / "data"
     store = Store.open(data / "vocabgame.db")
     store.flag(FaceKey("kv-cache", "gqa", "definition"), datetime(2026, 11, 30, 9, 5, tzinfo=UTC))
+    store.flag(
+        FaceKey("kv-cache", "mqa", "term"),
+        datetime(2026, 11, 30, 9, 6, tzinfo=UTC),
+        "two choices say the same",
+    )
     store.close()
     assert main(["flags", "--data-dir", str(data)]) == 0
-    assert capsys.readouterr().out == "2026-11-30 09:05  kv-cache / gqa (definition)\n"
+    assert capsys.readouterr().out == (
+        "2026-11-30 09:05  kv-cache / gqa (definition)\n"
+        "2026-11-30 09:06  kv-cache / mqa (term)  note: two choices say the same\n"
+    )
     assert main(["flags", "--json", "--data-dir", str(data)]) == 0
-    [row] = json.loads(capsys.readouterr().out)
-    assert (row["deck"], row["item"], row["face"]) == ("kv-cache", "gqa", "definition")
+    first, second = json.loads(capsys.readouterr().out)
+    assert (first["deck"], first["item"], first["face"], first["note"]) == (
+        "kv-cache",
+        "gqa",
+        "definition",
+        "",
+    )
+    assert (second["item"], second["note"]) == ("mqa", "two choices say the same")
 
 
 def test_decks_counts_are_worded_for_one_and_many(tmp_path: Path, capsys) -> None:

@@ -9,7 +9,7 @@ from vocabgame.quiz import Kind
 from vocabgame.ui.screens.round import RoundScreen
 
 from .conftest import screen_text
-from .test_play import keys_for, skip_to
+from .test_play import answer, keys_for, skip_to
 
 
 def hint_text(app) -> str:
@@ -61,3 +61,131 @@ async def test_the_worked_example_reads_as_arithmetic_not_code(make_app) -> None
         assert "Here: e2e = 2,100 ms; ttft = 100 ms; tokens = 101 tokens." in text
         assert "(e2e − ttft) ÷ (tokens − 1) = (2,100 − 100) ÷ (101 − 1) = 20 ms." in text
         assert "*" not in text and "e2e - ttft" not in text
+
+
+def notes(app) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+async def test_f_flags_with_a_note_and_f_again_takes_the_flag_back(make_app) -> None:
+    from vocabgame.ui.screens.flag_note import FlagNoteScreen
+
+    app = make_app(start_round=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await skip_to(pilot, app, Kind.CHOICE)
+        round_screen = app.screen
+        key = round_screen.round.question().key
+        store = app.session.store
+        await pilot.press("f")
+        await pilot.pause()
+        assert isinstance(app.screen, FlagNoteScreen)
+        assert f"Flagged {key.item_id} for the deck's author." in screen_text(app)
+        assert [k for k, _, _ in store.flags()] == [key]  # flagged before any note
+        await pilot.press(*keys_for("choice 2 is also right"), "enter")
+        await pilot.pause()
+        assert app.screen is round_screen
+        assert [(k, n) for k, _, n in store.flags()] == [(key, "choice 2 is also right")]
+        assert f"Flagged {key.item_id} with your note. Thank you." in notes(app)
+        assert store.review_count() == 0  # the Enter that saved the note answered nothing
+        await pilot.press("f")  # again: the flag is taken back, and the screen says so
+        await pilot.pause()
+        assert app.screen is round_screen and store.flags() == []
+        assert f"Unflagged {key.item_id}: its flag is taken back." in notes(app)
+        await pilot.press("f")
+        await pilot.pause()
+        await pilot.press("escape")  # keeps the flag, without a note
+        await pilot.pause()
+        assert app.screen is round_screen
+        assert [(k, n) for k, _, n in store.flags()] == [(key, "")]
+        await pilot.press("f", "f")  # twice on one question: never two flags
+        await pilot.pause()
+        assert len(store.flags()) <= 1
+
+
+async def test_i_was_right_overrides_a_typed_answer_and_undo_takes_it_back(
+    make_app, data_dir, capsys
+) -> None:
+    import json
+
+    from vocabgame.cli import main
+    from vocabgame.model import FaceKey
+
+    from ..conftest import DATA
+
+    app = make_app(start_round=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, RoundScreen)
+        screen.round.queue[:] = [FaceKey("serving", "ttft", "typed"), *screen.round.queue[1:]]
+        screen.show_question()
+        await pilot.pause()
+        await pilot.press(*keys_for("time to last token"), "enter")
+        await pilot.pause()
+        assert "✗ Not quite" in screen_text(app)
+        assert "o: I was right" in hint_text(app)
+        app.settle_seconds = 30  # an o arriving with the Enter that answered is not taken
+        await pilot.press("o")
+        await pilot.pause()
+        assert "✗ Not quite" in screen_text(app) and app.session.store.overridden() == []
+        app.settle_seconds = 0
+        await pilot.press("o")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "✓ Right · +10 points" in text
+        assert "Counted as right: you said you were right." in text
+        assert "It comes back later in this round." not in text
+        assert "Score 10" in text and "o: I was right" not in hint_text(app)
+        store = app.session.store
+        [review] = store.reviews()
+        assert (review.correct, review.rating, review.points) == (True, 3, 10)
+        assert len(store.overridden()) == 1
+        [played] = store.rounds()
+        assert (played.correct, played.score) == (1, 10)
+        await pilot.press("u")  # undo still takes it all back
+        await pilot.pause()
+        assert store.review_count() == 0 and store.card(FaceKey("serving", "ttft", "typed")) is None
+        assert "Score 0" in screen_text(app)
+        await pilot.press(*keys_for("no idea"), "enter")
+        await pilot.pause()
+        await pilot.press("o")
+        await pilot.pause()
+    app.session.close()
+    capsys.readouterr()
+    folders = ["--data-dir", str(data_dir), "--decks", str(DATA / "ui")]
+    assert main(["stats", *folders]) == 0
+    assert "Overridden:     1 answer marked wrong and counted as right" in capsys.readouterr().out
+    assert main(["stats", "--json", *folders]) == 0
+    assert json.loads(capsys.readouterr().out)["overrides"] == 1
+
+
+async def test_a_choice_cannot_be_overridden(make_app) -> None:
+    app = make_app(start_round=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await skip_to(pilot, app, Kind.CHOICE)
+        await answer(pilot, app, False)
+        assert "o: I was right" not in hint_text(app)
+        await pilot.press("o")
+        await pilot.pause()
+        assert "✗ Not quite" in screen_text(app)
+        assert app.session.store.overridden() == []
+
+
+async def test_undo_then_answering_again_scores_no_more_than_the_first_answer(make_app) -> None:
+    app = make_app(start_round=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await skip_to(pilot, app, Kind.CHOICE)
+        score = app.screen.round.score
+        await answer(pilot, app, False)
+        await pilot.press("u")
+        await pilot.pause()
+        await answer(pilot, app, True)
+        text = screen_text(app)
+        assert "✓ Right" in text and "+10 points" not in text
+        assert "it scores at most what the first answer did (0 points)" in text
+        assert f"Score {score} " in text
+    [played] = app.session.store.rounds()
+    assert played.score == score
