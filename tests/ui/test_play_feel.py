@@ -189,3 +189,21 @@ async def test_undo_then_answering_again_scores_no_more_than_the_first_answer(ma
         assert f"Score {score} " in text
     [played] = app.session.store.rounds()
     assert played.score == score
+
+
+async def test_a_double_enter_on_the_flag_note_does_not_answer_the_question(make_app) -> None:
+    app = make_app(start_round=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await skip_to(pilot, app, Kind.CHOICE)
+        round_screen = app.screen
+        answered = app.session.store.review_count()
+        app.settle_seconds = 30  # as slow to settle as a person is to read ...
+        round_screen.shown_at -= 100  # ... and the question has been up for long
+        await pilot.press("f")
+        await pilot.pause()
+        await pilot.press(*keys_for("unclear"), "enter", "enter")
+        await pilot.pause()
+        assert app.screen is round_screen
+        assert app.session.store.review_count() == answered  # the second Enter picked nothing
+        assert [n for _, _, n in app.session.store.flags()] == ["unclear"]
