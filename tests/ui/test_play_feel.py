@@ -207,3 +207,42 @@ async def test_a_double_enter_on_the_flag_note_does_not_answer_the_question(make
         assert app.screen is round_screen
         assert app.session.store.review_count() == answered  # the second Enter picked nothing
         assert [n for _, _, n in app.session.store.flags()] == ["unclear"]
+
+
+async def test_an_all_decks_round_is_spaced_as_it_is_played(make_app, tmp_path) -> None:
+    from vocabgame.play.spacing import TERM_GAP, traits_of
+
+    from ..conftest import DATA
+    from ..test_spacing import LOOKALIKES
+    from .test_play import play_round
+
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    (folder / "look.yaml").write_text(LOOKALIKES, encoding="utf-8")
+    app = make_app(folders=[DATA / "ui", folder])
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")  # the first row: all decks
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, RoundScreen) and "All decks" in screen_text(app)
+        planned = len(screen.round.queue)
+        await answer(pilot, app, False)
+        assert "It comes back later in this round." in screen_text(app)
+        await pilot.press("enter")
+        await play_round(pilot, app, right=False)
+    asked = [r.key for r in app.session.store.reviews()]
+    first_asked = list(dict.fromkeys(asked))
+    assert planned == len(first_asked) == 15  # every new item of both decks, 15 a day
+    items = [(k.deck_id, k.item_id) for k in first_asked]
+    assert len(set(items)) == len(items)  # never two faces of one item
+    traits = traits_of(app.session.catalog.decks)
+    for index, key in enumerate(first_asked):
+        for before in first_asked[max(0, index - TERM_GAP) : index]:
+            assert not traits(key).shares_terms(traits(before)), (before, key)
+    decks = [k.deck_id for k in first_asked]
+    same_deck_in_a_row = sum(a == b for a, b in zip(decks, decks[1:], strict=False))
+    assert same_deck_in_a_row == 2  # the fewest: 9 questions of one deck, 6 of the other
+    for key in first_asked[: planned - 6]:
+        first = asked.index(key)
+        assert asked.index(key, first + 1) - first >= 6  # back after five other questions

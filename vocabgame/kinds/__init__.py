@@ -68,6 +68,11 @@ def item_faces(item: Item) -> list[str]:
     return kind_of(item).faces(item)
 
 
+def terms_of(item: Item) -> frozenset[str]:
+    """The ids of the deck's terms an item is about (see `ItemKind.terms_of`)."""
+    return kind_of(item).terms_of(item)
+
+
 def faces(deck: Deck) -> list[FaceKey]:
     """Every face of every item, in deck order."""
     return [FaceKey(deck.id, item.id, face) for item in deck.items() for face in item_faces(item)]
@@ -131,5 +136,6 @@ __all__ = [
     "item_faces",
     "kind_of",
     "register",
+    "terms_of",
     "unregister",
 ]

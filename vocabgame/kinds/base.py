@@ -44,6 +44,12 @@ class ItemKind(ABC):
         an answer at all (a number expected and something else typed, or another unit):
         nothing is recorded then."""
 
+    def terms_of(self, item: Any) -> frozenset[str]:
+        """The ids of the deck's terms this item is about (a term itself, a group's terms, a
+        scenario's choices): a round keeps items that share one apart, so that one does not
+        give the other away."""
+        return frozenset()
+
     def count(self, n: int) -> str:
         return f"{n} {self.singular if n == 1 else self.plural}"
 

@@ -17,6 +17,7 @@ from fsrs import Card
 from vocabgame.kinds import build_question, grade
 from vocabgame.model import Deck, FaceKey
 from vocabgame.play.modes import Mode
+from vocabgame.play.spacing import retry_slot, traits_of
 from vocabgame.quiz.question import (
     Grade,
     Kind,
@@ -156,6 +157,7 @@ class Round:
         # again after an undo scores no more, so undo cannot farm points.
         self._first: dict[tuple[int, FaceKey], tuple[int, bool]] = {}
         self._decks: dict[str, Deck] = {d.id: d for d in session.catalog.decks}
+        self._traits = traits_of(session.catalog.decks)
         self._question: Question | None = None
         self._asked_at = started_at
         self._awaiting_next = False  # an answer was given; its feedback is showing
@@ -294,6 +296,7 @@ class Round:
         if not verdict.correct:
             at = self.rules.retry_at(self.position, len(self.queue), self._retries.get(key, 0))
             if at is not None:
+                at = retry_slot(self.queue, at, key, self._traits)
                 self.queue.insert(at, key)
                 self._retries[key] = self._retries.get(key, 0) + 1
                 comes_back = True
