@@ -130,6 +130,43 @@ def bench_app(repeat: int) -> None:
     report("answer a question: save + feedback", measured, baseline, "move the highlight (↓)")
 
 
+def bench_answer_commit(repeat: int) -> None:
+    """One answer saved (review, card, round totals, commit) with synchronous=FULL, the
+    store's setting, against the same with NORMAL, which can lose the last answers on a
+    power loss."""
+
+    def per_answer(synchronous: str) -> float:
+        with tempfile.TemporaryDirectory() as folder:
+            store = Store.open(Path(folder) / "vocabgame.db")
+            store.conn.execute(f"PRAGMA synchronous={synchronous}")
+            session = Session(store, load_catalog([builtin_decks_dir()]), fuzz=False)
+            round_ = session.start_round(None, size=20, seed=1)
+            assert round_ is not None
+            times = []
+            for _ in range(20 * repeat):
+                question = round_.question()
+                if question is None:
+                    round_ = session.start_round(None, size=20, seed=len(times))
+                    assert round_ is not None
+                    question = round_.question()
+                assert question is not None
+                start = time.perf_counter()
+                if question.choices:
+                    round_.answer_choice(0)
+                elif question.kind == "recall":
+                    round_.answer_recall(3)
+                else:
+                    round_.answer_text("1")
+                times.append(time.perf_counter() - start)
+                round_.advance()
+            session.close()
+            return statistics.median(times)
+
+    baseline = per_answer("NORMAL")
+    measured = per_answer("FULL")
+    report("record an answer, commit (synchronous=FULL)", measured, baseline, "the same, NORMAL")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
@@ -139,6 +176,7 @@ def main() -> None:
     bench_deck_loading(repeat)
     bench_cli_start(repeat)
     bench_app(repeat)
+    bench_answer_commit(repeat)
 
 
 if __name__ == "__main__":

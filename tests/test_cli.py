@@ -6,6 +6,7 @@ import ast
 import json
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -388,6 +389,7 @@ def test_new_wants_a_yaml_file_name(tmp_path: Path, capsys: pytest.CaptureFixtur
 # -- commands that do not open the game never import textual -------------------------------
 
 NO_TEXTUAL = """
+import sqlite3
 import sys
 {body}
 loaded = sorted(m for m in sys.modules if m == "textual" or m.startswith("textual."))
@@ -528,3 +530,29 @@ def test_play_help_shows_the_round_size_in_effect(tmp_path: Path, capsys) -> Non
     with pytest.raises(SystemExit):
         main(["settings", "--data-dir", str(data), "--help"])
     assert "now 12)" in " ".join(capsys.readouterr().out.split())
+
+
+@pytest.mark.parametrize("where", [["--data-dir", ""], ["stats", "--data-dir", " "]])
+def test_an_empty_data_folder_is_refused_not_taken_as_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys, where: list[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as caught:
+        main([*where, "stats"] if where[0] == "--data-dir" else where)
+    assert caught.value.code == 2
+    assert "--data-dir: is empty" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == [tmp_path / "builtin"]  # nothing written here
+
+
+def test_a_damaged_setting_is_said_and_the_default_used(tmp_path: Path, capsys) -> None:
+    data = tmp_path / "data"
+    assert main(["settings", "--data-dir", str(data), "--round-size", "12"]) == 0
+    conn = sqlite3.connect(data / "vocabgame.db")
+    conn.execute("UPDATE settings SET value = '[oops' WHERE key = 'round_size'")
+    conn.commit()
+    conn.close()
+    capsys.readouterr()
+    assert main(["settings", "--data-dir", str(data)]) == 0
+    captured = capsys.readouterr()
+    assert "round size" in captured.err and "Traceback" not in captured.err
+    assert re.search(r"round size\s+20", captured.out)

@@ -131,11 +131,13 @@ def items_of(keys: list[FaceKey]) -> list[tuple[str, str]]:
 
 def record_review(session: Session, key: FaceKey, rating: int, at: datetime) -> Card:
     """Put a review in the store as a round would, at a chosen time."""
-    before = session.store.card(key)
-    card = before or Card(card_id=session.store.next_card_id(), due=at)
-    card = session.srs.review(card, rating, at)
     review = Review(key, at, rating, rating > 1, 1000, "review", "x")
-    session.store.record(review, card, None, before)
+
+    def schedule(before: Card | None, new_id: int) -> Card:
+        return session.srs.review(before or Card(card_id=new_id, due=at), rating, at)
+
+    _, card = session.store.record(review, schedule, None)
+    assert card is not None
     return card
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -15,13 +16,10 @@ from vocabgame.quiz import FaceKey
 from vocabgame.srs import Srs
 from vocabgame.store import SCHEMA_VERSION, Review, Store, StoreError
 
+from .faults import one_sentence
+
 NOW = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
 KEY = FaceKey("deck", "item", "claim")
-
-
-def one_sentence(message: str) -> bool:
-    body = message.rstrip(".")
-    return message.endswith(".") and ". " not in body and "\n" not in message
 
 
 def test_a_new_store_has_the_current_schema_version_and_uses_wal(tmp_path: Path) -> None:
@@ -157,25 +155,36 @@ def test_settings_round_trip(tmp_path: Path, value: object) -> None:
 def test_record_and_undo_at_the_store_level(tmp_path: Path) -> None:
     store = Store.open(tmp_path / "vocabgame.db")
     srs = Srs(fuzz=False)
+    seen: list[tuple[Card | None, int]] = []
+
+    def schedule(rating: int, at: datetime) -> Callable[[Card | None, int], Card]:
+        def compute(before: Card | None, new_id: int) -> Card:
+            seen.append((before, new_id))
+            return srs.review(before or Card(card_id=new_id, due=at), rating, at)
+
+        return compute
+
     try:
         round_id = store.start_round("deck", "review", NOW)
-        first = srs.review(Card(card_id=store.next_card_id(), due=NOW), 3, NOW)
         review = Review(KEY, NOW, 3, True, 1234, "review", "True", 10)
-        first_id = store.record(review, first, round_id, None, round_totals=(1, 1, 10, 1))
+        first_id, first = store.record(review, schedule(3, NOW), round_id, (1, 1, 10, 1))
+        assert first is not None and seen == [(None, 1)]  # a new card gets a free id
         assert store.reviews() == [review]
         assert store.card(KEY).to_dict() == first.to_dict()  # type: ignore[union-attr]
         later = NOW + timedelta(days=1)
-        second = srs.review(first, 1, later)
         review2 = Review(KEY, later, 1, False, 99, "review", "False", 0)
-        second_id = store.record(review2, second, round_id, first, round_totals=(2, 1, 10, 1))
+        second_id, second = store.record(review2, schedule(1, later), round_id, (2, 1, 10, 1))
+        assert seen[1][0].to_dict() == first.to_dict()  # type: ignore[union-attr]
         assert store.card(KEY).to_dict() == second.to_dict()  # type: ignore[union-attr]
         assert store.rounds()[0].questions == 2
 
-        assert store.undo(second_id) == review2
+        assert store.undo(second_id, round_id, (1, 1, 10, 1)) == review2
         assert store.card(KEY).to_dict() == first.to_dict()  # type: ignore[union-attr]
         assert store.reviews() == [review]
-        assert store.undo(first_id) == review
+        assert store.rounds()[0].questions == 1  # in the same transaction as the delete
+        assert store.undo(first_id, round_id, (0, 0, 0, 0)) == review
         assert store.card(KEY) is None and store.reviews() == []
+        assert store.rounds()[0].questions == 0
         assert store.undo(first_id) is None
     finally:
         store.close()
@@ -190,15 +199,18 @@ def test_a_write_refused_inside_a_transaction_is_one_sentence_and_keeps_nothing(
         round_id = store.start_round("deck", "review", NOW)
         store.conn.execute("PRAGMA query_only = ON")
         review = Review(KEY, NOW, 3, True, 10, "review", "True", 10)
-        card = Srs(fuzz=False).review(Card(card_id=1, due=NOW), 3, NOW)
+
+        def card(before: Card | None, new_id: int) -> Card:
+            return Srs(fuzz=False).review(Card(card_id=new_id, due=NOW), 3, NOW)
+
         with pytest.raises(StoreError) as info:
-            store.record(review, card, round_id, None, round_totals=(1, 1, 10, 1))
+            store.record(review, card, round_id, (1, 1, 10, 1))
         message = str(info.value)
         assert "read-only" in message and "not saved" in message and one_sentence(message)
         assert not store.conn.in_transaction
         store.conn.execute("PRAGMA query_only = OFF")
         assert store.review_count() == 0 and store.cards() == {}
-        store.record(review, card, round_id, None, round_totals=(1, 1, 10, 1))
+        store.record(review, card, round_id, (1, 1, 10, 1))
         assert store.review_count() == 1
 
 
@@ -254,23 +266,112 @@ def test_migrating_keeps_one_flag_per_face_with_its_latest_note(tmp_path: Path) 
 
 def test_an_override_is_one_transaction_and_undo_still_takes_it_back(tmp_path: Path) -> None:
     srs = Srs(fuzz=False)
+
+    def wrong(before: Card | None, new_id: int) -> Card:
+        return srs.review(before or srs.new_card(new_id, NOW), 1, NOW)
+
+    def right(before: Card | None, card_id: int) -> Card:
+        return srs.review(before or srs.new_card(card_id, NOW), 3, NOW)
+
     with Store.open(tmp_path / "vocabgame.db") as store:
         round_id = store.start_round("deck", "review", NOW)
-        card = srs.review(srs.new_card(store.next_card_id(), NOW), 1, NOW)
         review = Review(KEY, NOW, 1, False, 900, "review", "tpot")
-        review_id = store.record(review, card, round_id, None, round_totals=(1, 0, 0, 0))
-        right = srs.review(srs.new_card(card.card_id, NOW), 3, NOW)
+        review_id, card = store.record(review, wrong, round_id, round_totals=(1, 0, 0, 0))
+        assert card is not None
         store.conn.execute("PRAGMA query_only = ON")  # a refused write changes nothing
         with pytest.raises(StoreError):
-            store.override(review_id, rating=3, points=10, card=right, round_totals=(1, 1, 10, 1))
+            store.override(
+                review_id, rating=3, points=10, schedule=right, round_totals=(1, 1, 10, 1)
+            )
         store.conn.execute("PRAGMA query_only = OFF")
         assert store.overridden() == [] and store.card(KEY).to_dict() == card.to_dict()  # type: ignore[union-attr]
-        store.override(review_id, rating=3, points=10, card=right, round_totals=(1, 1, 10, 1))
+        new = store.override(
+            review_id, rating=3, points=10, schedule=right, round_totals=(1, 1, 10, 1)
+        )
+        # recomputed from the schedule before the answer (none: a new card, same card id)
+        expected = srs.review(srs.new_card(card.card_id, NOW), 3, NOW)
+        assert new is not None and new.to_dict() == expected.to_dict()
         [saved] = store.reviews()
         assert (saved.correct, saved.rating, saved.points) == (True, 3, 10)
         assert store.overridden() == [review_id] and store.override_count() == 1
-        assert store.card(KEY).to_dict() == right.to_dict()  # type: ignore[union-attr]
+        assert store.card(KEY).to_dict() == expected.to_dict()  # type: ignore[union-attr]
         [played] = store.rounds()
         assert (played.questions, played.correct, played.score, played.best_streak) == (1, 1, 10, 1)
-        store.undo(review_id)
+        store.undo(review_id, round_id, (0, 0, 0, 0))
         assert store.reviews() == [] and store.card(KEY) is None and store.override_count() == 0
+        with pytest.raises(StoreError, match="no longer in"):
+            store.override(review_id, rating=3, points=10, schedule=right)
+
+
+def test_damage_advice_names_all_three_files(tmp_path: Path) -> None:
+    """Moving only vocabgame.db aside leaves its -wal behind for the new database to discard."""
+    path = tmp_path / "vocabgame.db"
+    path.write_bytes(b"x" * 4096)
+    with pytest.raises(StoreError) as info:
+        Store.open(path)
+    message = str(info.value)
+    assert all(
+        name in message for name in ("vocabgame.db,", "vocabgame.db-wal", "vocabgame.db-shm")
+    )
+
+
+def test_a_folder_where_the_database_should_be_is_called_a_folder(tmp_path: Path) -> None:
+    (tmp_path / "vocabgame.db").mkdir()
+    with pytest.raises(StoreError) as info:
+        Store.open(tmp_path / "vocabgame.db")
+    message = str(info.value)
+    assert "is a folder, not a file" in message and one_sentence(message)
+    assert "permission" not in message
+
+
+def test_an_empty_file_alone_is_set_up_anew_and_said_so(tmp_path: Path) -> None:
+    path = tmp_path / "vocabgame.db"
+    path.write_bytes(b"")
+    with Store.open(path) as store:
+        assert store.schema_version() == SCHEMA_VERSION
+        [notice] = store.notices
+        assert "was an empty file" in notice and "new one" in notice and one_sentence(notice)
+
+
+def test_an_empty_file_with_a_log_beside_it_is_left_alone(tmp_path: Path) -> None:
+    """An empty vocabgame.db with a non-empty -wal may hold answers only in the log: refuse,
+    and touch neither file."""
+    path = tmp_path / "vocabgame.db"
+    path.write_bytes(b"")
+    wal = tmp_path / "vocabgame.db-wal"
+    wal.write_bytes(b"\x37\x7f\x06\x82" + b"\0" * 60)
+    with pytest.raises(StoreError) as info:
+        Store.open(path)
+    message = str(info.value)
+    assert "empty" in message and "vocabgame.db-wal" in message and one_sentence(message)
+    assert path.read_bytes() == b"" and wal.stat().st_size == 64
+
+
+def test_a_read_only_file_opens_for_reading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As a file with mode 444 for a player who is not root (tests run as root in CI, where
+    permissions do not stop writes, so the permission check is what is replaced here)."""
+    path = tmp_path / "vocabgame.db"
+    with Store.open(path) as store:
+        store.set_setting("round_size", 12)
+    monkeypatch.setattr(store_module.os, "access", lambda p, mode: False)
+    with Store.open(path) as store:
+        assert store.read_only is not None
+        assert "read-only" in str(store.read_only) and one_sentence(str(store.read_only))
+        assert store.setting("round_size") == 12  # still readable
+
+
+def test_a_damaged_settings_value_falls_back_with_one_sentence(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "vocabgame.db") as store:
+        store.conn.execute("INSERT INTO settings VALUES ('round_size', '{not json')")
+        store.conn.execute("INSERT INTO settings VALUES ('new_per_day', '-4')")
+        settings, problems = store.settings()
+    assert settings.round_size == type(settings)().round_size
+    assert settings.new_per_day == type(settings)().new_per_day
+    assert len(problems) == 2 and all(one_sentence(p) for p in problems)
+
+
+def test_synchronous_full_so_an_answer_survives_a_power_loss(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "vocabgame.db") as store:
+        assert store.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL

@@ -42,12 +42,19 @@ def _int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
 
 
+def _folder(text: str) -> Path:
+    """A folder given on the command line; an empty one would silently mean "here"."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("is empty; give a folder, for example ~/vocabgame-data")
+    return Path(text).expanduser()
+
+
 def _global_options(parser: argparse.ArgumentParser, top: bool) -> None:
     # On subcommands the defaults are suppressed so `vocabgame --data-dir D play` keeps D.
     default = None if top else argparse.SUPPRESS
     parser.add_argument(
         "--data-dir",
-        type=Path,
+        type=_folder,
         metavar="DIR",
         default=default,
         help=f"where scores and progress live (env {DATA_DIR_ENV}; "

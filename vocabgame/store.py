@@ -8,13 +8,16 @@ history of removed items stays.
 
 from __future__ import annotations
 
+import functools
 import json
+import os
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import ParamSpec, TypeVar
 
 from fsrs import Card
 
@@ -105,6 +108,28 @@ class StoreError(Exception):
     """The database cannot be used; the message is one sentence a player can act on."""
 
 
+class StoreFull(StoreError):
+    """The disk is full: the write was not kept; the store is still usable for reading."""
+
+
+class StoreReadOnly(StoreError):
+    """The database (or its folder) cannot be written: play goes on, nothing is saved."""
+
+
+class StoreLocked(StoreError):
+    """Another vocabgame holds the write lock: nothing was changed; try again."""
+
+
+class StoreDamaged(StoreError):
+    """The file is not a usable database: it is left exactly as it was."""
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+ASIDE = "move vocabgame.db, vocabgame.db-wal and vocabgame.db-shm aside together"
+
+
 @dataclass(frozen=True, slots=True)
 class Review:
     key: FaceKey
@@ -133,31 +158,81 @@ class RoundRecord:
 def _explain(path: Path, exc: sqlite3.Error, unsaved: bool = False) -> StoreError:
     """One sentence for a SQLite error; `unsaved`: it stopped a write, which was not kept."""
     text = str(exc).lower()
-    if "full" in text:
-        return StoreError(
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    if "full" in text or name == "SQLITE_FULL":
+        return StoreFull(
             f"The disk holding {path} is full, so your last change was not saved; "
             "free some space and try again."
         )
-    if unsaved and "readonly" in text:
-        return StoreError(
-            f"The progress database {path} is read-only, so your last change was not saved; "
-            "check the file's permissions."
-        )
+    if "readonly" in text or "read-only" in text or name.startswith("SQLITE_READONLY"):
+        return _read_only(path, unsaved)
     if "locked" in text or "busy" in text:
-        return StoreError(
+        return StoreLocked(
             f"The progress database {path} is in use by another vocabgame; "
             "close that one and try again (nothing was changed)."
         )
     if "not a database" in text or "malformed" in text or "corrupt" in text:
-        return StoreError(
-            f"The progress database {path} is damaged ({exc}); move it aside or restore a "
+        return StoreDamaged(
+            f"The progress database {path} is damaged ({exc}); {ASIDE}, or restore a "
             "backup, and vocabgame will start a new one (nothing was changed)."
         )
-    if "readonly" in text or "unable to open" in text or "disk i/o" in text:
+    if "unable to open" in text or "disk i/o" in text:
         return StoreError(
-            f"Cannot write the progress database {path} ({exc}); check the folder's permissions and free space."
+            f"Cannot use the progress database {path} ({exc}); check the permissions of "
+            "the file and its folder, and the free space."
         )
     return StoreError(f"The progress database {path} cannot be used ({exc}).")
+
+
+def _read_only(path: Path, unsaved: bool) -> StoreReadOnly:
+    return StoreReadOnly(
+        f"The progress database {path} is read-only, so "
+        + ("your last change was not saved" if unsaved else "nothing can be saved")
+        + "; check the permissions of the file and its folder."
+    )
+
+
+def _check_path(path: Path) -> str | None:
+    """Refuse what is not a database file before SQLite touches it; returns a notice when an
+    empty file is taken as a new database."""
+    if path.is_dir():
+        raise StoreError(
+            f"The progress database {path} is a folder, not a file; move that folder aside "
+            "or choose another data folder with --data-dir (nothing was changed)."
+        )
+    if path.exists() and not path.is_file():
+        raise StoreError(
+            f"The progress database {path} is not a regular file; move it aside or choose "
+            "another data folder with --data-dir (nothing was changed)."
+        )
+    if path.is_file() and path.stat().st_size == 0:
+        wal = path.with_name(path.name + "-wal")
+        if wal.is_file() and wal.stat().st_size > 0:
+            raise StoreDamaged(
+                f"The progress database {path} is empty but {wal.name} beside it holds data, "
+                f"so vocabgame left both alone; {ASIDE} to start anew, or restore a backup."
+            )
+        return (
+            f"The progress database {path} was an empty file (with no log beside it), so it "
+            "was set up as a new one."
+        )
+    return None
+
+
+def _reads(method: Callable[P, R]) -> Callable[P, R]:
+    """A read that SQLite refuses (damage, an I/O error, a lock) raises the store's own
+    one-sentence error, as writes do."""
+
+    @functools.wraps(method)
+    def read(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(*args, **kwargs)
+        except sqlite3.Error as exc:
+            store = args[0]
+            assert isinstance(store, Store)
+            raise _explain(store.path, exc) from None
+
+    return read
 
 
 class Store:
@@ -166,29 +241,59 @@ class Store:
     def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
         self.conn = conn
         self.path = path
+        # Set when the database cannot be written: reading and playing go on, unsaved.
+        self.read_only: StoreReadOnly | None = None
+        self.notices: list[str] = []  # sentences to show once, e.g. an empty file set up anew
 
     @classmethod
-    def open(cls, path: Path, timeout: float = 2.0) -> Store:
-        """Open (creating or migrating) the database; raises StoreError with one clear sentence."""
+    def open(
+        cls,
+        path: Path,
+        timeout: float = 2.0,
+        factory: type[sqlite3.Connection] = sqlite3.Connection,
+    ) -> Store:
+        """Open (creating or migrating) the database; raises StoreError with one clear sentence.
+
+        A database that can be read but not written opens read-only (`read_only` says why).
+        `factory` is the connection class (tests inject faults with it)."""
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(
                 f"Cannot create the data folder {path.parent} ({exc.strerror})."
             ) from None
+        notice = _check_path(path)
         try:
             conn = sqlite3.connect(
-                path, timeout=timeout, isolation_level=None, check_same_thread=False
+                path,
+                timeout=timeout,
+                isolation_level=None,
+                check_same_thread=False,
+                factory=factory,
             )
         except sqlite3.Error as exc:
             raise _explain(path, exc) from None
         store = cls(conn, path)
+        if notice:
+            store.notices.append(notice)
         try:
             store.schema_version()  # a newer database is refused before anything is written
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
+            # FULL: an acknowledged answer survives a power loss, not only a crash (about
+            # 0.3 ms more per answer; see docs/reliability.md).
+            conn.execute("PRAGMA synchronous=FULL")
             conn.execute("PRAGMA foreign_keys=ON")
-            store.migrate()
+            try:
+                conn.execute("PRAGMA journal_mode=WAL")
+                store.migrate()
+            except (sqlite3.Error, StoreReadOnly) as exc:
+                error = _explain(path, exc) if isinstance(exc, sqlite3.Error) else exc
+                if not isinstance(error, StoreReadOnly):
+                    raise error from None
+                if store.schema_version() != SCHEMA_VERSION:
+                    raise error from None  # an old schema that cannot be migrated
+                store.read_only = error
+            if store.read_only is None and not os.access(path, os.W_OK):
+                store.read_only = _read_only(path, unsaved=False)
             check = conn.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
                 raise sqlite3.DatabaseError(f"database disk image is malformed: {check}")
@@ -235,7 +340,7 @@ class Store:
         try:
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
-            raise _explain(self.path, exc, unsaved=True) from None
+            raise self._refused(exc) from None
         try:
             yield self.conn
             self.conn.execute("COMMIT")
@@ -244,11 +349,18 @@ class Store:
                 with suppress(sqlite3.Error):  # the cause below is the one to report
                     self.conn.execute("ROLLBACK")
             if isinstance(exc, sqlite3.Error):
-                raise _explain(self.path, exc, unsaved=True) from None
+                raise self._refused(exc) from None
             raise
+
+    def _refused(self, exc: sqlite3.Error) -> StoreError:
+        error = _explain(self.path, exc, unsaved=True)
+        if isinstance(error, StoreReadOnly):
+            self.read_only = error
+        return error
 
     # -- cards ----------------------------------------------------------------------------
 
+    @_reads
     def cards(self, deck_ids: Iterable[str] | None = None) -> dict[FaceKey, Card]:
         sql = "SELECT deck_id, item_id, face, card FROM cards"
         args: list[str] = []
@@ -258,6 +370,7 @@ class Store:
             args = ids
         return {FaceKey(d, i, f): load_card(c) for d, i, f, c in self.conn.execute(sql, args)}
 
+    @_reads
     def card(self, key: FaceKey) -> Card | None:
         row = self.conn.execute(
             "SELECT card FROM cards WHERE deck_id=? AND item_id=? AND face=?",
@@ -265,6 +378,7 @@ class Store:
         ).fetchone()
         return load_card(row[0]) if row else None
 
+    @_reads
     def due_keys(self, now: datetime, deck_ids: Iterable[str] | None = None) -> set[FaceKey]:
         """The faces due at `now` (uses the index on due)."""
         sql = "SELECT deck_id, item_id, face FROM cards WHERE due <= ?"
@@ -275,6 +389,7 @@ class Store:
             args += ids
         return {FaceKey(d, i, f) for d, i, f in self.conn.execute(sql, args)}
 
+    @_reads
     def card_keys(self) -> set[FaceKey]:
         """Every face that has a schedule, that is, every face answered at least once."""
         return {
@@ -282,6 +397,7 @@ class Store:
             for d, i, f in self.conn.execute("SELECT deck_id, item_id, face FROM cards")
         }
 
+    @_reads
     def next_card_id(self) -> int:
         row = self.conn.execute("SELECT COALESCE(MAX(card_id), 0) + 1 FROM cards").fetchone()
         return int(row[0])
@@ -291,16 +407,24 @@ class Store:
     def record(
         self,
         review: Review,
-        card: Card | None,
+        schedule: Callable[[Card | None, int], Card] | None,
         round_id: int | None,
-        card_before: Card | None,
         round_totals: tuple[int, int, int, int] | None = None,
-    ) -> int:
-        """Save an answer, the face's new schedule (None: the schedule stays as it is) and the
-        round's running totals (questions, correct, score, best streak) in one transaction;
-        returns the review id."""
+    ) -> tuple[int, Card | None]:
+        """Save an answer, its face's new schedule and the round's running totals (questions,
+        correct, score, best streak) in one write transaction; returns the review id and the
+        new card.
+
+        `schedule(card, new_card_id)` computes the new card from the stored one (None: never
+        answered; then `new_card_id` is free) inside the transaction, so two processes
+        answering at once never schedule from a stale card or reuse a card id. `schedule`
+        None: the mode leaves the schedule alone."""
         key = review.key
         with self.transaction() as conn:
+            before = card = None
+            if schedule is not None:
+                before = self.card(key)
+                card = schedule(before, self.next_card_id() if before is None else 0)
             cur = conn.execute(
                 "INSERT INTO reviews (round_id, deck_id, item_id, face, reviewed_at, rating, correct,"
                 " response_ms, mode, answer, points, card_before, scheduled)"
@@ -317,7 +441,7 @@ class Store:
                     review.mode,
                     review.answer,
                     review.points,
-                    dump_card(card_before) if card_before is not None else None,
+                    dump_card(before) if before is not None else None,
                     int(card is not None),
                 ),
             )
@@ -335,23 +459,28 @@ class Store:
                     ),
                 )
             if round_id is not None and round_totals is not None:
-                conn.execute(
-                    "UPDATE rounds SET questions=?, correct=?, score=?, best_streak=? WHERE id=?",
-                    (*round_totals, round_id),
-                )
-            return int(cur.lastrowid or 0)
+                self._set_totals(round_id, round_totals)
+            return int(cur.lastrowid or 0), card
 
-    def undo(self, review_id: int) -> Review | None:
-        """Remove an answer and put its face's schedule back to how it was before it."""
-        row = self.conn.execute(
-            "SELECT deck_id, item_id, face, reviewed_at, rating, correct, response_ms, mode, answer,"
-            " points, card_before, scheduled FROM reviews WHERE id=?",
-            (review_id,),
-        ).fetchone()
-        if row is None:
-            return None
-        deck_id, item_id, face, at, rating, correct, ms, mode, answer, points, before, sched = row
+    def undo(
+        self,
+        review_id: int,
+        round_id: int | None = None,
+        round_totals: tuple[int, int, int, int] | None = None,
+    ) -> Review | None:
+        """Remove an answer, put its face's schedule back to how it was before it, and set the
+        round's totals, all in one transaction. None: there was no such answer."""
         with self.transaction() as conn:
+            row = conn.execute(
+                "SELECT deck_id, item_id, face, reviewed_at, rating, correct, response_ms, mode,"
+                " answer, points, card_before, scheduled FROM reviews WHERE id=?",
+                (review_id,),
+            ).fetchone()
+            if row is None:
+                return None
+            deck_id, item_id, face, at, rating, correct, ms, mode, answer, points, before, sched = (
+                row
+            )
             conn.execute("DELETE FROM reviews WHERE id=?", (review_id,))
             if sched and before is None:
                 conn.execute(
@@ -364,6 +493,8 @@ class Store:
                     "UPDATE cards SET card=?, due=? WHERE deck_id=? AND item_id=? AND face=?",
                     (before, card.due.isoformat(), deck_id, item_id, face),
                 )
+            if round_id is not None and round_totals is not None:
+                self._set_totals(round_id, round_totals)
         return Review(
             FaceKey(deck_id, item_id, face),
             datetime.fromisoformat(at),
@@ -375,6 +506,13 @@ class Store:
             points,
         )
 
+    def _set_totals(self, round_id: int, totals: tuple[int, int, int, int]) -> None:
+        self.conn.execute(
+            "UPDATE rounds SET questions=?, correct=?, score=?, best_streak=? WHERE id=?",
+            (*totals, round_id),
+        )
+
+    @_reads
     def reviews(self, deck_id: str | None = None) -> list[Review]:
         sql = "SELECT deck_id, item_id, face, reviewed_at, rating, correct, response_ms, mode, answer, points FROM reviews"
         args: tuple[str, ...] = ()
@@ -386,9 +524,11 @@ class Store:
             for d, i, f, at, r, c, ms, m, a, p in self.conn.execute(sql + " ORDER BY id", args)
         ]
 
+    @_reads
     def review_count(self) -> int:
         return int(self.conn.execute("SELECT COUNT(*) FROM reviews").fetchone()[0])
 
+    @_reads
     def first_seen(self) -> dict[tuple[str, str], datetime]:
         """When each item (deck id, item id) was first answered."""
         rows = self.conn.execute(
@@ -432,6 +572,7 @@ class Store:
                 ),
             )
 
+    @_reads
     def rounds(self, finished_only: bool = False) -> list[RoundRecord]:
         sql = "SELECT id, deck_id, started_at, ended_at, questions, correct, score, best_streak, finished FROM rounds"
         if finished_only:
@@ -451,6 +592,7 @@ class Store:
             for i, d, s, e, q, c, sc, b, f in self.conn.execute(sql + " ORDER BY id")
         ]
 
+    @_reads
     def best_scores(self) -> dict[str | None, int]:
         """The best score of a finished round, per deck id (None: all decks together)."""
         rows = self.conn.execute(
@@ -458,6 +600,7 @@ class Store:
         )
         return {deck_id: int(best) for deck_id, best in rows}
 
+    @_reads
     def finished_round_times(self) -> list[datetime]:
         """When each finished round ended (or started, if it has no end)."""
         rows = self.conn.execute(
@@ -465,10 +608,12 @@ class Store:
         )
         return [datetime.fromisoformat(at) for (at,) in rows]
 
+    @_reads
     def round_count(self, finished_only: bool = False) -> int:
         sql = "SELECT COUNT(*) FROM rounds" + (" WHERE finished=1" if finished_only else "")
         return int(self.conn.execute(sql).fetchone()[0])
 
+    @_reads
     def best_score(self, deck_id: str | None, exclude_round: int | None = None) -> int | None:
         sql = "SELECT MAX(score) FROM rounds WHERE finished=1 AND deck_id IS ?"
         args: list[object] = [deck_id]
@@ -500,6 +645,7 @@ class Store:
             )
             return cur.rowcount > 0
 
+    @_reads
     def is_flagged(self, key: FaceKey) -> bool:
         row = self.conn.execute(
             "SELECT 1 FROM flags WHERE deck_id=? AND item_id=? AND face=?",
@@ -507,6 +653,7 @@ class Store:
         ).fetchone()
         return row is not None
 
+    @_reads
     def flags(self) -> list[tuple[FaceKey, datetime, str]]:
         rows = self.conn.execute(
             "SELECT deck_id, item_id, face, flagged_at, note FROM flags ORDER BY id"
@@ -521,40 +668,53 @@ class Store:
         *,
         rating: int,
         points: int,
-        card: Card | None,
+        schedule: Callable[[Card | None, int], Card] | None,
         round_totals: tuple[int, int, int, int] | None = None,
-    ) -> None:
-        """Count an answer marked wrong as right, in one transaction: the review becomes right
-        with `rating` and `points` and is marked overridden, the face gets `card` (its schedule
-        recomputed from the review's card_before; None: the schedule stays), and the review's
-        round gets its new running totals. Undo still puts back the card_before."""
+    ) -> Card | None:
+        """Count an answer marked wrong as right, in one write transaction: the review becomes
+        right with `rating` and `points` and is marked overridden; its face's schedule is
+        recomputed by `schedule(card_before, card_id)` from the schedule the review started
+        from (None: never answered before; the face keeps its card id); the review's round
+        gets its new running totals. Returns the new card (None: the schedule stays, as for
+        an unscheduled answer). Undo still puts back the card_before."""
         with self.transaction() as conn:
             row = conn.execute(
-                "SELECT deck_id, item_id, face, round_id FROM reviews WHERE id=?", (review_id,)
+                "SELECT deck_id, item_id, face, round_id, card_before, scheduled FROM reviews"
+                " WHERE id=?",
+                (review_id,),
             ).fetchone()
             if row is None:
-                raise StoreError(f"Answer {review_id} is not in {self.path}; nothing was changed.")
-            deck_id, item_id, face, round_id = row
+                raise StoreError(
+                    f"That answer is no longer in {self.path}, so it cannot be counted as "
+                    "right (nothing was changed)."
+                )
+            deck_id, item_id, face, round_id, before, scheduled = row
+            key = FaceKey(deck_id, item_id, face)
             conn.execute(
                 "UPDATE reviews SET correct=1, rating=?, points=?, overridden=1 WHERE id=?",
                 (rating, points, review_id),
             )
-            if card is not None:
+            card = None
+            if scheduled and schedule is not None:
+                current = self.card(key)
+                card_id = current.card_id if current is not None else self.next_card_id()
+                card = schedule(load_card(before) if before is not None else None, card_id)
                 conn.execute(
-                    "UPDATE cards SET card=?, due=? WHERE deck_id=? AND item_id=? AND face=?",
-                    (dump_card(card), card.due.isoformat(), deck_id, item_id, face),
+                    "INSERT INTO cards (deck_id, item_id, face, card_id, card, due) VALUES (?,?,?,?,?,?)"
+                    " ON CONFLICT (deck_id, item_id, face) DO UPDATE SET card=excluded.card, due=excluded.due",
+                    (deck_id, item_id, face, card.card_id, dump_card(card), card.due.isoformat()),
                 )
             if round_id is not None and round_totals is not None:
-                conn.execute(
-                    "UPDATE rounds SET questions=?, correct=?, score=?, best_streak=? WHERE id=?",
-                    (*round_totals, round_id),
-                )
+                self._set_totals(round_id, round_totals)
+            return card
 
+    @_reads
     def overridden(self) -> list[int]:
         """The ids of the answers the player overrode as right, oldest first."""
         rows = self.conn.execute("SELECT id FROM reviews WHERE overridden=1 ORDER BY id")
         return [int(review_id) for (review_id,) in rows]
 
+    @_reads
     def override_count(self) -> int:
         return int(
             self.conn.execute("SELECT COUNT(*) FROM reviews WHERE overridden=1").fetchone()[0]
@@ -562,6 +722,7 @@ class Store:
 
     # -- settings ---------------------------------------------------------------------------
 
+    @_reads
     def settings(self) -> tuple[Settings, tuple[str, ...]]:
         """The settings, and one sentence for each damaged value that fell back to its default."""
         rows = self.conn.execute("SELECT key, value FROM settings")
@@ -575,6 +736,7 @@ class Store:
                 [(key, json.dumps(value)) for key, value in settings.as_dict().items()],
             )
 
+    @_reads
     def setting(self, key: str, default: object = None) -> object:
         """One stored value as it was saved, without checking it (`settings()` checks)."""
         row = self.conn.execute("SELECT value FROM settings WHERE key=?", (key,)).fetchone()

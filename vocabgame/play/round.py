@@ -8,6 +8,7 @@ answer, the `Status` line and the `RoundSummary` at the end.
 from __future__ import annotations
 
 import random
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -28,7 +29,7 @@ from vocabgame.quiz.question import (
     SelfGraded,
     Typed,
 )
-from vocabgame.store import Review
+from vocabgame.store import Review, StoreReadOnly
 
 if TYPE_CHECKING:
     from vocabgame.play.session import Session
@@ -48,6 +49,7 @@ class Outcome:
     answered: int
     correct: int
     comes_back: bool  # the face is asked again later in this round
+    saved: bool = True  # False: the store is read-only and the answer was not kept
     # The question was answered before in this round and that answer undone: this one scores at
     # most what that one did (None: a first answer).
     first_points: int | None = None
@@ -114,12 +116,10 @@ class RoundSummary:
 @dataclass(frozen=True, slots=True)
 class _Answered:
     outcome: Outcome
-    review_id: int
+    review_id: int | None  # None: not saved (read-only store)
     streak_before: int
     best_streak_before: int
     slot: tuple[int, FaceKey]  # the question's place in the queue and its face
-    card_before: Card | None  # the face's schedule before the answer
-    card: Card | None  # and after it (None: the mode left the schedule alone)
     answered_at: datetime
 
 
@@ -130,7 +130,7 @@ class Round:
         self,
         session: Session,
         *,
-        round_id: int,
+        round_id: int | None,  # None: not stored (a read-only store)
         rules: Mode,
         deck_id: str | None,
         title: str,
@@ -262,12 +262,14 @@ class Round:
     def _record(self, question: Question, verdict: Grade) -> Outcome:
         session, now, key = self.session, self.session.clock(), question.key
         store = session.store
-        card = before = None
+        schedule = None
         if self.rules.updates_schedule:
-            before = store.card(key)
-            card = session.srs.review(
-                before or session.srs.new_card(store.next_card_id(), now), verdict.rating, now
-            )
+
+            def schedule(before: Card | None, new_id: int) -> Card:
+                return session.srs.review(
+                    before or session.srs.new_card(new_id, now), verdict.rating, now
+                )
+
         slot = (self.position, key)
         points = self.rules.points(verdict.correct, self.streak)
         streak = self.streak + 1 if verdict.correct else 0
@@ -276,22 +278,22 @@ class Round:
             points = min(points, first[0])
             if not first[1]:
                 streak = 0  # nor does it mend the streak the first answer broke
-        else:
-            self._first[slot] = (points, verdict.correct)
         best_streak = max(self.best_streak, streak)
         correct = self.correct + verdict.correct
         response_ms = max(0, int((now - self._asked_at).total_seconds() * 1000))
         review = Review(
             key, now, verdict.rating, verdict.correct, response_ms, self.mode, verdict.given, points
         )
-        # Saved first: if the store refuses, the round is left exactly as it was.
-        review_id = store.record(
-            review,
-            card,
-            self.round_id,
-            before,
-            round_totals=(self.answered + 1, correct, self.score + points, best_streak),
-        )
+        totals = (self.answered + 1, correct, self.score + points, best_streak)
+        # Saved first: if the store refuses, the round is left exactly as it was. Only a
+        # read-only store lets play go on, unsaved (the player is told once).
+        review_id: int | None = None
+        card: Card | None = None
+        if store.read_only is None:
+            with suppress(StoreReadOnly):
+                review_id, card = store.record(review, schedule, self.round_id, totals)
+        if review_id is None and schedule is not None:
+            card = schedule(store.card(key), 0)  # shown, not kept
         comes_back = False
         if not verdict.correct:
             at = self.rules.retry_at(self.position, len(self.queue), self._retries.get(key, 0))
@@ -309,16 +311,18 @@ class Round:
             answered=self.answered + 1,
             correct=correct,
             comes_back=comes_back,
+            saved=review_id is not None,
             first_points=None if first is None else first[0],
         )
+        self._first.setdefault(slot, (points, verdict.correct))
         self._history.append(
-            _Answered(outcome, review_id, self.streak, self.best_streak, slot, before, card, now)
+            _Answered(outcome, review_id, self.streak, self.best_streak, slot, now)
         )
         self.score, self.streak, self.best_streak = outcome.score, streak, best_streak
         self._awaiting_next = True
         return outcome
 
-    # -- undo, flag, finish ---------------------------------------------------------------------
+    # -- undo ------------------------------------------------------------------------------------
 
     def undo(self) -> Question | None:
         """Take back the last answer: the store and the schedule go back to how they were, and
@@ -326,7 +330,16 @@ class Round:
         if not self._history or self.ended:
             return None
         last = self._history[-1]
-        self.session.store.undo(last.review_id)
+        answered = self._history[:-1]
+        best_streak = last.best_streak_before
+        totals = (
+            len(answered),
+            sum(a.outcome.grade.correct for a in answered),
+            self.score - last.outcome.points,
+            best_streak,
+        )
+        if last.review_id is not None:  # one transaction; the round changes only after it
+            self.session.store.undo(last.review_id, self.round_id, totals)
         self._history.pop()
         key = last.outcome.question.key
         if last.outcome.comes_back:
@@ -338,13 +351,6 @@ class Round:
         self._awaiting_next = False
         self._question = last.outcome.question  # the same question, same choices
         self._asked_at = self.session.clock()
-        self.session.store.update_round(
-            self.round_id,
-            questions=self.answered,
-            correct=self.correct,
-            score=self.score,
-            best_streak=self.best_streak,
-        )
         return self._question
 
     def can_undo(self) -> bool:
@@ -368,28 +374,37 @@ class Round:
             return None
         last = self._history[-1]
         old = last.outcome
-        session, key = self.session, old.question.key
-        card = None
-        if last.card is not None:
-            base = last.card_before or session.srs.new_card(last.card.card_id, last.answered_at)
-            card = session.srs.review(base, RIGHT_RATING, last.answered_at)
+        session, key, at = self.session, old.question.key, last.answered_at
+        schedule = None
+        if self.rules.updates_schedule:
+
+            def schedule(before: Card | None, card_id: int) -> Card:
+                return session.srs.review(
+                    before or session.srs.new_card(card_id, at), RIGHT_RATING, at
+                )
+
         points = self.rules.points(True, last.streak_before)
         streak = last.streak_before + 1
-        first = self._first[last.slot]
         if old.first_points is not None:  # an answer given again after an undo
             points = min(points, old.first_points)
-            if not first[1]:
+            if not self._first[last.slot][1]:
                 streak = 0
         best_streak = max(last.best_streak_before, streak)
         score = self.score - old.points + points
         correct = self.correct + 1
-        session.store.override(
-            last.review_id,
-            rating=RIGHT_RATING,
-            points=points,
-            card=card,
-            round_totals=(self.answered, correct, score, best_streak),
-        )
+        totals = (self.answered, correct, score, best_streak)
+        store = session.store
+        card: Card | None = None
+        if last.review_id is not None:  # saved first: if the store refuses, nothing changes
+            card = store.override(
+                last.review_id,
+                rating=RIGHT_RATING,
+                points=points,
+                schedule=schedule,
+                round_totals=totals,
+            )
+        elif schedule is not None:  # a read-only store: shown, not kept
+            card = schedule(store.card(key), 0)
         if old.first_points is None:
             self._first[last.slot] = (points, True)
         if old.comes_back:
@@ -453,6 +468,8 @@ class Round:
         store.flag(key, self.session.clock())
         return key, True
 
+    # -- finish ----------------------------------------------------------------------------------
+
     def finish(self) -> RoundSummary:
         """End the round (early or not); every answer is already saved. A round counts for
         the day streak and the best score only when every question was answered."""
@@ -460,8 +477,10 @@ class Round:
         position = self.position + self._awaiting_next
         finished = position >= len(self.queue) and self.answered > 0
         store = self.session.store
+        # Reads first: once the round's end is written, nothing after it can fail.
         previous_best = store.best_score(self.deck_id, exclude_round=self.round_id)
-        if not self.ended:
+        next_due = self.session.next_due(self.deck_id)
+        if not self.ended and self.round_id is not None and store.read_only is None:
             store.update_round(
                 self.round_id,
                 questions=self.answered,
@@ -490,5 +509,5 @@ class Round:
             new_best=finished
             and self.score > 0
             and (previous_best is None or self.score > previous_best),
-            next_due=self.session.next_due(self.deck_id),
+            next_due=next_due,
         )

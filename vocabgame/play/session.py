@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
 from pathlib import Path
@@ -25,7 +26,7 @@ from vocabgame.play.spacing import space_round
 from vocabgame.problems import Problem
 from vocabgame.settings import Settings
 from vocabgame.srs import Clock, Srs, utc_now
-from vocabgame.store import DB_NAME, Store
+from vocabgame.store import DB_NAME, Store, StoreReadOnly
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +80,16 @@ class Session:
 
     def close(self) -> None:
         self.store.close()
+
+    @property
+    def not_saving(self) -> str | None:
+        """Why answers are not being saved (a read-only store), or None while they are."""
+        return None if self.store.read_only is None else str(self.store.read_only)
+
+    @property
+    def notices(self) -> tuple[str, ...]:
+        """Sentences to show once at start, such as an empty database file set up anew."""
+        return tuple(self.store.notices)
 
     def today(self, moment: datetime | None = None) -> date:
         return (moment or self.clock()).astimezone(self.tz).date()
@@ -190,7 +201,10 @@ class Session:
         if not keys:
             return None
         now = self.clock()
-        round_id = self.store.start_round(deck_id, mode_id, now)
+        round_id = None
+        if self.store.read_only is None:
+            with suppress(StoreReadOnly):  # play goes on unsaved; the screen says so once
+                round_id = self.store.start_round(deck_id, mode_id, now)
         return Round(
             self,
             round_id=round_id,

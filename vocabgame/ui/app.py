@@ -38,11 +38,28 @@ class VocabApp(App[int]):
         self.round_size = size
         self.seed = seed
         self.start_round = start_round
+        self._warned_unsaved = False
 
     def on_mount(self) -> None:
         self.push_screen(HomeScreen())
+        for notice in self.session.notices:
+            self.notify(notice, markup=False, timeout=10)
+        self.warn_unsaved()
         if self.start_round:
             self.play(self.deck)
+
+    def warn_unsaved(self) -> None:
+        """Say once, when the store turns out to be read-only, that answers are not kept."""
+        problem = self.session.not_saving
+        if problem is not None and not self._warned_unsaved:
+            self._warned_unsaved = True
+            self.notify(
+                f"{problem} You can still play; answers are not being saved.",
+                title="Not saving",
+                severity="warning",
+                markup=False,
+                timeout=12,
+            )
 
     def play(self, deck_id: str | None) -> None:
         """Start a round on a deck (None: all decks) and show it."""

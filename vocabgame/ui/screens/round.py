@@ -212,6 +212,8 @@ class RoundScreen(Screen[None]):
     def show_feedback(self, outcome: Outcome) -> None:
         self.outcome = outcome
         self.feedback_at = time.monotonic()
+        if not outcome.saved:
+            self.vocab.warn_unsaved()
         self.phase = Phase.FEEDBACK
 
     # -- answering ------------------------------------------------------------------------------

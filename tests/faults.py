@@ -1,0 +1,122 @@
+"""Tools for breaking the store on purpose: a connection that raises a chosen SQLite error at
+the k-th statement, and ways to look at everything a database holds."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from vocabgame.play import Round
+from vocabgame.quiz import Kind
+from vocabgame.srs import Srs, dump_card, load_card
+
+# The errors SQLite raises when a write or a read cannot go ahead, as it words them.
+ERRORS: dict[str, sqlite3.Error] = {
+    "full": sqlite3.OperationalError("database or disk is full"),
+    "locked": sqlite3.OperationalError("database is locked"),
+    "io": sqlite3.OperationalError("disk I/O error"),
+    "damaged": sqlite3.DatabaseError("database disk image is malformed"),
+}
+
+
+class FaultyConnection(sqlite3.Connection):
+    """A real connection that counts the statements it runs and, once armed, raises `error`
+    at statement number `fail_at` (counting from when it was armed)."""
+
+    statements: int = 0
+    fail_at: int | None = None
+    error: sqlite3.Error = ERRORS["full"]
+
+    def arm(self, k: int | None, error: sqlite3.Error | None = None) -> None:
+        self.statements, self.fail_at = 0, k
+        if error is not None:
+            self.error = error
+
+    def _tick(self) -> None:
+        self.statements += 1
+        if self.fail_at is not None and self.statements == self.fail_at:
+            self.fail_at = None
+            raise self.error
+
+    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
+        self._tick()
+        return super().execute(sql, parameters)
+
+    def executemany(self, sql: str, parameters: Iterable[Any], /) -> sqlite3.Cursor:
+        self._tick()
+        return super().executemany(sql, parameters)
+
+
+def contents(path: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table, read through a connection of its own."""
+    conn = sqlite3.connect(path)
+    try:
+        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        return {t: sorted(conn.execute(f"SELECT * FROM {t}").fetchall(), key=repr) for t in tables}
+    finally:
+        conn.close()
+
+
+def integrity(path: Path) -> str:
+    conn = sqlite3.connect(path)
+    try:
+        return str(conn.execute("PRAGMA integrity_check").fetchone()[0])
+    finally:
+        conn.close()
+
+
+def answer_right(round_: Round) -> None:
+    """Answer the current question rightly, whatever its kind, then move on."""
+    question = round_.question()
+    assert question is not None
+    if question.kind == Kind.CHOICE:
+        index = next(i for i, c in enumerate(question.choices) if c.value == question.answer)
+        round_.answer_choice(index)
+    elif question.kind == Kind.RECALL:
+        round_.answer_recall(3)
+    else:
+        round_.answer_text(question.answer)
+
+
+def one_sentence(message: str) -> bool:
+    body = message.rstrip(".")
+    return message.endswith(".") and ". " not in body.replace("e.g. ", "") and "\n" not in message
+
+
+def replay_problems(path: Path, srs: Srs) -> list[str]:
+    """Each face whose stored card differs from replaying its scheduled reviews, in order,
+    from a new card: an empty list when every card agrees with its history."""
+    conn = sqlite3.connect(path)
+    try:
+        cards = {
+            (d, i, f): (card_id, card)
+            for d, i, f, card_id, card in conn.execute(
+                "SELECT deck_id, item_id, face, card_id, card FROM cards"
+            )
+        }
+        history: dict[tuple[str, str, str], list[tuple[str, int]]] = {}
+        for d, i, f, at, rating in conn.execute(
+            "SELECT deck_id, item_id, face, reviewed_at, rating FROM reviews"
+            " WHERE scheduled = 1 ORDER BY id"
+        ):
+            history.setdefault((d, i, f), []).append((at, rating))
+    finally:
+        conn.close()
+    problems = [f"{key}: reviews but no card" for key in history if key not in cards]
+    for key, (card_id, text) in cards.items():
+        steps = history.get(key, [])
+        if not steps:
+            problems.append(f"{key}: a card with no review")
+            continue
+        card = srs.new_card(card_id, datetime.fromisoformat(steps[0][0]))
+        for at, rating in steps:
+            card = srs.review(card, rating, datetime.fromisoformat(at))
+        if dump_card(card) != dump_card(load_card(text)):
+            problems.append(f"{key}: the stored card is not its history replayed")
+    ids = [card_id for card_id, _ in cards.values()]
+    if len(ids) != len(set(ids)):
+        problems.append("two faces share a card id")
+    return problems
