@@ -16,7 +16,7 @@ import pytest
 import vocabgame
 from vocabgame import kinds
 from vocabgame.deck import Catalog, load_text
-from vocabgame.deck.load import HEADER_KEYS, top_keys
+from vocabgame.deck.load import HEADER_KEYS, ITEM_KEYS, top_keys
 from vocabgame.kinds import KINDS, ItemKind
 from vocabgame.model import Claim, Deck, FaceKey
 from vocabgame.paths import schema_path
@@ -234,7 +234,7 @@ def test_a_kind_registered_from_outside_is_read_checked_asked_graded_and_played(
     assert bad is None
     assert [str(p) for p in problems] == [
         "riddles.yaml:9:5: error: unknown key 'hint' in riddle 'r1'; allowed keys: id, "
-        "riddle, answer, tags, sources"
+        "riddle, answer, tags, sources, formerly, version"
     ]
     deck, problems = load_text(RIDDLES, "riddles.yaml")
     assert deck is not None and problems == []
@@ -264,9 +264,7 @@ def test_the_json_schema_has_exactly_the_keys_of_the_kind_table() -> None:
     assert list(top_keys()[: len(HEADER_KEYS)]) == list(HEADER_KEYS)
     for section, kind in KINDS.items():
         items = schema["properties"][section]["items"]
-        assert set(items["properties"]) == {*kind.required, *kind.optional, "tags", "sources"}, (
-            section
-        )
+        assert set(items["properties"]) == {*kind.required, *kind.optional, *ITEM_KEYS}, section
         assert items["required"] == list(kind.required), section
 
 

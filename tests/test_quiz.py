@@ -726,3 +726,40 @@ def test_a_prompt_gets_the_article_its_number_needs() -> None:
     assert deck is not None
     prompt = question(deck, "kv-per-token", "calculation", 0).prompt
     assert "in an 8000-token prompt after 18 ms" in prompt
+
+
+LEGACY = """
+format: 1
+id: metrics
+title: Metrics
+terms:
+  - id: kv-usage
+    term: KV cache usage gauge
+    aliases: ["vllm:kv_cache_usage_perc"]
+    legacy_names: ["vllm:gpu_cache_usage_perc"]
+    version: vLLM metric names as of late 2025
+    definition: The share of the pre-allocated KV-cache blocks in use.
+  - id: running
+    term: Running requests
+    definition: Requests in the current batch.
+"""
+
+
+def test_a_legacy_name_is_accepted_with_a_note_and_the_version_shown() -> None:
+    from vocabgame.kinds import build_question, grade
+    from vocabgame.quiz import Typed
+
+    deck, problems = load_text(LEGACY, "metrics.yaml")
+    assert deck is not None, problems
+    question = build_question(deck, FaceKey("metrics", "kv-usage", "typed"), random.Random(1))
+    assert question.version == "vLLM metric names as of late 2025"
+    verdict = grade(deck, question, Typed("vllm:gpu_cache_usage_perc"))
+    assert verdict is not None and verdict.correct
+    assert verdict.note == (
+        "'vllm:gpu_cache_usage_perc' is its former name; today it is 'KV cache usage gauge'."
+    )
+    assert "Formerly: vllm:gpu_cache_usage_perc." in verdict.explanation
+    current = grade(deck, question, Typed("vllm:kv_cache_usage_perc"))
+    assert current is not None and current.correct and current.note is None
+    other = build_question(deck, FaceKey("metrics", "running", "typed"), random.Random(1))
+    assert other.version is None

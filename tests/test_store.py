@@ -232,9 +232,9 @@ def test_a_full_disk_says_so_instead_of_a_rollback_error(tmp_path: Path) -> None
 def test_migrating_keeps_one_flag_per_face_with_its_latest_note(tmp_path: Path) -> None:
     path = tmp_path / "vocabgame.db"
     conn = sqlite3.connect(path, isolation_level=None)
-    for migration in store_module.MIGRATIONS[:2]:  # a store as schema 2 left it
+    for migration in store_module.MIGRATIONS[:3]:  # a store as schema 3 left it
         conn.executescript(migration)
-    conn.execute("PRAGMA user_version = 2")
+    conn.execute("PRAGMA user_version = 3")
     rows = [
         ("d", "a", "term", "2025-03-01T09:00:00+00:00", ""),
         ("d", "a", "term", "2025-03-02T09:00:00+00:00", "typo in the definition"),

@@ -197,7 +197,7 @@ def test_unknown_key_with_nothing_close_lists_the_allowed_keys() -> None:
     text = BASE.replace("    term: Decode\n", "    term: Decode\n    colour: red\n")
     assert errors(text) == [
         "deck.yaml:13:5: error: unknown key 'colour' in term 'decode'; allowed keys: "
-        "id, term, definition, aliases, caveat, example, tags, sources"
+        "id, term, definition, aliases, caveat, example, legacy_names, tags, sources, formerly, version"
     ]
 
 

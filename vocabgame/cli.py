@@ -157,6 +157,36 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
     p.add_argument("path", type=Path, metavar="PATH", help="the file to create (.yaml)")
 
     p = command(
+        "export-progress",
+        "write all your progress to one file",
+        "Write everything needed to carry your progress to another machine (answers, "
+        "schedules, rounds and scores, flags, settings) as one versioned JSON file.",
+    )
+    p.add_argument("file", type=Path, metavar="FILE", help="the file to write (.json)")
+    p.add_argument("--force", action="store_true", help="replace FILE if it exists")
+
+    p = command(
+        "import-progress",
+        "merge a progress file into this data folder",
+        "Merge a file written by export-progress into this data folder. Nothing is doubled: "
+        "importing the same file twice changes nothing. The whole file is checked first and "
+        "nothing is written if any part is bad. Schedules of faces answered on both sides are "
+        "recomputed from the merged history.",
+    )
+    p.add_argument("file", type=Path, metavar="FILE", help="a file from export-progress")
+
+    p = command(
+        "preview",
+        "play a deck file's questions while you edit it",
+        "Play every question a deck file yields, item by item and face by face, with the real "
+        "question and feedback screens. Nothing is saved: progress is untouched. The file is "
+        "watched: save it and the preview reloads on the same item; while it does not "
+        "validate, its problems are shown with file:line:col.",
+    )
+    p.add_argument("path", type=Path, metavar="DECK.yaml", help="the deck file to preview")
+    p.add_argument("--item", metavar="ID", help="start at this item (default: the first)")
+
+    p = command(
         "flags",
         "list questions flagged as wrong or unclear",
         "List the questions players flagged with f during a round, for the decks' authors.",
@@ -237,6 +267,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             case "settings":
                 changes = {s.key: getattr(args, s.key) for s in SPECS}
                 return cmd_settings(data_dir, {k: v for k, v in changes.items() if v is not None})
+            case "preview":
+                return cmd_preview(args.path, args.item)
+            case "export-progress":
+                return cmd_export_progress(data_dir, args.file, args.force)
+            case "import-progress":
+                return cmd_import_progress(data_dir, args.file)
             case "play":
                 return run_app(
                     data_dir, folders, deck=args.deck, size=args.size, seed=args.seed, start=True
@@ -469,6 +505,97 @@ def cmd_new(path: Path) -> int:
         _err(f"{path}: cannot write: {exc.strerror}")
         return EXIT_PROBLEM
     print(f"Wrote {path}. Check it with: vocabgame validate {path}")
+    return EXIT_OK
+
+
+def cmd_export_progress(data_dir: Path, file: Path, force: bool) -> int:
+    from datetime import UTC, datetime
+
+    from vocabgame.progress import export_progress
+    from vocabgame.store import StoreError
+
+    if file.exists() and not force:
+        _err(f"{file} exists; choose another file or add --force to replace it")
+        return EXIT_USAGE
+    store = _open_store(data_dir)
+    if store is None:
+        return EXIT_PROBLEM
+    try:
+        data = export_progress(store, datetime.now(UTC))
+    except StoreError as exc:
+        _err(str(exc))
+        return EXIT_PROBLEM
+    finally:
+        store.close()
+    scratch = file.with_name(f".{file.name}.partial")
+    try:  # written whole, then renamed: a crash never leaves half a file under FILE
+        scratch.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", "utf-8")
+        scratch.replace(file)
+    except OSError as exc:
+        scratch.unlink(missing_ok=True)
+        _err(f"cannot write {file} ({exc.strerror})")
+        return EXIT_PROBLEM
+    print(
+        f"Wrote {len(data['reviews'])} answers, {len(data['rounds'])} rounds and "
+        f"{len(data['cards'])} schedules to {file}."
+    )
+    return EXIT_OK
+
+
+def cmd_import_progress(data_dir: Path, file: Path) -> int:
+    from vocabgame.progress import ProgressError, import_progress, read_progress_file
+    from vocabgame.srs import Srs
+    from vocabgame.store import StoreError
+
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else "it is not UTF-8 text"
+        _err(f"cannot read {file} ({reason})")
+        return EXIT_PROBLEM
+    try:
+        data = read_progress_file(text, str(file))
+    except ProgressError as exc:
+        _err(str(exc))
+        return EXIT_PROBLEM
+    store = _open_store(data_dir)
+    if store is None:
+        return EXIT_PROBLEM
+    try:
+        settings, _ = store.settings()
+        merged = import_progress(store, data, Srs(settings.desired_retention))
+    except StoreError as exc:
+        _err(str(exc))
+        return EXIT_PROBLEM
+    finally:
+        store.close()
+    print(merged)
+    return EXIT_OK
+
+
+def cmd_preview(path: Path, item: str | None) -> int:
+    import tempfile
+
+    from vocabgame.deck import Catalog
+    from vocabgame.play import Session
+    from vocabgame.store import DB_NAME, Store, StoreError
+
+    if not path.is_file():
+        _err(f"{path}: no such deck file")
+        return EXIT_USAGE
+    from vocabgame.ui.preview import PreviewApp
+
+    with tempfile.TemporaryDirectory(prefix="vocabgame-preview-") as scratch:
+        try:  # a store of its own, thrown away at the end: the player's is never opened
+            session = Session(Store.open(Path(scratch) / DB_NAME), Catalog((), ()))
+        except StoreError as exc:
+            _err(str(exc))
+            return EXIT_PROBLEM
+        app = PreviewApp(session, path, item=item)
+        try:
+            app.run()
+        finally:
+            session.close()
     return EXIT_OK
 
 

@@ -12,7 +12,7 @@ import functools
 import json
 import os
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime
@@ -85,7 +85,19 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE reviews ADD COLUMN scheduled INTEGER NOT NULL DEFAULT 1;
     """,
-    # 2 -> 3: one flag per face (f toggles it), keeping the first flag's time and the latest
+    # 2 -> 3: renames (`formerly` in a deck) already carried, so each is carried once
+    """
+    CREATE TABLE renames (
+        deck_id TEXT NOT NULL,
+        old_deck TEXT NOT NULL,
+        old_item TEXT NOT NULL,
+        new_item TEXT NOT NULL,
+        carried_at TEXT NOT NULL,
+        moved INTEGER NOT NULL,
+        PRIMARY KEY (deck_id, old_deck, old_item)
+    );
+    """,
+    # 3 -> 4: one flag per face (f toggles it), keeping the first flag's time and the latest
     # note written for it
     """
     UPDATE flags SET note = COALESCE(
@@ -96,7 +108,7 @@ MIGRATIONS: list[str] = [
     DELETE FROM flags WHERE id NOT IN (SELECT MIN(id) FROM flags GROUP BY deck_id, item_id, face);
     CREATE UNIQUE INDEX flags_face ON flags (deck_id, item_id, face);
     """,
-    # 3 -> 4: an answer marked wrong that the player overrode as right ("I was right")
+    # 4 -> 5: an answer marked wrong that the player overrode as right ("I was right")
     """
     ALTER TABLE reviews ADD COLUMN overridden INTEGER NOT NULL DEFAULT 0;
     """,
@@ -351,6 +363,20 @@ class Store:
             if isinstance(exc, sqlite3.Error):
                 raise self._refused(exc) from None
             raise
+
+    @contextmanager
+    def snapshot(self) -> Iterator[sqlite3.Connection]:
+        """A read transaction: every read inside sees the same moment, even while another
+        vocabgame writes. Errors become the store's own one sentence."""
+        try:
+            self.conn.execute("BEGIN")
+            try:
+                yield self.conn
+            finally:
+                if self.conn.in_transaction:
+                    self.conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise _explain(self.path, exc) from None
 
     def _refused(self, exc: sqlite3.Error) -> StoreError:
         error = _explain(self.path, exc, unsaved=True)
@@ -622,6 +648,84 @@ class Store:
             args.append(exclude_round)
         value = self.conn.execute(sql, args).fetchone()[0]
         return int(value) if value is not None else None
+
+    # -- renames --------------------------------------------------------------------------------
+
+    def carry_renames(
+        self, deck_id: str, old_decks: Sequence[str], items: Mapping[str, str], now: datetime
+    ) -> list[str]:
+        """Carry progress recorded under a deck's old ids (`old_decks`) and its items' old ids
+        (`items`: old -> new) to the current ids, each rename once: a carried rename is
+        remembered and never carried again. Progress is never merged: when the new id already
+        has some, the old stays where it is. Returns one sentence per rename that moved or
+        kept progress apart; nothing when there was nothing to do."""
+        with self.transaction() as conn:
+            done = {
+                (d, i)
+                for d, i in conn.execute(
+                    "SELECT old_deck, old_item FROM renames WHERE deck_id=?", (deck_id,)
+                )
+            }
+            said: list[str] = []
+            for old in old_decks:
+                if (old, "") not in done:
+                    said += self._carry(deck_id, old, "", "", now)
+            for old_item, new_item in items.items():
+                if (deck_id, old_item) not in done:
+                    said += self._carry(deck_id, deck_id, old_item, new_item, now)
+            return said
+
+    def _carry(
+        self, deck_id: str, old_deck: str, old_item: str, new_item: str, now: datetime
+    ) -> list[str]:
+        conn = self.conn
+        whole_deck = not old_item
+        where, args = (
+            ("deck_id=?", (old_deck,))
+            if whole_deck
+            else (
+                "deck_id=? AND item_id=?",
+                (old_deck, old_item),
+            )
+        )
+        target = (
+            ("deck_id=?", (deck_id,))
+            if whole_deck
+            else (
+                "deck_id=? AND item_id=?",
+                (deck_id, new_item),
+            )
+        )
+        has_old = conn.execute(f"SELECT 1 FROM reviews WHERE {where} LIMIT 1", args).fetchone()
+        has_new = conn.execute(
+            f"SELECT 1 FROM reviews WHERE {target[0]} LIMIT 1", target[1]
+        ).fetchone()
+        moved = bool(has_old) and not has_new
+        said = []
+        what = f"deck {old_deck!r}" if whole_deck else f"{old_item!r} in deck {deck_id!r}"
+        new = f"{deck_id!r}" if whole_deck else f"{new_item!r}"
+        if moved:
+            setting = "deck_id=?" if whole_deck else "item_id=?"
+            value = deck_id if whole_deck else new_item
+            for table in ("cards", "reviews"):
+                conn.execute(f"UPDATE {table} SET {setting} WHERE {where}", (value, *args))
+            # One flag per face: a face flagged under both ids keeps the flag of its new id.
+            conn.execute(f"UPDATE OR IGNORE flags SET {setting} WHERE {where}", (value, *args))
+            conn.execute(f"DELETE FROM flags WHERE {where}", args)
+            if whole_deck:
+                conn.execute("UPDATE rounds SET deck_id=? WHERE deck_id=?", (deck_id, old_deck))
+            said.append(f"Progress on {what} was carried to its new id {new}.")
+        elif has_old:
+            said.append(
+                f"Progress on {what} was kept apart: its new id {new} already has progress of "
+                "its own."
+            )
+        conn.execute(
+            "INSERT INTO renames (deck_id, old_deck, old_item, new_item, carried_at, moved)"
+            " VALUES (?,?,?,?,?,?)",
+            (deck_id, old_deck, old_item, new_item, now.isoformat(), int(moved)),
+        )
+        return said
 
     # -- flags and settings -----------------------------------------------------------------
 

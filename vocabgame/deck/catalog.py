@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from vocabgame.deck.load import load_deck
@@ -18,14 +18,33 @@ class Catalog:
 
     decks: tuple[Deck, ...]
     problems: tuple[Problem, ...]
+    folders: tuple[Path, ...] = ()  # where they were found, to look again
+    stamps: tuple[tuple[str, int, int], ...] = ()  # each file read: path, mtime (ns), size
 
     def get(self, deck_id: str) -> Deck | None:
         return next((d for d in self.decks if d.id == deck_id), None)
+
+    def changed(self) -> bool:
+        """Whether a deck file in the folders was added, removed or saved since loading."""
+        return _stamps(self.folders) != self.stamps
+
+
+def _stamps(folders: Iterable[Path]) -> tuple[tuple[str, int, int], ...]:
+    out = []
+    for path in deck_files(f for f in folders if f.exists()):
+        try:
+            info = path.stat()
+        except OSError:
+            continue
+        out.append((str(path), info.st_mtime_ns, info.st_size))
+    return tuple(out)
 
 
 def load_catalog(folders: Iterable[Path], max_bytes: int = DEFAULT_MAX_BYTES) -> Catalog:
     """Load every deck in the folders (missing folders are skipped). A deck whose id another
     file already took is left out with one problem naming both files."""
+    folders = tuple(folders)
+    stamps = _stamps(folders)  # before reading: a save during the load shows as a change
     decks: dict[str, Deck] = {}
     problems: list[Problem] = []
     seen: set[Path] = set()
@@ -48,4 +67,24 @@ def load_catalog(folders: Iterable[Path], max_bytes: int = DEFAULT_MAX_BYTES) ->
             )
             continue
         decks[deck.id] = deck
-    return Catalog(tuple(decks.values()), tuple(problems))
+    return Catalog(
+        tuple(_live_ids_are_not_old_ids(decks, problems)), tuple(problems), folders, stamps
+    )
+
+
+def _live_ids_are_not_old_ids(decks: dict[str, Deck], problems: list[Problem]) -> list[Deck]:
+    """A deck may not claim, as a former id, the id of another deck that is still here: it
+    would take that deck's progress. Such an old id is dropped, with a problem."""
+    out = []
+    for deck in decks.values():
+        taken = [old for old in deck.formerly if old in decks]
+        for old in taken:
+            problems.append(
+                Problem(
+                    deck.path,
+                    f"formerly lists {old!r}, the id of the deck in {decks[old].path}; "
+                    "an old id must no longer be used, so its progress is not carried",
+                )
+            )
+        out.append(replace(deck, formerly=tuple(o for o in deck.formerly if o not in taken)))
+    return out

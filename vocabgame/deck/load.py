@@ -20,8 +20,9 @@ from vocabgame.reading.checker import Checker, describe
 from vocabgame.reading.files import DEFAULT_MAX_BYTES, read_text
 from vocabgame.reading.yamltree import Node, YamlProblem, parse
 
-HEADER_KEYS = ("format", "id", "title", "description", "tags", "sources")
+HEADER_KEYS = ("format", "id", "title", "description", "tags", "sources", "formerly")
 SOURCE_KEYS = ("title", "url")
+ITEM_KEYS = ("tags", "sources", "formerly", "version")  # keys every kind of item may have
 EMPTY = "file is empty; a deck needs format, id, title and items"
 
 
@@ -37,6 +38,7 @@ class _Header:
     description: str | None
     tags: tuple[str, ...]
     sources: dict[str, Source]
+    formerly: tuple[str, ...]
 
 
 def _entry_name(kind: ItemKind, index: int, entry: Node) -> str:
@@ -54,6 +56,8 @@ class DeckReader:
     def __init__(self, checker: Checker) -> None:
         self.checker = checker
         self.ids: dict[str, Node] = {}
+        self.renamed: dict[str, tuple[str, Node]] = {}  # old item id -> (new id, its node)
+        self.versions: dict[str, str] = {}  # item id -> the release its fact describes
 
     def deck(self, root: Node) -> Deck | None:
         c = self.checker
@@ -73,6 +77,8 @@ class DeckReader:
             section: tuple(KINDS[section].read(c, entry, fields) for entry, fields in rows)
             for section, rows in entries.items()
         }
+        if header.deck_id in header.formerly:
+            c.error(top["formerly"], f"formerly lists the deck's own id {header.deck_id!r}")
         if any(p.severity == "error" for p in c.problems):
             return None
         assert header.deck_id is not None and header.title is not None
@@ -84,6 +90,9 @@ class DeckReader:
             tags=header.tags,
             sources=MappingProxyType(header.sources),
             sections=MappingProxyType({s: sections.get(s, ()) for s in KINDS}),
+            formerly=header.formerly,
+            renamed=MappingProxyType({old: new for old, (new, _) in self.renamed.items()}),
+            versions=MappingProxyType(self.versions),
         )
 
     def format_ok(self, top: dict[str, Node]) -> bool:
@@ -112,6 +121,7 @@ class DeckReader:
             description=c.opt_text(top, "description"),
             tags=c.texts(top["tags"], "tags") if "tags" in top else (),
             sources=sources,
+            formerly=self.old_ids(top["formerly"], "deck") if "formerly" in top else (),
         )
 
     def sources(self, node: Node) -> dict[str, Source]:
@@ -149,14 +159,58 @@ class DeckReader:
             rows = []
             for index, entry in enumerate(entries, 1):
                 what = _entry_name(kind, index, entry)
-                fields = c.mapping(entry, what, kind.required, (*kind.optional, "tags", "sources"))
+                fields = c.mapping(entry, what, kind.required, (*kind.optional, *ITEM_KEYS))
                 if fields is None:
                     continue
                 if "id" in fields:
                     self.item_id(fields["id"])
+                if "formerly" in fields:
+                    self.item_renames(fields)
+                if "version" in fields and "id" in fields:
+                    version = c.text(fields["version"], "version")
+                    if version is not None and isinstance(fields["id"].value, str):
+                        self.versions[fields["id"].value] = version
                 rows.append((entry, fields))
             sections[section] = rows
+        self.check_renames()
         return sections
+
+    def old_ids(self, node: Node, what: str) -> tuple[str, ...]:
+        """A `formerly` list: the ids something had before, as slugs."""
+        entries = self.checker.sequence(node, f"formerly of the {what}")
+        if entries is None:
+            return ()
+        ids = (self.checker.slug(entry, f"old {what} id") for entry in entries)
+        return tuple(i for i in ids if i is not None)
+
+    def item_renames(self, fields: dict[str, Node]) -> None:
+        new = fields["id"].value if "id" in fields else None
+        if not isinstance(new, str):
+            return
+        entries = self.checker.sequence(fields["formerly"], "formerly of the item") or []
+        for node in entries:
+            old = self.checker.slug(node, "old item id")
+            if old is None:
+                continue
+            if old in self.renamed:
+                other = self.renamed[old]
+                self.checker.error(
+                    node,
+                    f"old id {old!r} is already claimed by {other[0]!r} at line "
+                    f"{other[1].line}; progress can go to one item only",
+                )
+            else:
+                self.renamed[old] = (new, node)
+
+    def check_renames(self) -> None:
+        """An old id that is also a live id would take another item's progress."""
+        for old, (new, node) in self.renamed.items():
+            if old in self.ids:
+                self.checker.error(
+                    node,
+                    f"old id {old!r} of {new!r} is also the id of the item at line "
+                    f"{self.ids[old].line}; an id in formerly must no longer be used",
+                )
 
     def item_id(self, node: Node) -> None:
         value = self.checker.slug(node, "id")

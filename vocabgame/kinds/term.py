@@ -29,7 +29,7 @@ class TermKind(ItemKind):
     noun = singular = "term"
     plural = "terms"
     required = ("id", "term", "definition")
-    optional = ("aliases", "caveat", "example")
+    optional = ("aliases", "caveat", "example", "legacy_names")
     item_type = Term
 
     def read(self, checker: Checker, entry: Node, fields: dict[str, Node]) -> Term:
@@ -40,6 +40,9 @@ class TermKind(ItemKind):
             aliases=checker.texts(f["aliases"], "aliases") if "aliases" in f else (),
             caveat=checker.opt_text(f, "caveat"),
             example=checker.opt_text(f, "example"),
+            legacy_names=(
+                checker.texts(f["legacy_names"], "legacy_names") if "legacy_names" in f else ()
+            ),
             **checker.common(f),
         )
 
@@ -147,8 +150,12 @@ def _grade_typed(deck: Deck, term: Term, question: Question, text: str) -> Grade
     of five letters or more."""
     given = normalise(text)
     correct, note = False, None
+    legacy = next((n for n in term.legacy_names if given and given == normalise(n)), None)
     if given and any(given == normalise(a) for a in question.accepted):
         correct = True
+    elif legacy is not None:
+        correct = True
+        note = f"{legacy!r} is its former name; today it is {term.term!r}."
     else:
         for accepted in question.accepted:
             if one_typo(text, accepted):

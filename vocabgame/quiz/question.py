@@ -56,6 +56,7 @@ class Question:
     deck_title: str = ""
     values: tuple[tuple[str, float], ...] = ()  # calculations: the numbers drawn
     labels: tuple[tuple[str, str], ...] = ()  # calculations: each number's label as shown
+    version: str | None = None  # the release a version-sensitive fact describes
 
 
 @dataclass(frozen=True, slots=True)

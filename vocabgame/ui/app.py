@@ -41,6 +41,11 @@ class VocabApp(App[int]):
         self._warned_unsaved = False
 
     def on_mount(self) -> None:
+        self.open()
+
+    def open(self) -> None:
+        """The first screens. (Textual calls every class's on_mount, so a subclass that
+        starts elsewhere overrides this instead.)"""
         self.push_screen(HomeScreen())
         for notice in self.session.notices:
             self.notify(notice, markup=False, timeout=10)

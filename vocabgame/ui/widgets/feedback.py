@@ -66,6 +66,9 @@ def feedback_text(outcome: Outcome, now: datetime) -> Text:
         if grade.explains_why:
             text.append("Why: ", style="bold")
         text.append(grade.explanation + "\n")
+    if outcome.question.version:
+        text.append("As of: ", style="bold")
+        text.append(outcome.question.version + "\n")
     for source in grade.sources:
         text.append("Source: ", style="dim")
         text.append(f"{source.title} — {source.url}\n", style="dim")
