@@ -82,19 +82,28 @@ def interleave(keys: Sequence[FaceKey], traits: Callable[[FaceKey], Traits]) -> 
     the earliest in the plan. A plan with nothing to separate keeps its order."""
     remaining = list(keys)
     left = Counter(traits(key).deck for key in remaining)
+    # How many other faces of the plan each one shares a term with: the most entangled go
+    # first, while there is still room to keep the others away from them.
+    links = {
+        key: sum(traits(key).shares_terms(traits(other)) for other in remaining)
+        for key in remaining
+    }
     placed: list[FaceKey] = []
     while remaining:
         recent = [traits(k) for k in placed[-TERM_GAP:]]
-        ranks = [_rank(traits(key), recent, left, i) for i, key in enumerate(remaining)]
+        ranks = [_rank(traits(key), recent, left, links[key], i) for i, key in enumerate(remaining)]
         key = remaining.pop(ranks.index(min(ranks)))
         left[traits(key).deck] -= 1
+        for other in remaining:
+            if traits(key).shares_terms(traits(other)):
+                links[other] -= 1
         placed.append(key)
     return placed
 
 
 def _rank(
-    t: Traits, recent: list[Traits], left: Counter[str], index: int
-) -> tuple[bool, bool, bool, bool, int, int]:
+    t: Traits, recent: list[Traits], left: Counter[str], links: int, index: int
+) -> tuple[bool, bool, bool, bool, int, int, int]:
     """How well a face fits next after `recent` (lower is better)."""
     last = recent[-1] if recent else None
     return (
@@ -103,6 +112,7 @@ def _rank(
         last is not None and not last.topics.isdisjoint(t.topics),
         last is not None and last.section == t.section,
         -left[t.deck],
+        -links,
         index,
     )
 
