@@ -140,6 +140,7 @@ def test_validate_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
         "col": 1,
         "severity": "error",
         "message": "unknown key 'titel' in the deck (did you mean 'title'?)",
+        "rule": None,
     }
 
 

@@ -10,12 +10,13 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from vocabgame import __version__
 from vocabgame.paths import DATA_DIR_ENV, DECKS_ENV, deck_folders, default_data_dir
+from vocabgame.printable import printable
 from vocabgame.settings import SPEC, SPECS, Settings
 
 if TYPE_CHECKING:
@@ -132,7 +133,8 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
     p.add_argument(
         "--strict",
         action="store_true",
-        help="also warn about items without sources and sources no item cites; warnings fail",
+        help="also warn about items without sources, sources no item cites and test-taking "
+        "tells (lint rules, see docs/authoring.md); warnings fail",
     )
     p.add_argument(
         "--max-bytes",
@@ -229,7 +231,7 @@ def _effective_settings(argv: Sequence[str]) -> Settings | None:
     probe.add_argument("--data-dir", type=Path)
     known, _ = probe.parse_known_args(argv)
     path = (known.data_dir or default_data_dir()) / "vocabgame.db"
-    if not path.is_file():
+    if not os.path.isfile(path):  # False too where the folder cannot be searched
         return None
     import sqlite3
 
@@ -323,7 +325,7 @@ def cmd_flags(data_dir: Path, as_json: bool) -> int:
     else:
         for key, at, note in flags:
             shown = f"{at:%Y-%m-%d %H:%M}  {key.deck_id} / {key.item_id} ({key.face})"
-            print(shown + (f"  note: {note}" if note else ""))
+            print(printable(shown + (f"  note: {note}" if note else "")))
     return EXIT_OK
 
 
@@ -346,8 +348,8 @@ def cmd_settings(data_dir: Path, changes: dict[str, object]) -> int:
                 return EXIT_USAGE
             store.save_settings(settings)
         for key, value in settings.as_dict().items():
-            print(f"{SPEC[key].label:<18} {value}")
-        print(f"{'data folder':<18} {data_dir}")
+            print(printable(f"{SPEC[key].label:<18} {value}"))
+        print(f"{'data folder':<18} {printable(str(data_dir))}")
     except StoreError as exc:
         _err(str(exc))
         return EXIT_PROBLEM
@@ -371,6 +373,8 @@ def cmd_stats(data_dir: Path, folders: list[Path], as_json: bool) -> int:
         stats = session.stats()
     finally:
         session.close()
+    for problem in session.catalog.problems:
+        print(problem, file=sys.stderr)
     if as_json:
         out = asdict(stats)
         out["decks"] = [
@@ -398,33 +402,35 @@ def render_stats(stats: Stats) -> str:
     ]
     for d in stats.decks:
         best = "-" if d.best is None else str(d.best)
-        title = d.title if len(d.title) <= 40 else d.title[:39] + "…"
+        title = printable(d.title)
+        title = title if len(title) <= 40 else title[:39] + "…"
         lines.append(f"{title:<40} {f'{d.seen}/{d.total}':>11} {d.due:>5} {best:>6}")
     return "\n".join(lines)
 
 
 def _err(message: str) -> None:
-    print(f"vocabgame: {message}", file=sys.stderr)
+    """One sentence on standard error; control characters in it (a file name's) are escaped."""
+    print(f"vocabgame: {printable(message)}", file=sys.stderr)
 
 
 def cmd_validate(paths: list[Path], fmt: str, strict: bool, max_bytes: int | None) -> int:
-    from vocabgame.deck import DEFAULT_MAX_BYTES, deck_files, load_text, read_text
+    from vocabgame.deck import DEFAULT_MAX_BYTES, find_deck_files, load_text, read_text
+    from vocabgame.deck.lint import Corpus
     from vocabgame.problems import DeckError, Problem
 
-    problems: list[Problem] = []
+    corpus = Corpus()  # near-duplicates are looked for across all the files checked together
     owners: dict[str, str] = {}
     files = 0
-    for path in paths:
-        if not path.exists():
-            problems.append(Problem(str(path), "no such file or folder"))
-    for path in deck_files(p for p in paths if p.exists()):
+    listed, not_searched = find_deck_files(paths, report_missing=True)
+    problems: list[Problem] = list(not_searched)
+    for path in listed:
         files += 1
         try:
             text = read_text(path, max_bytes or DEFAULT_MAX_BYTES)
         except DeckError as exc:
             problems.extend(exc.problems)
             continue
-        deck, found = load_text(text, str(path), strict=strict)
+        deck, found = load_text(text, str(path), strict=strict, corpus=corpus)
         problems.extend(found)
         if deck is not None:
             if deck.id in owners:
@@ -432,6 +438,7 @@ def cmd_validate(paths: list[Path], fmt: str, strict: bool, max_bytes: int | Non
                     Problem(str(path), f"deck id {deck.id!r} is already used by {owners[deck.id]}")
                 )
             owners.setdefault(deck.id, str(path))
+    problems.extend(corpus.problems())
     errors = sum(p.severity == "error" for p in problems)
     warnings = len(problems) - errors
     if fmt == "json":
@@ -454,7 +461,7 @@ def cmd_validate(paths: list[Path], fmt: str, strict: bool, max_bytes: int | Non
             summary += f", {warnings} warning{'s' * (warnings != 1)}"
         print(summary, file=sys.stderr)
     failed = errors > 0 or (strict and warnings > 0) or files == 0
-    if files == 0 and fmt == "text" and all(p.exists() for p in paths):
+    if files == 0 and fmt == "text" and not not_searched:
         _err("no deck files (.yaml, .yml) found")
     return EXIT_PROBLEM if failed else EXIT_OK
 
@@ -478,10 +485,10 @@ def cmd_decks(folders: list[Path], as_json: bool) -> int:
         print(json.dumps(rows, indent=2))
     else:
         if not catalog.decks:
-            print("No decks found. Searched: " + ", ".join(str(f) for f in folders))
+            print("No decks found. Searched: " + ", ".join(printable(str(f)) for f in folders))
         for d in catalog.decks:
             counts = ", ".join(KINDS[s].count(n) for s, n in d.counts().items() if n)
-            print(f"{d.id}  {d.title}\n    {counts}\n    {d.path}")
+            print(f"{d.id}  {printable(d.title)}\n    {counts}\n    {printable(d.path)}")
     for problem in catalog.problems:
         print(problem, file=sys.stderr)
     return EXIT_PROBLEM if catalog.problems else EXIT_OK
@@ -491,7 +498,7 @@ def cmd_new(path: Path) -> int:
     from vocabgame.deck.starter import starter_deck
     from vocabgame.paths import schema_path
 
-    if path.exists():
+    if os.path.lexists(path):
         _err(f"{path}: already exists; choose another name or remove it first")
         return EXIT_PROBLEM
     if path.suffix not in (".yaml", ".yml"):
@@ -504,7 +511,7 @@ def cmd_new(path: Path) -> int:
     except OSError as exc:
         _err(f"{path}: cannot write: {exc.strerror}")
         return EXIT_PROBLEM
-    print(f"Wrote {path}. Check it with: vocabgame validate {path}")
+    print(printable(f"Wrote {path}. Check it with: vocabgame validate {path}"))
     return EXIT_OK
 
 
@@ -580,8 +587,12 @@ def cmd_preview(path: Path, item: str | None) -> int:
     from vocabgame.play import Session
     from vocabgame.store import DB_NAME, Store, StoreError
 
-    if not path.is_file():
+    if not os.path.isfile(path):
         _err(f"{path}: no such deck file")
+        return EXIT_USAGE
+    problem = terminal_problem(sys.stdin, sys.stdout)
+    if problem is not None:
+        _err(problem)
         return EXIT_USAGE
     from vocabgame.ui.preview import PreviewApp
 
@@ -621,6 +632,11 @@ def run_app(
         _err(f"no deck with id {deck!r}; known decks: {known}")
         session.close()
         return EXIT_USAGE
+    problem = terminal_problem(sys.stdin, sys.stdout)
+    if problem is not None:
+        _err(problem)
+        session.close()
+        return EXIT_USAGE
     from vocabgame.ui.app import VocabApp
 
     app = VocabApp(session, deck=deck, size=size, seed=seed, start_round=start)
@@ -629,3 +645,33 @@ def run_app(
     finally:
         session.close()
     return app.return_code or EXIT_OK
+
+
+def _is_terminal(stream: object) -> bool:
+    try:
+        return stream is not None and bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError):  # no isatty, or closed
+        return False
+
+
+def terminal_problem(
+    stdin: object, stdout: object, environ: Mapping[str, str] = os.environ
+) -> str | None:
+    """Why the game cannot be shown here, in one sentence; None when it can. The game needs a
+    terminal on both ends (read from a pipe it would wait on input that never comes) and one
+    that understands colours and cursor moves, which TERM=dumb (or no TERM) says it does not."""
+    for name, stream in (("standard input", stdin), ("standard output", stdout)):
+        if not _is_terminal(stream):
+            return (
+                f"the game needs a terminal, but {name} is not one; run vocabgame in a "
+                "terminal (text commands such as vocabgame stats and vocabgame validate "
+                "work in pipes)"
+            )
+    term = environ.get("TERM", "")
+    if os.name != "nt" and term in ("", "dumb"):
+        shown = f"TERM={term}" if term else "TERM is not set"
+        return (
+            f"this terminal cannot show the game ({shown}); run vocabgame in a terminal "
+            "emulator, or set TERM for it, e.g. TERM=xterm-256color vocabgame"
+        )
+    return None

@@ -20,6 +20,7 @@ from textual.widgets import Footer, Header, Static
 from vocabgame.deck import Catalog, load_text, read_text
 from vocabgame.model import Deck
 from vocabgame.play import Session
+from vocabgame.printable import printable
 from vocabgame.problems import DeckError, Problem
 from vocabgame.ui.app import VocabApp
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
@@ -150,7 +151,7 @@ class PreviewApp(VocabApp):
             self.item_id = ids[0] if ids else None
         self.preview_screen.show(self.where(), [])
         if resume:
-            self.notify(f"{self.path.name} reloaded.", markup=False, timeout=2)
+            self.notify(printable(f"{self.path.name} reloaded."), markup=False, timeout=2)
             self.play_item(self.item_id)
 
     @property

@@ -10,6 +10,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from vocabgame.printable import printable
+
 NOTE_MAX = 300  # characters: one line for the deck's author
 
 
@@ -34,7 +36,9 @@ class FlagNoteScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(Text(f"Flagged {self.item_id} for the deck's author.", style="bold"))
+            yield Static(
+                Text(printable(f"Flagged {self.item_id} for the deck's author."), style="bold")
+            )
             yield Static(
                 Text("Add a note if you like: Enter saves it, Escape keeps the flag without one.")
             )

@@ -21,6 +21,7 @@ from textual.widgets import Footer, Input, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
 from vocabgame.play import Outcome, Round
+from vocabgame.printable import printable
 from vocabgame.quiz import Kind, Refused
 from vocabgame.store import StoreError
 from vocabgame.ui.screens.flag_note import FlagNoteScreen
@@ -223,8 +224,14 @@ class RoundScreen(Screen[None]):
         try:
             return action()
         except StoreError as exc:
-            self.app.notify(str(exc), title=failure, severity="error", timeout=10)
+            self.store_failed(exc, failure)
             return None
+
+    def store_failed(self, exc: StoreError, failure: str) -> None:
+        """Say why the store refused; the sentence names a path, so it is never markup."""
+        self.app.notify(
+            printable(str(exc)), title=failure, severity="error", timeout=10, markup=False
+        )
 
     def _save(self, answer: Callable[[], Outcome | None]) -> None:
         outcome = self._stored(answer, "Answer not saved")
@@ -260,7 +267,7 @@ class RoundScreen(Screen[None]):
         try:
             outcome = self.round.answer_text(event.value)
         except StoreError as exc:
-            self.app.notify(str(exc), title="Answer not saved", severity="error", timeout=10)
+            self.store_failed(exc, "Answer not saved")
             return
         if isinstance(outcome, Refused):  # not an answer; nothing was recorded
             self.hint(outcome.reason)
@@ -309,17 +316,21 @@ class RoundScreen(Screen[None]):
         if toggled is None:
             return
         key, flagged = toggled
+
+        def say(message: str) -> None:
+            self.app.notify(printable(message), timeout=3, markup=False)
+
         if not flagged:
-            self.app.notify(f"Unflagged {key.item_id}: its flag is taken back.", timeout=3)
+            say(f"Unflagged {key.item_id}: its flag is taken back.")
             return
 
         def noted(note: str | None) -> None:
             # A key pressed with the one that closed the note must not answer the question.
             self.shown_at = time.monotonic()
             if note is None:
-                self.app.notify(f"Flagged {key.item_id} for the deck's author.", timeout=3)
+                say(f"Flagged {key.item_id} for the deck's author.")
             elif self._stored(lambda: self.round.flag(note), "Note not saved") is not None:
-                self.app.notify(f"Flagged {key.item_id} with your note. Thank you.", timeout=3)
+                say(f"Flagged {key.item_id} with your note. Thank you.")
 
         self.app.push_screen(FlagNoteScreen(key.item_id), noted)
 
