@@ -246,3 +246,29 @@ async def test_an_all_decks_round_is_spaced_as_it_is_played(make_app, tmp_path) 
     for key in first_asked[: planned - 6]:
         first = asked.index(key)
         assert asked.index(key, first + 1) - first >= 6  # back after five other questions
+
+
+async def test_a_drawn_number_gets_the_article_it_is_spoken_with(make_app, tmp_path) -> None:
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    (folder / "prefill.yaml").write_text(
+        "format: 1\nid: prefill\ntitle: Prefill\ncalculations:\n"
+        "  - id: steps\n"
+        "    prompt: A {prompt}-token prompt gets {budget} tokens a step. How many steps?\n"
+        "    given: {prompt: [8000], budget: [2000]}\n"
+        "    answer: prompt / budget\n"
+        "    unit: steps\n"
+        "    explanation: Divide the prompt by the tokens each step gives it.\n",
+        encoding="utf-8",
+    )
+    app = make_app(folders=[folder], deck="prefill", start_round=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert "An 8000-token prompt gets 2000 tokens a step." in screen_text(app)
+        await pilot.press("4", "enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Here: prompt = 8,000; budget = 2,000 tokens." in text
+        assert "prompt ÷ budget = 8,000 ÷ 2,000 = 4 steps." in text
+    [review] = app.session.store.reviews()
+    assert review.correct and review.answer == "4"
