@@ -20,6 +20,7 @@ from vocabgame.printable import printable
 from vocabgame.settings import SPEC, SPECS, Settings
 
 if TYPE_CHECKING:
+    from vocabgame.model import Deck
     from vocabgame.stats import Stats
     from vocabgame.store import Store
 
@@ -158,6 +159,8 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
     )
     p.add_argument("path", type=Path, metavar="PATH", help="the file to create (.yaml)")
 
+    _interchange_commands(command)
+
     p = command(
         "export-progress",
         "write all your progress to one file",
@@ -262,6 +265,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return cmd_decks(folders, args.json)
             case "new":
                 return cmd_new(args.path)
+            case "import" | "export" | "schema":
+                return cmd_interchange(args, folders)
             case "stats":
                 return cmd_stats(data_dir, folders, args.json)
             case "flags":
@@ -496,7 +501,7 @@ def cmd_decks(folders: list[Path], as_json: bool) -> int:
 
 def cmd_new(path: Path) -> int:
     from vocabgame.deck.starter import starter_deck
-    from vocabgame.paths import schema_path
+    from vocabgame.interchange import SCHEMA_REF
 
     if os.path.lexists(path):
         _err(f"{path}: already exists; choose another name or remove it first")
@@ -507,11 +512,12 @@ def cmd_new(path: Path) -> int:
     deck_id = re.sub(r"[^a-z0-9]+", "-", path.stem.lower()).strip("-") or "my-deck"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(starter_deck(deck_id, schema_path().as_uri()), encoding="utf-8")
+        path.write_text(starter_deck(deck_id, SCHEMA_REF), encoding="utf-8")
     except OSError as exc:
         _err(f"{path}: cannot write: {exc.strerror}")
         return EXIT_PROBLEM
     print(printable(f"Wrote {path}. Check it with: vocabgame validate {path}"))
+    _place_schema(path)
     return EXIT_OK
 
 
@@ -675,3 +681,318 @@ def terminal_problem(
             "emulator, or set TERM for it, e.g. TERM=xterm-256color vocabgame"
         )
     return None
+
+
+# -- import, export, schema -------------------------------------------------------------------
+
+_EXPORT_FORMATS = {".csv": "csv", ".tsv": "tsv", ".txt": "tsv", ".apkg": "apkg"}
+
+
+def _slug_arg(text: str) -> str:
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", text):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a slug: use lowercase letters, digits and hyphens"
+        )
+    return text
+
+
+def _interchange_commands(
+    command: Callable[[str, str, str], argparse.ArgumentParser],
+) -> None:
+    """The parsers of `import`, `export` and `schema`."""
+    raw = argparse.RawDescriptionHelpFormatter
+    p = command(
+        "import",
+        "make a deck from a CSV or TSV of terms and definitions",
+        "Make a deck file from a two-column table (term, definition), such as Anki's\n"
+        '"Notes in Plain Text" export or Quizlet\'s export.',
+    )
+    p.formatter_class = raw
+    p.epilog = """\
+The separator is taken from an Anki "#separator:" line, else guessed among tab, comma and
+semicolon, else from the extension (.csv: comma; otherwise tab). HTML is turned into plain
+text when an "#html:true" line says so, or when the text has tags such as <br> or <div>.
+A first row such as "term, definition" or "Front, Back" is taken as a header and skipped.
+Empty rows, rows without a term or a definition and repeated terms are skipped and reported
+as FILE:LINE. Nothing is written when nothing can be imported.
+
+The deck validates as written; add sources, caveats and examples next
+(vocabgame validate --strict lists what is missing).
+
+examples:
+  vocabgame import anki-notes.txt -o decks/serving.yaml
+  vocabgame import quizlet.tsv -o decks/serving.yaml --id serving --title "Serving terms"
+"""
+    p.add_argument("file", type=Path, metavar="FILE", help="the CSV, TSV or text file to read")
+    p.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        required=True,
+        metavar="DECK.yaml",
+        help="the deck file to write; deck-v1.schema.json is written beside it for editors",
+    )
+    p.add_argument(
+        "--id", type=_slug_arg, metavar="ID", help="the deck id (default: from the output name)"
+    )
+    p.add_argument(
+        "--title",
+        metavar="TITLE",
+        help="the deck title (default: the #deck: line of an Anki export, else the file name)",
+    )
+    p.add_argument("--force", action="store_true", help="replace the output file if it exists")
+
+    p = command(
+        "export",
+        "write a deck's terms as CSV, TSV or an Anki package",
+        "Write a deck's terms for Anki or Quizlet: one card per term, the term on the front\n"
+        "and the definition on the back.",
+    )
+    p.formatter_class = raw
+    p.epilog = """\
+csv, tsv: Anki imports them as Basic notes (File > Import); the first lines tell Anki the
+  separator, that fields are plain text, the deck name and a third column of tags.
+  For Quizlet, use --format tsv --no-header and choose Tab and New line when importing.
+apkg: an Anki package made with genanki (pip install 'vocabgame[anki]'); the term's caveat,
+  example and sources go on the back too. Notes keep the same ids on every export, so
+  importing a newer export into Anki updates the cards instead of adding copies.
+Only terms are exported; confusables, scenarios and the other items stay in vocabgame.
+
+examples:
+  vocabgame export kv-cache -o kv-cache.apkg
+  vocabgame export decks/serving.yaml --format tsv --no-header -o serving-quizlet.tsv
+"""
+    p.add_argument("deck", metavar="DECK", help="a deck id (see vocabgame decks) or a deck file")
+    p.add_argument(
+        "--format",
+        choices=("csv", "tsv", "apkg"),
+        help="what to write (default: from the output's extension: .csv, .tsv or .txt, .apkg)",
+    )
+    p.add_argument(
+        "-o", "--output", type=Path, required=True, metavar="FILE", help="the file to write"
+    )
+    p.add_argument(
+        "--no-header",
+        action="store_true",
+        help="csv/tsv: only the two columns, without Anki's # lines and tags (for Quizlet)",
+    )
+    p.add_argument("--force", action="store_true", help="replace the output file if it exists")
+
+    p = command(
+        "schema",
+        "print the JSON Schema of deck files",
+        "Print the JSON Schema of deck format 1, or write it to a file. Editors with the YAML "
+        "language server use it to complete and check deck files as you type; vocabgame new "
+        "and vocabgame import write it beside the deck for you.",
+    )
+    p.add_argument("-o", "--output", type=Path, metavar="FILE", help="write it to FILE")
+    p.add_argument("--force", action="store_true", help="replace FILE if it exists")
+
+
+def cmd_interchange(args: argparse.Namespace, folders: list[Path]) -> int:
+    if args.command == "import":
+        return cmd_import(args.file, args.output, args.id, args.title, args.force)
+    if args.command == "export":
+        return cmd_export(args.deck, args.output, args.format, args.no_header, args.force, folders)
+    return cmd_schema(args.output, args.force)
+
+
+def _write_file(path: Path, data: bytes, force: bool) -> bool:
+    """Write a whole file, or print why not and return False."""
+    from vocabgame.interchange import write_new
+
+    try:
+        write_new(path, data, force)
+    except FileExistsError:
+        _err(f"{path}: already exists; pass --force to replace it")
+        return False
+    except IsADirectoryError:
+        _err(f"{path}: is a folder; give a file name")
+        return False
+    except OSError as exc:
+        _err(f"{path}: cannot write: {exc.strerror}")
+        return False
+    return True
+
+
+def _place_schema(deck_path: Path) -> None:
+    """Put the schema beside a deck just written, saying only what needs saying."""
+    from vocabgame.interchange import SCHEMA_NAME, place_schema
+
+    target = deck_path.parent / SCHEMA_NAME
+    try:
+        what = place_schema(deck_path.parent)
+    except OSError as exc:
+        _err(f"{target}: cannot write the schema for editors: {exc.strerror}")
+        return
+    if what in ("written", "updated"):
+        print(printable(f"Wrote {target} for editors; keep it beside the deck."))
+    elif what == "kept":
+        _err(f"{target}: exists and is not vocabgame's schema; left as it is")
+
+
+def _title_from(name: str) -> str:
+    words = " ".join(re.sub(r"[-_]+", " ", name).split())
+    return (words[:1].upper() + words[1:]) or "Imported deck"
+
+
+def cmd_import(
+    source: Path, output: Path, deck_id: str | None, title: str | None, force: bool
+) -> int:
+    from vocabgame.deck import DEFAULT_MAX_BYTES, load_text
+    from vocabgame.interchange import SCHEMA_REF, deck_yaml, read_table
+    from vocabgame.interchange.table import slug
+    from vocabgame.problems import DeckError
+
+    if output.suffix not in (".yaml", ".yml"):
+        _err(f"{output}: a deck file name ends in .yaml")
+        return EXIT_USAGE
+    if output.exists() and not force:
+        _err(f"{output}: already exists; pass --force to replace it")
+        return EXIT_PROBLEM
+    try:
+        if source.stat().st_size > DEFAULT_MAX_BYTES:
+            _err(
+                f"{source}: file is {source.stat().st_size:,} bytes, over the deck size limit "
+                f"of {DEFAULT_MAX_BYTES:,}; nothing written"
+            )
+            return EXIT_PROBLEM
+        data = source.read_bytes()
+    except FileNotFoundError:
+        _err(f"{source}: no such file")
+        return EXIT_PROBLEM
+    except IsADirectoryError:
+        _err(f"{source}: is a folder; give a CSV or TSV file")
+        return EXIT_PROBLEM
+    except OSError as exc:
+        _err(f"{source}: cannot read: {exc.strerror}")
+        return EXIT_PROBLEM
+    try:
+        imported = read_table(data, str(source), source.suffix)
+    except DeckError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        _err(f"nothing written to {output}")
+        return EXIT_PROBLEM
+    for note in imported.notes:
+        print(printable(str(note)), file=sys.stderr)
+    deck_id = deck_id or slug(output.stem) or "imported"
+    if title is None and imported.deck_name:
+        title = imported.deck_name.split("::")[-1].strip() or None
+    title = title or _title_from(source.stem)
+    text = deck_yaml(imported, deck_id, title, source.name, SCHEMA_REF)
+    encoded = text.encode("utf-8")
+    if len(encoded) > DEFAULT_MAX_BYTES:
+        _err(
+            f"{output}: the deck would be {len(encoded):,} bytes, over the deck size limit of "
+            f"{DEFAULT_MAX_BYTES:,}; nothing written"
+        )
+        return EXIT_PROBLEM
+    deck, problems = load_text(text, str(output), strict=True)
+    errors = [p for p in problems if p.severity == "error"]
+    if deck is None or errors:
+        for problem in errors:
+            print(problem, file=sys.stderr)
+        _err(f"the imported deck would not validate; nothing written to {output}")
+        return EXIT_PROBLEM
+    if not _write_file(output, encoded, force):
+        return EXIT_PROBLEM
+    skipped = imported.skipped
+    print(
+        printable(
+            f"Wrote {output}: {len(deck.terms)} terms from {source}"
+            + (f"; {skipped} row{'s' * (skipped != 1)} skipped (listed above)" if skipped else "")
+            + "."
+        )
+    )
+    _place_schema(output)
+    unsourced = sum(1 for t in deck.terms if not t.sources)
+    print(
+        "Next steps:\n"
+        f"  1. Add a `sources` section and cite it from each term: {unsourced} of "
+        f"{len(deck.terms)} terms cite no source.\n"
+        "  2. Add a `caveat` (the trap) or an `example` to the terms that need one, and\n"
+        "     confusables, scenarios or claims for look-alike terms.\n"
+        f"  3. Check it: vocabgame validate --strict {output}"
+    )
+    return EXIT_OK
+
+
+def cmd_export(
+    target: str,
+    output: Path,
+    fmt: str | None,
+    no_header: bool,
+    force: bool,
+    folders: list[Path],
+) -> int:
+    from vocabgame.interchange import ExportError, apkg_bytes, table_text
+
+    fmt = fmt or _EXPORT_FORMATS.get(output.suffix.lower())
+    if fmt is None:
+        _err(f"{output}: say which format with --format csv, tsv or apkg")
+        return EXIT_USAGE
+    if no_header and fmt == "apkg":
+        _err("--no-header is for csv and tsv, not apkg")
+        return EXIT_USAGE
+    if output.exists() and not force:
+        _err(f"{output}: already exists; pass --force to replace it")
+        return EXIT_PROBLEM
+    deck = _deck_for_export(target, folders)
+    if deck is None:
+        return EXIT_PROBLEM
+    try:
+        if fmt == "apkg":
+            import time
+
+            data = apkg_bytes(deck, time.time())
+        else:
+            separator = "," if fmt == "csv" else "\t"
+            data = table_text(deck, separator, header=not no_header).encode("utf-8")
+    except ExportError as exc:
+        _err(str(exc))
+        return EXIT_PROBLEM
+    if not _write_file(output, data, force):
+        return EXIT_PROBLEM
+    others = {s: len(items) for s, items in deck.sections.items() if s != "terms" and items}
+    left = ", ".join(f"{n} {s}" for s, n in others.items())
+    print(
+        printable(
+            f"Wrote {output}: {len(deck.terms)} terms of deck {deck.id!r}"
+            + (f" (not exported: {left})." if left else ".")
+        )
+    )
+    return EXIT_OK
+
+
+def _deck_for_export(target: str, folders: list[Path]) -> Deck | None:
+    from vocabgame.deck import load_catalog, load_deck
+    from vocabgame.problems import DeckError
+
+    path = Path(target)
+    if path.suffix in (".yaml", ".yml") or path.is_file():
+        try:
+            return load_deck(path)
+        except DeckError as exc:
+            for problem in exc.problems:
+                print(problem, file=sys.stderr)
+            return None
+    catalog = load_catalog(folders)
+    deck = catalog.get(target)
+    if deck is None:
+        known = ", ".join(d.id for d in catalog.decks) or "none"
+        _err(f"no deck with id {target!r} and no such file; known decks: {known}")
+    return deck
+
+
+def cmd_schema(output: Path | None, force: bool) -> int:
+    from vocabgame.interchange import schema_text
+
+    text = schema_text()
+    if output is None:
+        sys.stdout.write(text)
+        return EXIT_OK
+    if not _write_file(output, text.encode("utf-8"), force):
+        return EXIT_PROBLEM
+    print(printable(f"Wrote {output}."))
+    return EXIT_OK
