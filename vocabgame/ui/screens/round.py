@@ -302,8 +302,8 @@ class RoundScreen(Screen[None]):
         self.show_question()
 
     def action_override(self) -> None:
-        """ "I was right": only on the feedback of a typed answer marked wrong, and not from a
-        key that arrived with the one that gave the answer."""
+        """Count a typed answer marked wrong as right (I was right): only on its feedback, and
+        not from a key that arrived with the one that gave the answer."""
         settled = time.monotonic() - self.feedback_at >= self.vocab.settle_seconds
         if self.phase is not Phase.FEEDBACK or not settled or not self.round.can_override():
             return
