@@ -561,12 +561,8 @@ def cmd_flags(data_dir: Path, as_json: bool) -> int:
         print("No flagged questions.")
     else:
         for key, at, note in flags:
-            print(
-                printable(
-                    f"{at:%Y-%m-%d %H:%M}  {key.deck_id} / {key.item_id} ({key.face})"
-                    f"{'  ' + note if note else ''}"
-                )
-            )
+            shown = f"{at:%Y-%m-%d %H:%M}  {key.deck_id} / {key.item_id} ({key.face})"
+            print(printable(shown + (f"  note: {note}" if note else "")))
     return EXIT_OK
 
 
@@ -635,6 +631,8 @@ def render_stats(stats: Stats) -> str:
         f"Answers given:  {stats.reviews}",
         f"Rounds played:  {stats.rounds} finished",
         f"Day streak:     {stats.streak_days} day{'s' * (stats.streak_days != 1)}",
+        f"Overridden:     {stats.overrides} answer{'s' * (stats.overrides != 1)} marked wrong "
+        "and counted as right with o (I was right)",
         "",
         "Seen: questions answered at least once, of all the questions the deck asks "
         "(a term is asked three ways).",

@@ -51,6 +51,7 @@ REVIEW_FIELDS = (
     "answer",
     "points",
     "scheduled",
+    "overridden",  # marked wrong, counted as right by the player; absent from older files
 )
 CARD_FIELDS = ("deck_id", "item_id", "face", "card")
 FLAG_FIELDS = ("deck_id", "item_id", "face", "flagged_at", "note")
@@ -119,6 +120,7 @@ def export_progress(store: Store, now: datetime) -> dict[str, Any]:
         round_["finished"] = bool(round_["finished"])
     for review in data["reviews"]:
         review["correct"], review["scheduled"] = bool(review["correct"]), bool(review["scheduled"])
+        review["overridden"] = bool(review["overridden"])
     return data
 
 
@@ -317,7 +319,8 @@ def import_progress(store: Store, data: Mapping[str, Any], srs: Srs) -> Merged:
             reviews_here.add(key)
             conn.execute(
                 "INSERT INTO reviews (round_id, deck_id, item_id, face, reviewed_at, rating, correct,"
-                " response_ms, mode, answer, points, scheduled) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                " response_ms, mode, answer, points, scheduled, overridden)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     None if r["round_id"] is None else round_ids[r["round_id"]],
                     r["deck_id"],
@@ -331,6 +334,7 @@ def import_progress(store: Store, data: Mapping[str, Any], srs: Srs) -> Merged:
                     r["answer"],
                     r["points"],
                     int(bool(r["scheduled"])),
+                    int(r.get("overridden") is True),
                 ),
             )
             added_reviews += 1
