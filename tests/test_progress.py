@@ -81,6 +81,9 @@ def test_importing_the_same_file_twice_changes_nothing(
     play_days(laptop, 1, 2, seed=9)
     export(home, file, capsys)
     assert main(["import-progress", str(file), "--data-dir", str(laptop)]) == 0
+    # The laptop had progress of its own: it was backed up before the merge.
+    assert "Backed up the progress here to" in capsys.readouterr().out
+    assert list((laptop / "backups").glob("vocabgame-*.db"))
     once = contents(laptop / DB_NAME)
     capsys.readouterr()
     assert main(["import-progress", str(file), "--data-dir", str(laptop)]) == 0

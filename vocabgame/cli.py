@@ -809,6 +809,17 @@ def cmd_import_progress(data_dir: Path, file: Path) -> int:
     if store is None:
         return EXIT_PROBLEM
     try:
+        if store.review_count():  # something to lose: a backup first, as before a restore
+            from datetime import UTC, datetime
+
+            from vocabgame.backup import BackupError, backup_now
+
+            try:
+                saved = backup_now(store.conn, data_dir, datetime.now(UTC))
+            except BackupError as exc:
+                _err(f"{exc} Nothing was imported.")
+                return EXIT_PROBLEM
+            print(printable(f"Backed up the progress here to {saved} first."))
         settings, _ = store.settings()
         merged = import_progress(store, data, Srs(settings.desired_retention))
     except StoreError as exc:
