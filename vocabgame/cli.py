@@ -39,6 +39,13 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _port(text: str) -> int:
+    value = _int(text)
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port from 1 to 65535")
+    return value
+
+
 def _int(text: str) -> int:
     try:
         return int(text)
@@ -201,6 +208,21 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON for tools")
 
     p = command(
+        "serve",
+        "play in a web browser",
+        "Serve the game to web browsers: each browser tab that opens the address plays its own "
+        "game on the same data folder. Stop with Ctrl+C. Needs textual-serve (the serve "
+        "extra): pip install textual-serve.",
+    )
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on (default 127.0.0.1: this machine only; "
+        "0.0.0.0 lets anyone who can reach the port play and change your progress)",
+    )
+    p.add_argument("--port", type=_port, default=8000, metavar="N", help="the port (default 8000)")
+
+    p = command(
         "backup",
         "back up the progress database now",
         "Write a backup of the progress database to the data folder's backups/ folder and "
@@ -305,6 +327,7 @@ USES_DATA_FOLDER = (
     "check",
     "export-progress",
     "import-progress",
+    "serve",  # checks the store before serving, and a restore must not swap it under the tabs
 )
 
 
@@ -354,6 +377,13 @@ def _run(args: argparse.Namespace, data_dir: Path, folders: list[Path]) -> int:
                 return cmd_export_progress(data_dir, args.file, args.force)
             case "import-progress":
                 return cmd_import_progress(data_dir, args.file)
+            case "serve":
+                return cmd_serve(
+                    data_dir,
+                    [*(args.decks or []), *getattr(args, "decks_after", [])],
+                    args.host,
+                    args.port,
+                )
             case "play":
                 return run_app(
                     data_dir, folders, deck=args.deck, size=args.size, seed=args.seed, start=True
@@ -562,12 +592,8 @@ def cmd_flags(data_dir: Path, as_json: bool) -> int:
         print("No flagged questions.")
     else:
         for key, at, note in flags:
-            print(
-                printable(
-                    f"{at:%Y-%m-%d %H:%M}  {key.deck_id} / {key.item_id} ({key.face})"
-                    f"{'  ' + note if note else ''}"
-                )
-            )
+            shown = f"{at:%Y-%m-%d %H:%M}  {key.deck_id} / {key.item_id} ({key.face})"
+            print(printable(shown + (f"  note: {note}" if note else "")))
     return EXIT_OK
 
 
@@ -637,6 +663,8 @@ def render_stats(stats: Stats) -> str:
         f"Answers given:  {stats.reviews}",
         f"Rounds played:  {stats.rounds} finished",
         f"Day streak:     {stats.streak_days} day{'s' * (stats.streak_days != 1)}",
+        f"Overridden:     {stats.overrides} answer{'s' * (stats.overrides != 1)} marked wrong "
+        "and counted as right with o (I was right)",
         "",
         *textwrap.wrap(
             "Counts are questions (a term is asked three ways). Seen: answered at least once, "
@@ -817,6 +845,17 @@ def cmd_import_progress(data_dir: Path, file: Path) -> int:
     if store is None:
         return EXIT_PROBLEM
     try:
+        if store.review_count():  # something to lose: a backup first, as before a restore
+            from datetime import UTC, datetime
+
+            from vocabgame.backup import BackupError, backup_now
+
+            try:
+                saved = backup_now(store.conn, data_dir, datetime.now(UTC))
+            except BackupError as exc:
+                _err(f"{exc} Nothing was imported.")
+                return EXIT_PROBLEM
+            print(printable(f"Backed up the progress here to {saved} first."))
         settings, _ = store.settings()
         merged = import_progress(store, data, Srs(settings.desired_retention))
     except StoreError as exc:
@@ -855,6 +894,53 @@ def cmd_preview(path: Path, item: str | None) -> int:
             app.run()
         finally:
             session.close()
+    return EXIT_OK
+
+
+WEB_DRIVER = "textual.drivers.web_driver:WebDriver"
+# What `serve` imports that only the serve extra installs.
+_SERVE_NEEDS = ("textual_serve", "aiohttp", "aiohttp_jinja2", "jinja2")
+
+
+def in_browser(environ: Mapping[str, str] = os.environ) -> bool:
+    """Whether this game was started by `vocabgame serve` (textual-serve) for a browser tab.
+    Its standard input, output and error are pipes, not a terminal, TERM is whatever the
+    server had, and Textual draws through its web driver, which this variable names; the
+    first line on standard output must be the web driver's, so nothing may print there."""
+    return environ.get("TEXTUAL_DRIVER", "") == WEB_DRIVER
+
+
+def cmd_serve(data_dir: Path, decks: list[Path], host: str, port: int) -> int:
+    try:
+        from vocabgame.ui.serve import WILDCARDS, GameServer, game_command, is_local, url
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] not in _SERVE_NEEDS:
+            raise
+        _err("playing in a browser needs textual-serve; install it with: pip install textual-serve")
+        return EXIT_PROBLEM
+    # Every tab's game opens this store: say now, once, if it cannot be used.
+    store = _open_store(data_dir)
+    if store is None:
+        return EXIT_PROBLEM
+    store.close()
+    if not is_local(host):
+        _err(
+            f"warning: listening on {host}: anyone who can reach port {port} can play and "
+            "change the progress in this data folder."
+        )
+    server = GameServer(game_command(data_dir, decks), host, port)
+
+    def listening() -> None:
+        where = url(host, port)
+        if host in WILDCARDS:
+            where += f" here, or this machine's address with port {port} from elsewhere,"
+        print(f"Open {where} in a browser to play. Stop with Ctrl+C.", flush=True)
+
+    try:
+        server.run(listening)
+    except OSError as exc:
+        _err(f"cannot listen on {host} port {port}: {exc.strerror or exc}")
+        return EXIT_PROBLEM
     return EXIT_OK
 
 
@@ -907,7 +993,11 @@ def terminal_problem(
 ) -> str | None:
     """Why the game cannot be shown here, in one sentence; None when it can. The game needs a
     terminal on both ends (read from a pipe it would wait on input that never comes) and one
-    that understands colours and cursor moves, which TERM=dumb (or no TERM) says it does not."""
+    that understands colours and cursor moves, which TERM=dumb (or no TERM) says it does not.
+    A game that `vocabgame serve` started for a browser tab has pipes on both ends and the
+    server's TERM, and is shown all the same, by Textual's web driver."""
+    if in_browser(environ):
+        return None
     for name, stream in (("standard input", stdin), ("standard output", stdout)):
         if not _is_terminal(stream):
             return (

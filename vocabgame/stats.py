@@ -41,6 +41,7 @@ class Stats:
     rounds: int  # finished rounds
     streak_days: int
     decks: tuple[DeckStats, ...]
+    overrides: int = 0  # answers marked wrong that the player counted as right ("I was right")
 
 
 def new_item_order(deck: Deck) -> list[str]:
@@ -122,4 +123,5 @@ def collect(
         rounds=store.round_count(finished_only=True),
         streak_days=streak_days(store, day_of(now), day_of),
         decks=deck_progress(store, decks, now, new_left),
+        overrides=store.override_count(),
     )

@@ -1,5 +1,6 @@
 """The keys of the screen in front, in a modal that any key closes. Built from the screen's
-active bindings (each binding's tooltip says what it does), so it cannot drift from them."""
+active bindings (each binding's tooltip says what it does), so it cannot drift from them; in
+a browser it leaves out the keys that browsers take for themselves."""
 
 from __future__ import annotations
 
@@ -27,10 +28,24 @@ _NAMES = {
 }
 
 
+# Function keys that browsers act on (help, find, reload, address bar, caret browsing, menu,
+# full screen, developer tools) before a page sees them, or that move focus out of it.
+_BROWSER_F_KEYS = {"f1", "f3", "f5", "f6", "f7", "f10", "f11", "f12"}
+
+
+def works_in_browser(key: str) -> bool:
+    """Whether a key reaches a game played in a browser tab. Ctrl, Alt and Super chords do
+    not reliably: Ctrl+F finds, Ctrl+W closes the tab, Ctrl+Q quits the browser, Alt+F opens
+    its menu, and so on."""
+    return not key.startswith(("ctrl+", "alt+", "super+", "meta+")) and key not in _BROWSER_F_KEYS
+
+
 def key_name(key: str) -> str:
-    """'ctrl+z' -> 'Ctrl+Z', 'question_mark' -> '?', 'u' -> 'u'."""
+    """'ctrl+z' -> 'Ctrl+Z', 'question_mark' -> '?', 'f2' -> 'F2', 'u' -> 'u'."""
     if key in _NAMES:
         return _NAMES[key]
+    if key[0] == "f" and key[1:].isdigit():
+        return key.upper()
     if "+" in key:
         *mods, last = key.split("+")
         return "+".join([*(m.capitalize() for m in mods), key_name(last).upper()])
@@ -45,23 +60,31 @@ def _keys(keys: list[str]) -> str:
     return " / ".join(key_name(k) for k in keys)
 
 
-def key_rows(bindings: Iterable[Binding]) -> list[tuple[str, str]]:
+def key_rows(bindings: Iterable[Binding], browser: bool = False) -> list[tuple[str, str]]:
     """(keys, what they do) for every binding with a tooltip; bindings with the same tooltip
-    share a row, in the order they were declared."""
+    share a row, in the order they were declared. With `browser`, only the keys that reach a
+    page, and no row for an action that has none."""
     rows: dict[str, list[str]] = {}
     for binding in bindings:
         if binding.tooltip:
             keys = rows.setdefault(binding.tooltip, [])
-            keys.extend(k for k in binding.key.split(",") if k not in keys)
-    return [(_keys(keys), what) for what, keys in rows.items()]
+            keys.extend(
+                k
+                for k in binding.key.split(",")
+                if k not in keys and (not browser or works_in_browser(k))
+            )
+    return [(_keys(keys), what) for what, keys in rows.items() if keys]
 
 
 def active_key_rows(screen: Screen[Any]) -> list[tuple[str, str]]:
-    """The rows for the keys that work on `screen` now: its own first (even where the focused
-    widget handles the same key, as a table handles Enter), then the focused widget's and the
-    app's."""
+    """The rows for the keys that work on `screen` now, in this front end (a terminal or a
+    browser): its own first (even where the focused widget handles the same key, as a table
+    handles Enter), then the focused widget's and the app's."""
     own = [b for b in type(screen).BINDINGS if isinstance(b, Binding)]
-    return key_rows([*own, *(active.binding for active in screen.active_bindings.values())])
+    return key_rows(
+        [*own, *(active.binding for active in screen.active_bindings.values())],
+        browser=screen.app.is_web,
+    )
 
 
 class HelpScreen(ModalScreen[None]):

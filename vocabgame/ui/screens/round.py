@@ -22,9 +22,10 @@ from textual.widgets.option_list import Option
 
 from vocabgame.play import Outcome, Round
 from vocabgame.printable import printable
-from vocabgame.quiz import Kind
+from vocabgame.quiz import Kind, Refused
 from vocabgame.store import StoreError
 from vocabgame.ui.screens.confirm import ConfirmScreen
+from vocabgame.ui.screens.flag_note import FlagNoteScreen
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.screens.results import ResultsScreen
 from vocabgame.ui.widgets.feedback import feedback_body, numbered, reveal_text, verdict_text
@@ -65,12 +66,22 @@ class RoundScreen(Screen[None]):
             show=False,
             tooltip="go on after the feedback; pick the highlighted choice (↑ ↓ move it)",
         ),
-        Binding("u,ctrl+z", "undo", "Undo", tooltip="undo the last answer"),
+        # Letters type while an answer is typed: then F2 and F4 (and Ctrl+Z and Ctrl+F in a
+        # terminal; browsers take those for themselves).
+        Binding("u,f2,ctrl+z", "undo", "Undo", tooltip="undo the last answer"),
         Binding(
-            "f,ctrl+f",
+            "f,f4,ctrl+f",
             "flag",
             "Flag",
-            tooltip="flag the question as wrong or unclear, for the deck's author",
+            tooltip="flag the question as wrong or unclear, with a note if you like; "
+            "again to take the flag back",
+        ),
+        Binding(
+            "o",
+            "override",
+            "I was right",
+            show=False,
+            tooltip="after a typed answer marked wrong: count it as right (I was right)",
         ),
         Binding(
             "l",
@@ -101,6 +112,7 @@ class RoundScreen(Screen[None]):
         self.shown_at = 0.0  # monotonic time the question went up
         self.picked: int | None = None  # the choice picked for the feedback showing
         self.show_urls = False  # the sources' full addresses, toggled with l
+        self.feedback_at = 0.0  # monotonic time the last feedback went up
 
     @property
     def vocab(self) -> VocabApp:
@@ -241,14 +253,20 @@ class RoundScreen(Screen[None]):
         whenever the feedback's laid-out height changes)."""
         if self.phase is not Phase.FEEDBACK:
             return
+        right = self.outcome is not None and self.outcome.can_override
+        o = "   o: I was right" if right else ""
         if self.query_one("#body", VerticalScroll).max_scroll_y:
             self.hint(
-                "Enter: next   ↓ PgDn: more below   u: undo   f: flag",
-                "Enter: next  ↓ PgDn: more below",
+                f"Enter: next   ↓ PgDn: more below{o}   u: undo   f: flag",
+                f"Enter: next  ↓ PgDn: more below{o}",
+                "Enter next · ↓ more" + ("  o: I was right" if right else ""),
                 "Enter next · ↓ more",
             )
         else:
-            self.hint("Enter: next   u: undo   f: flag", "Enter: next  u: undo")
+            self.hint(
+                f"Enter: next{o}   u: undo   f: flag",
+                "Enter: next" + ("  o: I was right" if right else "  u: undo"),
+            )
 
     def draw_feedback(self) -> None:
         if self.outcome is None:
@@ -271,6 +289,7 @@ class RoundScreen(Screen[None]):
 
     def show_feedback(self, outcome: Outcome) -> None:
         self.outcome = outcome
+        self.feedback_at = time.monotonic()
         if not outcome.saved:
             self.vocab.warn_unsaved()
         self.phase = Phase.FEEDBACK
@@ -328,11 +347,8 @@ class RoundScreen(Screen[None]):
         except StoreError as exc:
             self.store_failed(exc, "Answer not saved")
             return
-        if outcome is None:  # a number was expected; nothing was recorded
-            self.hint(
-                "That is not a number. Type it like 140, 140 GB, 1.4e2 or 1,400.",
-                "Not a number: type 140, 140 GB or 1.4e2",
-            )
+        if isinstance(outcome, Refused):  # not an answer; nothing was recorded
+            self.hint(outcome.reason)
         else:
             self.show_feedback(outcome)
 
@@ -363,14 +379,38 @@ class RoundScreen(Screen[None]):
         self.app.notify("Last answer undone: it is as if it was never given.", timeout=3)
         self.show_question()
 
+    def action_override(self) -> None:
+        """Count a typed answer marked wrong as right (I was right): only on its feedback, and
+        not from a key that arrived with the one that gave the answer."""
+        settled = time.monotonic() - self.feedback_at >= self.vocab.settle_seconds
+        if self.phase is not Phase.FEEDBACK or not settled or not self.round.can_override():
+            return
+        outcome = self._stored(self.round.override, "Override not saved")
+        if outcome is not None:
+            self.show_feedback(outcome)
+
     def action_flag(self) -> None:
-        key = self._stored(self.round.flag, "Flag not saved")
-        if key is not None:
-            self.app.notify(
-                printable(f"Flagged {key.item_id} for the deck's author. Thank you."),
-                timeout=3,
-                markup=False,
-            )
+        toggled = self._stored(self.round.toggle_flag, "Flag not saved")
+        if toggled is None:
+            return
+        key, flagged = toggled
+
+        def say(message: str) -> None:
+            self.app.notify(printable(message), timeout=3, markup=False)
+
+        if not flagged:
+            say(f"Unflagged {key.item_id}: its flag is taken back.")
+            return
+
+        def noted(note: str | None) -> None:
+            # A key pressed with the one that closed the note must not answer the question.
+            self.shown_at = time.monotonic()
+            if note is None:
+                say(f"Flagged {key.item_id} for the deck's author.")
+            elif self._stored(lambda: self.round.flag(note), "Note not saved") is not None:
+                say(f"Flagged {key.item_id} with your note. Thank you.")
+
+        self.app.push_screen(FlagNoteScreen(key.item_id), noted)
 
     def action_links(self) -> None:
         if self.phase is Phase.FEEDBACK:

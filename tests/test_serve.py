@@ -1,0 +1,285 @@
+"""`vocabgame serve`: the address it prints, the warning off localhost, the command each tab
+runs, which pages may open a game, and a clean stop. The game in a real browser is in
+test_browser.py."""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+import signal
+import socket
+import subprocess
+import sys
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from vocabgame.cli import in_browser, main, terminal_problem
+from vocabgame.ui import serve
+from vocabgame.ui.serve import connection_allowed, game_command, is_local
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def served(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, int]]:
+    """`GameServer.run` that opens no port: it records (command, host, port) and says it
+    listens."""
+    calls: list[tuple[str, str, int]] = []
+
+    def run(self: serve.GameServer, listening: Callable[[], object]) -> None:
+        calls.append((self.command, self.host, self.port))
+        listening()
+
+    monkeypatch.setattr(serve.GameServer, "run", run)
+    return calls
+
+
+def test_help_names_the_options_and_the_risk(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["serve", "--help"])
+    assert caught.value.code == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "--host HOST" in out and "--port N" in out and "--data-dir DIR" in out
+    assert "default 127.0.0.1: this machine only" in out
+    assert "0.0.0.0 lets anyone who can reach the port play and change your progress" in out
+
+
+def test_localhost_by_default_prints_the_address_and_no_warning(
+    served: list[tuple[str, str, int]], data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["serve"]) == 0
+    out, err = capsys.readouterr()
+    assert out == "Open http://127.0.0.1:8000 in a browser to play. Stop with Ctrl+C.\n"
+    assert err == ""
+    [(command, host, port)] = served
+    assert (host, port) == ("127.0.0.1", 8000)
+    assert shlex.split(command) == [
+        sys.executable,
+        "-m",
+        "vocabgame",
+        "--data-dir",
+        str(data_dir.absolute()),
+    ]
+
+
+@pytest.mark.parametrize("host", ["localhost", "::1", "127.0.0.2"])
+def test_other_loopback_names_are_local_too(
+    served: list[tuple[str, str, int]], host: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["serve", "--host", host, "--port", "8123"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert ":8123 in a browser to play" in out
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "192.168.1.20", "::", "games.example"])
+def test_any_other_address_warns_in_one_line(
+    served: list[tuple[str, str, int]], host: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["serve", "--host", host, "--port", "8123"]) == 0
+    out, err = capsys.readouterr()
+    assert err == (
+        f"vocabgame: warning: listening on {host}: anyone who can reach port 8123 can play "
+        "and change the progress in this data folder.\n"
+    )
+    assert "in a browser to play. Stop with Ctrl+C." in out
+    if host in ("0.0.0.0", "::"):
+        assert out.startswith(
+            "Open http://127.0.0.1:8123 here, or this machine's address with port 8123 "
+            "from elsewhere,"
+        )
+
+
+def test_a_data_folder_no_game_could_use_is_said_before_serving(
+    served: list[tuple[str, str, int]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "vocabgame.db").write_bytes(b"this is not a database, " * 100)
+    assert main(["serve", "--data-dir", str(tmp_path / "data")]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and served == []
+    [line] = err.splitlines()
+    assert line.startswith("vocabgame: ") and "vocabgame.db" in line
+
+
+@pytest.mark.parametrize("port", ["0", "65536", "http"])
+def test_a_port_out_of_range_is_a_usage_error(
+    served: list[tuple[str, str, int]], port: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["serve", "--port", port])
+    assert caught.value.code == 2
+    assert "--port" in capsys.readouterr().err
+    assert served == []
+
+
+def test_each_tab_runs_this_python_on_the_same_folders_quoted(tmp_path: Path) -> None:
+    data = tmp_path / "it's my data"
+    decks = [tmp_path / "decks; rm -rf ~", tmp_path / "two words"]
+    command = game_command(data, decks, python="/opt/py thon/bin/python3")
+    assert shlex.split(command) == [
+        "/opt/py thon/bin/python3",
+        "-m",
+        "vocabgame",
+        "--data-dir",
+        str(data),
+        "--decks",
+        str(decks[0]),
+        "--decks",
+        str(decks[1]),
+    ]
+
+
+def test_decks_given_before_or_after_the_command_are_passed_on(
+    served: list[tuple[str, str, int]], tmp_path: Path
+) -> None:
+    assert main(["--decks", str(tmp_path / "a"), "serve", "--decks", str(tmp_path / "b")]) == 0
+    [(command, _, _)] = served
+    args = shlex.split(command)
+    assert args[-4:] == ["--decks", str(tmp_path / "a"), "--decks", str(tmp_path / "b")]
+
+
+def test_without_textual_serve_one_sentence_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delitem(sys.modules, "vocabgame.ui.serve")
+    monkeypatch.setitem(sys.modules, "textual_serve.server", None)
+    assert main(["serve"]) == 1
+    assert capsys.readouterr().err == (
+        "vocabgame: playing in a browser needs textual-serve; install it with: "
+        "pip install textual-serve\n"
+    )
+
+
+class _Pipe:
+    def isatty(self) -> bool:
+        return False
+
+
+@pytest.mark.parametrize("term", [{}, {"TERM": "dumb"}, {"TERM": "xterm-256color"}])
+def test_a_game_started_for_a_browser_tab_is_not_refused_for_want_of_a_terminal(
+    term: dict[str, str],
+) -> None:
+    """textual-serve runs each game with pipes on both ends, the server's TERM (none at all
+    under a service manager) and TEXTUAL_DRIVER naming Textual's web driver."""
+    served = {**term, "TEXTUAL_DRIVER": "textual.drivers.web_driver:WebDriver"}
+    assert in_browser(served) and not in_browser(term)
+    assert terminal_problem(_Pipe(), _Pipe(), served) is None
+    assert terminal_problem(_Pipe(), _Pipe(), term) is not None
+
+
+@pytest.mark.parametrize(
+    ("host", "origin", "bind", "allowed"),
+    [
+        ("127.0.0.1:8000", "http://127.0.0.1:8000", "127.0.0.1", True),
+        ("localhost:8000", "http://localhost:8000", "127.0.0.1", True),
+        ("[::1]:8000", "http://[::1]:8000", "::1", True),
+        ("127.0.0.1:8000", None, "127.0.0.1", True),  # not a browser page: a local program
+        # another web site open in the player's browser
+        ("127.0.0.1:8000", "http://evil.example", "127.0.0.1", False),
+        ("127.0.0.1:8000", "null", "127.0.0.1", False),
+        # a web site whose name was pointed at 127.0.0.1 (DNS rebinding)
+        ("evil.example:8000", "http://evil.example:8000", "127.0.0.1", False),
+        # served to the network: any name this machine is reached by, from its own page
+        ("192.168.1.20:8000", "http://192.168.1.20:8000", "0.0.0.0", True),
+        ("192.168.1.20:8000", "http://evil.example", "0.0.0.0", False),
+        ("bad host<script>", None, "0.0.0.0", False),
+    ],
+)
+def test_only_the_servers_own_page_may_open_a_game(
+    host: str, origin: str | None, bind: str, allowed: bool
+) -> None:
+    assert connection_allowed(host, origin, bind) is allowed
+
+
+def test_is_local() -> None:
+    assert all(map(is_local, ["localhost", "127.0.0.1", "127.1.2.3", "::1", "[::1]"]))
+    assert not any(map(is_local, ["0.0.0.0", "::", "10.0.0.1", "example.org", ""]))
+
+
+# -- the real server, without a browser ---------------------------------------------------
+
+
+@pytest.fixture
+def running(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], int]]:
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "vocabgame", "serve", "--port", str(port)]
+        + ["--data-dir", str(tmp_path / "data folder")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        yield process, port
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+
+
+async def _open_game(port: int, headers: dict[str, str]) -> bytes:
+    """Open a game as the page does and return the first bytes of its screen."""
+    async with (
+        aiohttp.ClientSession() as session,
+        session.ws_connect(f"http://127.0.0.1:{port}/ws", headers=headers) as ws,
+    ):
+        msg = await asyncio.wait_for(ws.receive(), timeout=60)
+        assert msg.type == aiohttp.WSMsgType.BINARY, msg
+        return bytes(msg.data)
+
+
+async def _ctrl_c_while_playing(process: subprocess.Popen[str], port: int) -> int:
+    """Ctrl+C to the server while a tab plays; its exit code."""
+    headers = {"Origin": f"http://127.0.0.1:{port}"}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.ws_connect(f"http://127.0.0.1:{port}/ws", headers=headers) as ws,
+    ):
+        msg = await asyncio.wait_for(ws.receive(), timeout=60)
+        assert msg.type == aiohttp.WSMsgType.BINARY, msg  # the game draws its screen
+        process.send_signal(signal.SIGINT)
+        return await asyncio.get_running_loop().run_in_executor(None, process.wait, 30)
+
+
+def test_serves_the_page_opens_games_for_it_only_and_stops_cleanly_on_ctrl_c(
+    running: tuple[subprocess.Popen[str], int],
+) -> None:
+    process, port = running
+    assert process.stdout is not None and process.stderr is not None
+    line = process.stdout.readline()
+    assert line == f"Open http://127.0.0.1:{port} in a browser to play. Stop with Ctrl+C.\n"
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30) as page:
+        assert f'data-session-websocket-url="ws://127.0.0.1:{port}/ws"' in page.read().decode()
+
+    for other in ({"Origin": "http://evil.example"}, {"Host": f"evil.example:{port}"}):
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            asyncio.run(_open_game(port, other))
+        assert refused.value.status == 403
+
+    # Ctrl+C with a game open: the game is told to quit, and nothing is left or complained of.
+    assert asyncio.run(_ctrl_c_while_playing(process, port)) == 0
+    assert process.stdout.read() == "" and process.stderr.read() == ""
+
+
+def test_a_port_in_use_is_one_sentence(running: tuple[subprocess.Popen[str], int]) -> None:
+    first, port = running
+    assert first.stdout is not None
+    first.stdout.readline()  # listening
+    second = subprocess.run(
+        [sys.executable, "-m", "vocabgame", "serve", "--port", str(port)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert second.returncode == 1
+    assert second.stderr.startswith(f"vocabgame: cannot listen on 127.0.0.1 port {port}: ")
+    assert len(second.stderr.splitlines()) == 1 and "Traceback" not in second.stderr
