@@ -163,6 +163,17 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
     )
     p.add_argument("--json", action="store_true", help="print JSON for tools")
 
+    _lab_options(
+        command(
+            "lab",
+            "estimate a serving setup (the serving lab)",
+            "Estimate memory, TTFT, TPOT, throughput and cost of serving a model on GPUs, with "
+            "the working for every figure. With no setup options, opens the lab screen. "
+            "GPUs and models come from the built-in catalogue and *.lab.yaml files in the "
+            "decks folders.",
+        )
+    )
+
     p = command(
         "settings",
         "show or change settings",
@@ -178,6 +189,23 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
             help=f"{spec.help} ({spec.describe()}; now {current})",
         )
     return parser
+
+
+_LAB_SETUP = ("gpu", "model", "tp", "batch", "prompt", "output", "weights", "kv")
+
+
+def _lab_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--gpu", metavar="G", help="GPU id, e.g. H100-SXM (default H100-SXM)")
+    p.add_argument("--model", metavar="M", help="model id, e.g. llama-3.1-8b (the default)")
+    p.add_argument("--tp", type=_positive_int, metavar="N", help="tensor-parallel GPUs (1)")
+    p.add_argument(
+        "--batch", type=_positive_int, metavar="B", help="sequences decoding at once (1)"
+    )
+    p.add_argument("--prompt", type=_positive_int, metavar="P", help="prompt tokens (1000)")
+    p.add_argument("--output", type=_positive_int, metavar="O", help="output tokens (200)")
+    p.add_argument("--weights", choices=("bf16", "fp8", "int8", "int4"), help="weight precision")
+    p.add_argument("--kv", choices=("bf16", "fp8"), help="KV cache precision")
+    p.add_argument("--json", action="store_true", help="print JSON for tools")
 
 
 def _setting_type(key: str) -> Callable[[str], object]:
@@ -237,6 +265,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             case "settings":
                 changes = {s.key: getattr(args, s.key) for s in SPECS}
                 return cmd_settings(data_dir, {k: v for k, v in changes.items() if v is not None})
+            case "lab":
+                if args.json or any(getattr(args, k) is not None for k in _LAB_SETUP):
+                    return cmd_lab(args, folders)
+                return run_app(data_dir, folders, lab=True)
             case "play":
                 return run_app(
                     data_dir, folders, deck=args.deck, size=args.size, seed=args.seed, start=True
@@ -471,6 +503,34 @@ def cmd_new(path: Path) -> int:
     return EXIT_OK
 
 
+def cmd_lab(args: argparse.Namespace, folders: list[Path]) -> int:
+    from vocabgame.lab import LabError, Setup, estimate, load_catalogue
+    from vocabgame.lab.report import render
+
+    catalogue = load_catalogue(folders)
+    for problem in catalogue.problems:
+        print(problem, file=sys.stderr)
+    gpu = catalogue.gpu(args.gpu or "H100-SXM")
+    model = catalogue.model(args.model or "llama-3.1-8b")
+    if gpu is None or model is None:
+        kind, wanted, known = (
+            ("GPU", args.gpu, catalogue.gpus)
+            if gpu is None
+            else ("model", args.model, catalogue.models)
+        )
+        _err(f"no {kind} with id {wanted!r}; known: {', '.join(known) or 'none'}")
+        return EXIT_USAGE
+    given = {k: getattr(args, k) for k in ("tp", "batch", "prompt", "output", "weights", "kv")}
+    setup = Setup(gpu, model, **{k: v for k, v in given.items() if v is not None})
+    try:
+        result = estimate(setup)
+    except LabError as exc:
+        _err(str(exc))
+        return EXIT_PROBLEM
+    print(json.dumps(result.as_dict(), indent=2) if args.json else render(result))
+    return EXIT_OK
+
+
 def run_app(
     data_dir: Path,
     folders: list[Path],
@@ -479,6 +539,7 @@ def run_app(
     size: int | None = None,
     seed: int | None = None,
     start: bool = False,
+    lab: bool = False,
 ) -> int:
     from vocabgame.play import open_session
     from vocabgame.store import StoreError
@@ -495,7 +556,15 @@ def run_app(
         return EXIT_USAGE
     from vocabgame.ui.app import VocabApp
 
-    app = VocabApp(session, deck=deck, size=size, seed=seed, start_round=start)
+    app = VocabApp(
+        session,
+        deck=deck,
+        size=size,
+        seed=seed,
+        start_round=start,
+        open_lab=lab,
+        lab_folders=folders,
+    )
     try:
         app.run()
     finally:

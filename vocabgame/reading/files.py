@@ -9,6 +9,8 @@ from vocabgame.problems import DeckError, Problem
 
 DEFAULT_MAX_BYTES = 5 * 1024 * 1024
 DECK_SUFFIXES = (".yaml", ".yml")
+# The serving lab's GPU and model files may sit in a decks folder; they are not decks.
+LAB_SUFFIXES = (".lab.yaml", ".lab.yml")
 
 
 def read_text(path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
@@ -60,7 +62,13 @@ def deck_files(paths: Iterable[Path]) -> list[Path]:
     for path in paths:
         if path.is_dir():
             found.extend(
-                sorted(p for p in path.rglob("*") if p.suffix in DECK_SUFFIXES and p.is_file())
+                sorted(
+                    p
+                    for p in path.rglob("*")
+                    if p.suffix in DECK_SUFFIXES
+                    and not p.name.endswith(LAB_SUFFIXES)
+                    and p.is_file()
+                )
             )
         else:
             found.append(path)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from pathlib import Path
+
 from textual.app import App
 from textual.binding import Binding
 
@@ -27,6 +30,8 @@ class VocabApp(App[int]):
         size: int | None = None,
         seed: int | None = None,
         start_round: bool = False,
+        open_lab: bool = False,
+        lab_folders: Sequence[Path] = (),
         settle_seconds: float = 0.25,
     ) -> None:
         super().__init__()
@@ -38,6 +43,8 @@ class VocabApp(App[int]):
         self.round_size = size
         self.seed = seed
         self.start_round = start_round
+        self.open_lab = open_lab
+        self.lab_folders = tuple(lab_folders)  # where *.lab.yaml files may add GPUs and models
         self._warned_unsaved = False
 
     def on_mount(self) -> None:
@@ -47,6 +54,14 @@ class VocabApp(App[int]):
         self.warn_unsaved()
         if self.start_round:
             self.play(self.deck)
+        elif self.open_lab:
+            self.show_lab()
+
+    def show_lab(self) -> None:
+        """Open the serving lab on the catalogue of the session's deck folders."""
+        from vocabgame.ui.screens.lab import LabScreen
+
+        self.push_screen(LabScreen(self.lab_folders))
 
     def warn_unsaved(self) -> None:
         """Say once, when the store turns out to be read-only, that answers are not kept."""
