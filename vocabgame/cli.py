@@ -113,6 +113,13 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
     p.add_argument(
         "--seed", type=_int, metavar="N", help="seed the shuffling, for a repeatable round"
     )
+    p.add_argument(
+        "--mode",
+        choices=("review", "lab"),
+        default="review",
+        help="review: the day's spaced-repetition round (the default); lab: the serving lab's "
+        "predict-then-reveal challenges, scheduled like other cards",
+    )
 
     p = command(
         "stats",
@@ -271,7 +278,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return run_app(data_dir, folders, lab=True)
             case "play":
                 return run_app(
-                    data_dir, folders, deck=args.deck, size=args.size, seed=args.seed, start=True
+                    data_dir,
+                    folders,
+                    deck=args.deck,
+                    size=args.size,
+                    seed=args.seed,
+                    start=True,
+                    mode=args.mode,
                 )
             case _:
                 return run_app(data_dir, folders)
@@ -540,6 +553,7 @@ def run_app(
     seed: int | None = None,
     start: bool = False,
     lab: bool = False,
+    mode: str = "review",
 ) -> int:
     from vocabgame.play import open_session
     from vocabgame.store import StoreError

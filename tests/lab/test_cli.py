@@ -91,3 +91,10 @@ def test_a_lab_file_in_a_decks_folder_is_used(
     )
     assert main(["--decks", str(tmp_path), "lab", "--gpu", "G", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["setup"]["gpu"] == "G"
+
+
+def test_play_takes_mode_lab() -> None:
+    from vocabgame.cli import build_parser
+
+    assert build_parser().parse_args(["play", "--mode", "lab"]).mode == "lab"
+    assert build_parser().parse_args(["play"]).mode == "review"

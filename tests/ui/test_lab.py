@@ -109,3 +109,39 @@ async def test_a_challenge_played_end_to_end(make_app) -> None:
         await pilot.press("enter")
         assert isinstance(app.screen, LabScreen)
         assert app.screen.sub_title == "challenges: 1 of 2 predictions right"
+
+
+async def test_a_lab_round_is_played_by_keys_and_saved_like_other_faces(make_app) -> None:
+    from vocabgame.ui.screens.round import RoundScreen
+
+    from .test_play import answer
+
+    app = make_app(start_round=True, mode="lab", folders=[builtin_decks_dir()])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, RoundScreen)
+        question = app.screen.round.question()
+        assert question.label == "Predict, then see"
+        assert "goes up, down, or stays about the same?" in screen_text(app)
+        await answer(pilot, app, True)
+        text = screen_text(app)
+        assert "serving lab's roofline model" in text
+    reviews = app.session.store.reviews()
+    assert [(r.key.deck_id, r.mode, r.correct) for r in reviews] == [("serving-lab", "lab", True)]
+
+
+async def test_r_on_the_lab_screen_plays_a_lab_round_and_returns_to_the_lab(make_app) -> None:
+    from vocabgame.ui.screens.round import RoundScreen
+
+    app = make_app(open_lab=True, folders=[builtin_decks_dir()])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, RoundScreen)
+        assert all(k.face == "predict" for k in app.screen.round.queue)
+        await pilot.press("q")  # end the round early, then leave the results
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, LabScreen)

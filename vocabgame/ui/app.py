@@ -32,6 +32,7 @@ class VocabApp(App[int]):
         start_round: bool = False,
         open_lab: bool = False,
         lab_folders: Sequence[Path] = (),
+        mode: str = "review",
         settle_seconds: float = 0.25,
     ) -> None:
         super().__init__()
@@ -44,6 +45,7 @@ class VocabApp(App[int]):
         self.seed = seed
         self.start_round = start_round
         self.open_lab = open_lab
+        self.mode = mode  # the mode of rounds started from the command line
         self.lab_folders = tuple(lab_folders)  # where *.lab.yaml files may add GPUs and models
         self._warned_unsaved = False
 
@@ -53,7 +55,7 @@ class VocabApp(App[int]):
             self.notify(notice, markup=False, timeout=10)
         self.warn_unsaved()
         if self.start_round:
-            self.play(self.deck)
+            self.play(self.deck, self.mode)
         elif self.open_lab:
             self.show_lab()
 
@@ -76,12 +78,22 @@ class VocabApp(App[int]):
                 timeout=12,
             )
 
-    def play(self, deck_id: str | None) -> None:
+    def play(self, deck_id: str | None, mode: str = "review") -> None:
         """Start a round on a deck (None: all decks) and show it."""
         try:
-            round_ = self.session.start_round(deck_id, size=self.round_size, seed=self.seed)
+            round_ = self.session.start_round(
+                deck_id, size=self.round_size, seed=self.seed, mode=mode
+            )
         except StoreError as exc:
             self.notify(str(exc), title="Cannot start a round", severity="error", timeout=10)
+            return
+        if round_ is None and mode == "lab":
+            self.notify(
+                "No lab challenges here: the serving-lab deck has them, or add lab_challenges "
+                "to a deck of yours.",
+                title="Nothing to play",
+                timeout=8,
+            )
             return
         if round_ is None:
             self.notify(

@@ -97,6 +97,13 @@ class LabScreen(Screen[None]):
         Binding("k", "kv", "KV", show=False, tooltip="next KV cache precision"),
         Binding("c", "card", "Card", tooltip="open the card that teaches the highlighted figure"),
         Binding("x", "challenge", "Challenge", tooltip="predict, then see: a fresh challenge"),
+        Binding(
+            "r",
+            "lab_round",
+            "Round",
+            show=False,
+            tooltip="a round of lab challenges, saved and scheduled like other cards",
+        ),
         Binding("question_mark", "help", "Keys", tooltip="these keys"),
         Binding("escape,q", "back", "Back", tooltip="back to the decks"),
     ]
@@ -302,6 +309,9 @@ class LabScreen(Screen[None]):
                 self.sub_title = f"challenges: {self.right} of {self.asked} predictions right"
 
         self.app.push_screen(screen, scored)
+
+    def action_lab_round(self) -> None:
+        self.vocab.play(None, "lab")
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen("Serving lab", active_key_rows(self)))
