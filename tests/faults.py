@@ -86,9 +86,10 @@ def one_sentence(message: str) -> bool:
     return message.endswith(".") and ". " not in body.replace("e.g. ", "") and "\n" not in message
 
 
-def replay_problems(path: Path, srs: Srs) -> list[str]:
-    """Each face whose stored card differs from replaying its scheduled reviews, in order,
-    from a new card: an empty list when every card agrees with its history."""
+def replay_problems(path: Path, srs: Srs, order: str = "id") -> list[str]:
+    """Each face whose stored card differs from replaying its scheduled reviews, in `order`
+    ("id": as stored; "time": as answered, for merged histories), from a new card: an empty
+    list when every card agrees with its history."""
     conn = sqlite3.connect(path)
     try:
         cards = {
@@ -100,7 +101,7 @@ def replay_problems(path: Path, srs: Srs) -> list[str]:
         history: dict[tuple[str, str, str], list[tuple[str, int]]] = {}
         for d, i, f, at, rating in conn.execute(
             "SELECT deck_id, item_id, face, reviewed_at, rating FROM reviews"
-            " WHERE scheduled = 1 ORDER BY id"
+            " WHERE scheduled = 1 ORDER BY " + ("reviewed_at, id" if order == "time" else "id")
         ):
             history.setdefault((d, i, f), []).append((at, rating))
     finally:

@@ -230,11 +230,11 @@ def riddles() -> Iterator[ItemKind]:
 def test_a_kind_registered_from_outside_is_read_checked_asked_graded_and_played(
     tmp_path: Path, riddles: ItemKind
 ) -> None:
-    bad, problems = load_text(RIDDLES + "    hint: nope\n", "riddles.yaml")
+    bad, problems = load_text(RIDDLES + "    colour: red\n", "riddles.yaml")
     assert bad is None
     assert [str(p) for p in problems] == [
-        "riddles.yaml:9:5: error: unknown key 'hint' in riddle 'r1'; allowed keys: id, "
-        "riddle, answer, tags, sources, formerly"
+        "riddles.yaml:9:5: error: unknown key 'colour' in riddle 'r1'; allowed keys: id, "
+        "riddle, answer, tags, sources, formerly, version, lint"
     ]
     deck, problems = load_text(RIDDLES, "riddles.yaml")
     assert deck is not None and problems == []

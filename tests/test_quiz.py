@@ -19,6 +19,7 @@ from vocabgame.kinds import (
     grade_typed,
     item_faces,
 )
+from vocabgame.kinds.term import off_topic
 from vocabgame.model import Deck, Source
 from vocabgame.quiz import (
     CHOICES_PER_QUESTION,
@@ -244,7 +245,7 @@ terms:
     assert both_dups == 0
 
 
-def test_distractors_come_from_partners_then_shared_tags_then_the_rest(deck: Deck) -> None:
+def test_distractors_come_from_partners_then_shared_tags_then_the_topic(deck: Deck) -> None:
     target = deck.term("target")
     assert target is not None
     seen_mates: Counter[str] = Counter()
@@ -252,7 +253,9 @@ def test_distractors_come_from_partners_then_shared_tags_then_the_rest(deck: Dec
         order = [t.id for t in distractors(deck, target, random.Random(seed))]
         assert order[0] == "partner"
         assert set(order[1:4]) == {"mate-1", "mate-2", "mate-3"}
-        assert set(order[4:]) == {"rest-1", "rest-2", "rest-3", "lone", "solo-mate"}
+        assert set(order[4:]) == {"rest-1", "rest-2", "rest-3"}  # untagged: the deck's topic
+        # tagged with another topic only: never a distractor while others remain
+        assert {t.id for t in off_topic(deck, target, random.Random(seed))} == {"lone", "solo-mate"}
         q = question(deck, "target", "definition", seed)
         picked = {c.value for c in q.choices} - {"target"}
         # the partner always, then two of the three terms sharing the tag; never the rest
@@ -262,7 +265,7 @@ def test_distractors_come_from_partners_then_shared_tags_then_the_rest(deck: Dec
     assert set(seen_mates) == {"mate-1", "mate-2", "mate-3"}  # shuffled within the tier
 
 
-def test_the_rest_of_the_deck_fills_in_when_the_closer_tiers_run_out(deck: Deck) -> None:
+def test_the_decks_topic_fills_in_but_never_another_topic(deck: Deck) -> None:
     others: Counter[str] = Counter()
     for seed in range(80):
         q = question(deck, "lone", "term", seed)
@@ -270,8 +273,26 @@ def test_the_rest_of_the_deck_fills_in_when_the_closer_tiers_run_out(deck: Deck)
         assert "solo-mate" in picked  # shares the tag
         assert len(picked) == 3
         others.update(picked - {"solo-mate"})
-    # any other term can fill the last two places
-    assert set(others) == {t.id for t in deck.terms} - {"lone", "solo-mate"}
+    # untagged terms fill the last two places; terms tagged [core] are another topic
+    assert set(others) == {"partner", "rest-1", "rest-2", "rest-3"}
+
+
+def test_a_term_with_only_other_topics_beside_it_still_gets_a_second_choice() -> None:
+    text = """
+format: 1
+id: mixed
+title: Mixed
+terms:
+  - {id: mfu, term: MFU, definition: Model FLOPs over peak., tags: [hardware]}
+  - {id: burst, term: Burstiness, definition: How clumped arrivals are., tags: [benchmarking]}
+  - {id: omission, term: Coordinated omission, definition: Missing slow samples., tags: [benchmarking]}
+"""
+    deck = load(text)
+    for seed in range(20):
+        q = question(deck, "mfu", "definition", seed)
+        assert len(q.choices) == 2  # one other-topic term, only so that there is a question
+        q = question(deck, "burst", "definition", seed)
+        assert {c.value for c in q.choices} == {"burst", "omission"}  # never MFU
 
 
 def test_same_seed_same_question_and_the_order_is_shuffled(deck: Deck) -> None:
@@ -603,3 +624,40 @@ def test_formatted_answers_parse_back_and_are_graded_right(latency: Deck, deck: 
             q = question(d, item, "calculation", seed)
             grade = grade_number(d, q, q.answer)
             assert grade is not None and grade.correct, q.answer
+
+
+LEGACY = """
+format: 1
+id: metrics
+title: Metrics
+terms:
+  - id: kv-usage
+    term: KV cache usage gauge
+    aliases: ["vllm:kv_cache_usage_perc"]
+    legacy_names: ["vllm:gpu_cache_usage_perc"]
+    version: vLLM metric names as of late 2025
+    definition: The share of the pre-allocated KV-cache blocks in use.
+  - id: running
+    term: Running requests
+    definition: Requests in the current batch.
+"""
+
+
+def test_a_legacy_name_is_accepted_with_a_note_and_the_version_shown() -> None:
+    from vocabgame.kinds import build_question, grade
+    from vocabgame.quiz import Typed
+
+    deck, problems = load_text(LEGACY, "metrics.yaml")
+    assert deck is not None, problems
+    question = build_question(deck, FaceKey("metrics", "kv-usage", "typed"), random.Random(1))
+    assert question.version == "vLLM metric names as of late 2025"
+    verdict = grade(deck, question, Typed("vllm:gpu_cache_usage_perc"))
+    assert verdict is not None and verdict.correct
+    assert verdict.note == (
+        "'vllm:gpu_cache_usage_perc' is its former name; today it is 'KV cache usage gauge'."
+    )
+    assert "Formerly: vllm:gpu_cache_usage_perc." in verdict.explanation
+    current = grade(deck, question, Typed("vllm:kv_cache_usage_perc"))
+    assert current is not None and current.correct and current.note is None
+    other = build_question(deck, FaceKey("metrics", "running", "typed"), random.Random(1))
+    assert other.version is None

@@ -162,3 +162,33 @@ def test_a_deck_claiming_a_live_decks_id_is_refused_in_the_catalog(tmp_path: Pat
     beta = catalog.get("beta")
     assert beta is not None and beta.formerly == ()
     assert any("formerly lists 'alpha'" in p.message for p in catalog.problems)
+
+
+def test_edited_deck_files_are_noticed_reloaded_and_keep_progress(tmp_path: Path) -> None:
+    decks, data = tmp_path / "decks", tmp_path / "data"
+    decks.mkdir()
+    path = decks / "facts.yaml"
+    path.write_text(deck(), encoding="utf-8")
+    session = Session(Store.open(data / DB_NAME), load_catalog([decks]), clock=lambda: NOW)
+    try:
+        round_ = session.start_round("facts", size=1, seed=1)
+        assert round_ is not None
+        answer_right(round_)
+        answered = round_.question()
+        assert answered is not None
+        assert not session.catalog.changed() and not session.reload_decks()
+
+        reworded = deck().replace("halves its memory", "cuts its memory in half")
+        path.write_text(reworded, encoding="utf-8")
+        (decks / "broken.yaml").write_text("format: 1\nid: broken\n", encoding="utf-8")
+        assert session.catalog.changed()
+        assert session.reload_decks()
+        facts = session.catalog.get("facts")
+        assert facts is not None and "cuts its memory in half" in facts.claims[0].statement
+        # The answered face is still answered: progress is keyed by ids, not wording.
+        assert answered.key in session.store.card_keys()
+        problems = session.home().problems
+        assert any("broken.yaml" in p and "title" in p for p in problems), problems
+        assert not session.reload_decks()  # nothing changed since
+    finally:
+        session.close()

@@ -70,7 +70,9 @@ def test_the_base_deck_is_valid() -> None:
 
 
 def test_a_deck_with_every_section_is_valid() -> None:
-    deck, problems = check(FULL, strict=True)
+    # Every distractor explained, or --strict warns (the missing-why-not lint rule).
+    explained = FULL.replace("first token.}", 'first token., "The network": Sending it is quick.}')
+    deck, problems = check(explained, strict=True)
     assert problems == []
     assert deck is not None
     assert deck.counts() == {
@@ -203,7 +205,8 @@ def test_unknown_key_with_nothing_close_lists_the_allowed_keys() -> None:
     text = BASE.replace("    term: Decode\n", "    term: Decode\n    colour: red\n")
     assert errors(text) == [
         "deck.yaml:13:5: error: unknown key 'colour' in term 'decode'; allowed keys: "
-        "id, term, definition, aliases, caveat, example, tags, sources, formerly"
+        "id, term, definition, aliases, caveat, example, legacy_names, tags, sources, formerly, "
+        "version, lint"
     ]
 
 

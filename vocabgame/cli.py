@@ -10,15 +10,17 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from vocabgame import __version__
 from vocabgame.paths import DATA_DIR_ENV, DECKS_ENV, deck_folders, default_data_dir
+from vocabgame.printable import printable
 from vocabgame.settings import SPEC, SPECS, Settings
 
 if TYPE_CHECKING:
+    from vocabgame.model import Deck
     from vocabgame.stats import Stats
     from vocabgame.store import Store
 
@@ -139,7 +141,8 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
     p.add_argument(
         "--strict",
         action="store_true",
-        help="also warn about items without sources and sources no item cites; warnings fail",
+        help="also warn about items without sources, sources no item cites and test-taking "
+        "tells (lint rules, see docs/authoring.md); warnings fail",
     )
     p.add_argument(
         "--max-bytes",
@@ -162,6 +165,38 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
         "Write a commented starter deck that validates, ready to edit.",
     )
     p.add_argument("path", type=Path, metavar="PATH", help="the file to create (.yaml)")
+
+    _interchange_commands(command)
+
+    p = command(
+        "export-progress",
+        "write all your progress to one file",
+        "Write everything needed to carry your progress to another machine (answers, "
+        "schedules, rounds and scores, flags, settings) as one versioned JSON file.",
+    )
+    p.add_argument("file", type=Path, metavar="FILE", help="the file to write (.json)")
+    p.add_argument("--force", action="store_true", help="replace FILE if it exists")
+
+    p = command(
+        "import-progress",
+        "merge a progress file into this data folder",
+        "Merge a file written by export-progress into this data folder. Nothing is doubled: "
+        "importing the same file twice changes nothing. The whole file is checked first and "
+        "nothing is written if any part is bad. Schedules of faces answered on both sides are "
+        "recomputed from the merged history.",
+    )
+    p.add_argument("file", type=Path, metavar="FILE", help="a file from export-progress")
+
+    p = command(
+        "preview",
+        "play a deck file's questions while you edit it",
+        "Play every question a deck file yields, item by item and face by face, with the real "
+        "question and feedback screens. Nothing is saved: progress is untouched. The file is "
+        "watched: save it and the preview reloads on the same item; while it does not "
+        "validate, its problems are shown with file:line:col.",
+    )
+    p.add_argument("path", type=Path, metavar="DECK.yaml", help="the deck file to preview")
+    p.add_argument("--item", metavar="ID", help="start at this item (default: the first)")
 
     p = command(
         "flags",
@@ -234,7 +269,7 @@ def _effective_settings(argv: Sequence[str]) -> Settings | None:
     probe.add_argument("--data-dir", type=Path)
     known, _ = probe.parse_known_args(argv)
     path = (known.data_dir or default_data_dir()) / "vocabgame.db"
-    if not path.is_file():
+    if not os.path.isfile(path):  # False too where the folder cannot be searched
         return None
     import sqlite3
 
@@ -265,6 +300,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return cmd_decks(folders, args.json)
             case "new":
                 return cmd_new(args.path)
+            case "import" | "export" | "schema":
+                return cmd_interchange(args, folders)
             case "stats":
                 return cmd_stats(data_dir, folders, args.json)
             case "flags":
@@ -276,6 +313,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if args.json or any(getattr(args, k) is not None for k in _LAB_SETUP):
                     return cmd_lab(args, folders)
                 return run_app(data_dir, folders, lab=True)
+            case "preview":
+                return cmd_preview(args.path, args.item)
+            case "export-progress":
+                return cmd_export_progress(data_dir, args.file, args.force)
+            case "import-progress":
+                return cmd_import_progress(data_dir, args.file)
             case "play":
                 return run_app(
                     data_dir,
@@ -332,7 +375,10 @@ def cmd_flags(data_dir: Path, as_json: bool) -> int:
     else:
         for key, at, note in flags:
             print(
-                f"{at:%Y-%m-%d %H:%M}  {key.deck_id} / {key.item_id} ({key.face}){'  ' + note if note else ''}"
+                printable(
+                    f"{at:%Y-%m-%d %H:%M}  {key.deck_id} / {key.item_id} ({key.face})"
+                    f"{'  ' + note if note else ''}"
+                )
             )
     return EXIT_OK
 
@@ -356,8 +402,8 @@ def cmd_settings(data_dir: Path, changes: dict[str, object]) -> int:
                 return EXIT_USAGE
             store.save_settings(settings)
         for key, value in settings.as_dict().items():
-            print(f"{SPEC[key].label:<18} {value}")
-        print(f"{'data folder':<18} {data_dir}")
+            print(printable(f"{SPEC[key].label:<18} {value}"))
+        print(f"{'data folder':<18} {printable(str(data_dir))}")
     except StoreError as exc:
         _err(str(exc))
         return EXIT_PROBLEM
@@ -381,6 +427,8 @@ def cmd_stats(data_dir: Path, folders: list[Path], as_json: bool) -> int:
         stats = session.stats()
     finally:
         session.close()
+    for problem in session.catalog.problems:
+        print(problem, file=sys.stderr)
     if as_json:
         out = asdict(stats)
         out["decks"] = [
@@ -406,33 +454,35 @@ def render_stats(stats: Stats) -> str:
     ]
     for d in stats.decks:
         best = "-" if d.best is None else str(d.best)
-        title = d.title if len(d.title) <= 40 else d.title[:39] + "…"
+        title = printable(d.title)
+        title = title if len(title) <= 40 else title[:39] + "…"
         lines.append(f"{title:<40} {f'{d.seen}/{d.total}':>11} {d.due:>5} {best:>6}")
     return "\n".join(lines)
 
 
 def _err(message: str) -> None:
-    print(f"vocabgame: {message}", file=sys.stderr)
+    """One sentence on standard error; control characters in it (a file name's) are escaped."""
+    print(f"vocabgame: {printable(message)}", file=sys.stderr)
 
 
 def cmd_validate(paths: list[Path], fmt: str, strict: bool, max_bytes: int | None) -> int:
-    from vocabgame.deck import DEFAULT_MAX_BYTES, deck_files, load_text, read_text
+    from vocabgame.deck import DEFAULT_MAX_BYTES, find_deck_files, load_text, read_text
+    from vocabgame.deck.lint import Corpus
     from vocabgame.problems import DeckError, Problem
 
-    problems: list[Problem] = []
+    corpus = Corpus()  # near-duplicates are looked for across all the files checked together
     owners: dict[str, str] = {}
     files = 0
-    for path in paths:
-        if not path.exists():
-            problems.append(Problem(str(path), "no such file or folder"))
-    for path in deck_files(p for p in paths if p.exists()):
+    listed, not_searched = find_deck_files(paths, report_missing=True)
+    problems: list[Problem] = list(not_searched)
+    for path in listed:
         files += 1
         try:
             text = read_text(path, max_bytes or DEFAULT_MAX_BYTES)
         except DeckError as exc:
             problems.extend(exc.problems)
             continue
-        deck, found = load_text(text, str(path), strict=strict)
+        deck, found = load_text(text, str(path), strict=strict, corpus=corpus)
         problems.extend(found)
         if deck is not None:
             if deck.id in owners:
@@ -440,6 +490,7 @@ def cmd_validate(paths: list[Path], fmt: str, strict: bool, max_bytes: int | Non
                     Problem(str(path), f"deck id {deck.id!r} is already used by {owners[deck.id]}")
                 )
             owners.setdefault(deck.id, str(path))
+    problems.extend(corpus.problems())
     errors = sum(p.severity == "error" for p in problems)
     warnings = len(problems) - errors
     if fmt == "json":
@@ -462,7 +513,7 @@ def cmd_validate(paths: list[Path], fmt: str, strict: bool, max_bytes: int | Non
             summary += f", {warnings} warning{'s' * (warnings != 1)}"
         print(summary, file=sys.stderr)
     failed = errors > 0 or (strict and warnings > 0) or files == 0
-    if files == 0 and fmt == "text" and all(p.exists() for p in paths):
+    if files == 0 and fmt == "text" and not not_searched:
         _err("no deck files (.yaml, .yml) found")
     return EXIT_PROBLEM if failed else EXIT_OK
 
@@ -486,10 +537,10 @@ def cmd_decks(folders: list[Path], as_json: bool) -> int:
         print(json.dumps(rows, indent=2))
     else:
         if not catalog.decks:
-            print("No decks found. Searched: " + ", ".join(str(f) for f in folders))
+            print("No decks found. Searched: " + ", ".join(printable(str(f)) for f in folders))
         for d in catalog.decks:
             counts = ", ".join(KINDS[s].count(n) for s, n in d.counts().items() if n)
-            print(f"{d.id}  {d.title}\n    {counts}\n    {d.path}")
+            print(f"{d.id}  {printable(d.title)}\n    {counts}\n    {printable(d.path)}")
     for problem in catalog.problems:
         print(problem, file=sys.stderr)
     return EXIT_PROBLEM if catalog.problems else EXIT_OK
@@ -497,9 +548,9 @@ def cmd_decks(folders: list[Path], as_json: bool) -> int:
 
 def cmd_new(path: Path) -> int:
     from vocabgame.deck.starter import starter_deck
-    from vocabgame.paths import schema_path
+    from vocabgame.interchange import SCHEMA_REF
 
-    if path.exists():
+    if os.path.lexists(path):
         _err(f"{path}: already exists; choose another name or remove it first")
         return EXIT_PROBLEM
     if path.suffix not in (".yaml", ".yml"):
@@ -508,11 +559,107 @@ def cmd_new(path: Path) -> int:
     deck_id = re.sub(r"[^a-z0-9]+", "-", path.stem.lower()).strip("-") or "my-deck"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(starter_deck(deck_id, schema_path().as_uri()), encoding="utf-8")
+        path.write_text(starter_deck(deck_id, SCHEMA_REF), encoding="utf-8")
     except OSError as exc:
         _err(f"{path}: cannot write: {exc.strerror}")
         return EXIT_PROBLEM
-    print(f"Wrote {path}. Check it with: vocabgame validate {path}")
+    print(printable(f"Wrote {path}. Check it with: vocabgame validate {path}"))
+    _place_schema(path)
+    return EXIT_OK
+
+
+def cmd_export_progress(data_dir: Path, file: Path, force: bool) -> int:
+    from datetime import UTC, datetime
+
+    from vocabgame.progress import export_progress
+    from vocabgame.store import StoreError
+
+    if file.exists() and not force:
+        _err(f"{file} exists; choose another file or add --force to replace it")
+        return EXIT_USAGE
+    store = _open_store(data_dir)
+    if store is None:
+        return EXIT_PROBLEM
+    try:
+        data = export_progress(store, datetime.now(UTC))
+    except StoreError as exc:
+        _err(str(exc))
+        return EXIT_PROBLEM
+    finally:
+        store.close()
+    scratch = file.with_name(f".{file.name}.partial")
+    try:  # written whole, then renamed: a crash never leaves half a file under FILE
+        scratch.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", "utf-8")
+        scratch.replace(file)
+    except OSError as exc:
+        scratch.unlink(missing_ok=True)
+        _err(f"cannot write {file} ({exc.strerror})")
+        return EXIT_PROBLEM
+    print(
+        f"Wrote {len(data['reviews'])} answers, {len(data['rounds'])} rounds and "
+        f"{len(data['cards'])} schedules to {file}."
+    )
+    return EXIT_OK
+
+
+def cmd_import_progress(data_dir: Path, file: Path) -> int:
+    from vocabgame.progress import ProgressError, import_progress, read_progress_file
+    from vocabgame.srs import Srs
+    from vocabgame.store import StoreError
+
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else "it is not UTF-8 text"
+        _err(f"cannot read {file} ({reason})")
+        return EXIT_PROBLEM
+    try:
+        data = read_progress_file(text, str(file))
+    except ProgressError as exc:
+        _err(str(exc))
+        return EXIT_PROBLEM
+    store = _open_store(data_dir)
+    if store is None:
+        return EXIT_PROBLEM
+    try:
+        settings, _ = store.settings()
+        merged = import_progress(store, data, Srs(settings.desired_retention))
+    except StoreError as exc:
+        _err(str(exc))
+        return EXIT_PROBLEM
+    finally:
+        store.close()
+    print(merged)
+    return EXIT_OK
+
+
+def cmd_preview(path: Path, item: str | None) -> int:
+    import tempfile
+
+    from vocabgame.deck import Catalog
+    from vocabgame.play import Session
+    from vocabgame.store import DB_NAME, Store, StoreError
+
+    if not os.path.isfile(path):
+        _err(f"{path}: no such deck file")
+        return EXIT_USAGE
+    problem = terminal_problem(sys.stdin, sys.stdout)
+    if problem is not None:
+        _err(problem)
+        return EXIT_USAGE
+    from vocabgame.ui.preview import PreviewApp
+
+    with tempfile.TemporaryDirectory(prefix="vocabgame-preview-") as scratch:
+        try:  # a store of its own, thrown away at the end: the player's is never opened
+            session = Session(Store.open(Path(scratch) / DB_NAME), Catalog((), ()))
+        except StoreError as exc:
+            _err(str(exc))
+            return EXIT_PROBLEM
+        app = PreviewApp(session, path, item=item)
+        try:
+            app.run()
+        finally:
+            session.close()
     return EXIT_OK
 
 
@@ -522,7 +669,7 @@ def cmd_lab(args: argparse.Namespace, folders: list[Path]) -> int:
 
     catalogue = load_catalogue(folders)
     for problem in catalogue.problems:
-        print(problem, file=sys.stderr)
+        print(printable(str(problem)), file=sys.stderr)
     gpu = catalogue.gpu(args.gpu or "H100-SXM")
     model = catalogue.model(args.model or "llama-3.1-8b")
     if gpu is None or model is None:
@@ -540,7 +687,10 @@ def cmd_lab(args: argparse.Namespace, folders: list[Path]) -> int:
     except LabError as exc:
         _err(str(exc))
         return EXIT_PROBLEM
-    print(json.dumps(result.as_dict(), indent=2) if args.json else render(result))
+    if args.json:
+        print(json.dumps(result.as_dict(), indent=2))
+    else:
+        print("\n".join(printable(line) for line in render(result).split("\n")))
     return EXIT_OK
 
 
@@ -568,6 +718,11 @@ def run_app(
         _err(f"no deck with id {deck!r}; known decks: {known}")
         session.close()
         return EXIT_USAGE
+    problem = terminal_problem(sys.stdin, sys.stdout)
+    if problem is not None:
+        _err(problem)
+        session.close()
+        return EXIT_USAGE
     from vocabgame.ui.app import VocabApp
 
     app = VocabApp(
@@ -584,3 +739,348 @@ def run_app(
     finally:
         session.close()
     return app.return_code or EXIT_OK
+
+
+def _is_terminal(stream: object) -> bool:
+    try:
+        return stream is not None and bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError):  # no isatty, or closed
+        return False
+
+
+def terminal_problem(
+    stdin: object, stdout: object, environ: Mapping[str, str] = os.environ
+) -> str | None:
+    """Why the game cannot be shown here, in one sentence; None when it can. The game needs a
+    terminal on both ends (read from a pipe it would wait on input that never comes) and one
+    that understands colours and cursor moves, which TERM=dumb (or no TERM) says it does not."""
+    for name, stream in (("standard input", stdin), ("standard output", stdout)):
+        if not _is_terminal(stream):
+            return (
+                f"the game needs a terminal, but {name} is not one; run vocabgame in a "
+                "terminal (text commands such as vocabgame stats and vocabgame validate "
+                "work in pipes)"
+            )
+    term = environ.get("TERM", "")
+    if os.name != "nt" and term in ("", "dumb"):
+        shown = f"TERM={term}" if term else "TERM is not set"
+        return (
+            f"this terminal cannot show the game ({shown}); run vocabgame in a terminal "
+            "emulator, or set TERM for it, e.g. TERM=xterm-256color vocabgame"
+        )
+    return None
+
+
+# -- import, export, schema -------------------------------------------------------------------
+
+_EXPORT_FORMATS = {".csv": "csv", ".tsv": "tsv", ".txt": "tsv", ".apkg": "apkg"}
+
+
+def _slug_arg(text: str) -> str:
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", text):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a slug: use lowercase letters, digits and hyphens"
+        )
+    return text
+
+
+def _interchange_commands(
+    command: Callable[[str, str, str], argparse.ArgumentParser],
+) -> None:
+    """The parsers of `import`, `export` and `schema`."""
+    raw = argparse.RawDescriptionHelpFormatter
+    p = command(
+        "import",
+        "make a deck from a CSV or TSV of terms and definitions",
+        "Make a deck file from a two-column table (term, definition), such as Anki's\n"
+        '"Notes in Plain Text" export or Quizlet\'s export.',
+    )
+    p.formatter_class = raw
+    p.epilog = """\
+The separator is taken from an Anki "#separator:" line, else guessed among tab, comma and
+semicolon, else from the extension (.csv: comma; otherwise tab). HTML is turned into plain
+text when an "#html:true" line says so, or when the text has tags such as <br> or <div>.
+A first row such as "term, definition" or "Front, Back" is taken as a header and skipped.
+Empty rows, rows without a term or a definition and repeated terms are skipped and reported
+as FILE:LINE. Nothing is written when nothing can be imported.
+
+The deck validates as written; add sources, caveats and examples next
+(vocabgame validate --strict lists what is missing).
+
+examples:
+  vocabgame import anki-notes.txt -o decks/serving.yaml
+  vocabgame import quizlet.tsv -o decks/serving.yaml --id serving --title "Serving terms"
+"""
+    p.add_argument("file", type=Path, metavar="FILE", help="the CSV, TSV or text file to read")
+    p.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        required=True,
+        metavar="DECK.yaml",
+        help="the deck file to write; deck-v1.schema.json is written beside it for editors",
+    )
+    p.add_argument(
+        "--id", type=_slug_arg, metavar="ID", help="the deck id (default: from the output name)"
+    )
+    p.add_argument(
+        "--title",
+        metavar="TITLE",
+        help="the deck title (default: the #deck: line of an Anki export, else the file name)",
+    )
+    p.add_argument("--force", action="store_true", help="replace the output file if it exists")
+
+    p = command(
+        "export",
+        "write a deck's terms as CSV, TSV or an Anki package",
+        "Write a deck's terms for Anki or Quizlet: one card per term, the term on the front\n"
+        "and the definition on the back.",
+    )
+    p.formatter_class = raw
+    p.epilog = """\
+csv, tsv: Anki imports them as Basic notes (File > Import); the first lines tell Anki the
+  separator, that fields are plain text, the deck name and a third column of tags.
+  For Quizlet, use --format tsv --no-header and choose Tab and New line when importing.
+apkg: an Anki package made with genanki (pip install 'vocabgame[anki]'); the term's caveat,
+  example and sources go on the back too. Notes keep the same ids on every export, so
+  importing a newer export into Anki updates the cards instead of adding copies.
+Only terms are exported; confusables, scenarios and the other items stay in vocabgame.
+
+examples:
+  vocabgame export kv-cache -o kv-cache.apkg
+  vocabgame export decks/serving.yaml --format tsv --no-header -o serving-quizlet.tsv
+"""
+    p.add_argument("deck", metavar="DECK", help="a deck id (see vocabgame decks) or a deck file")
+    p.add_argument(
+        "--format",
+        choices=("csv", "tsv", "apkg"),
+        help="what to write (default: from the output's extension: .csv, .tsv or .txt, .apkg)",
+    )
+    p.add_argument(
+        "-o", "--output", type=Path, required=True, metavar="FILE", help="the file to write"
+    )
+    p.add_argument(
+        "--no-header",
+        action="store_true",
+        help="csv/tsv: only the two columns, without Anki's # lines and tags (for Quizlet)",
+    )
+    p.add_argument("--force", action="store_true", help="replace the output file if it exists")
+
+    p = command(
+        "schema",
+        "print the JSON Schema of deck files",
+        "Print the JSON Schema of deck format 1, or write it to a file. Editors with the YAML "
+        "language server use it to complete and check deck files as you type; vocabgame new "
+        "and vocabgame import write it beside the deck for you.",
+    )
+    p.add_argument("-o", "--output", type=Path, metavar="FILE", help="write it to FILE")
+    p.add_argument("--force", action="store_true", help="replace FILE if it exists")
+
+
+def cmd_interchange(args: argparse.Namespace, folders: list[Path]) -> int:
+    if args.command == "import":
+        return cmd_import(args.file, args.output, args.id, args.title, args.force)
+    if args.command == "export":
+        return cmd_export(args.deck, args.output, args.format, args.no_header, args.force, folders)
+    return cmd_schema(args.output, args.force)
+
+
+def _write_file(path: Path, data: bytes, force: bool) -> bool:
+    """Write a whole file, or print why not and return False."""
+    from vocabgame.interchange import write_new
+
+    try:
+        write_new(path, data, force)
+    except FileExistsError:
+        _err(f"{path}: already exists; pass --force to replace it")
+        return False
+    except IsADirectoryError:
+        _err(f"{path}: is a folder; give a file name")
+        return False
+    except OSError as exc:
+        _err(f"{path}: cannot write: {exc.strerror}")
+        return False
+    return True
+
+
+def _place_schema(deck_path: Path) -> None:
+    """Put the schema beside a deck just written, saying only what needs saying."""
+    from vocabgame.interchange import SCHEMA_NAME, place_schema
+
+    target = deck_path.parent / SCHEMA_NAME
+    try:
+        what = place_schema(deck_path.parent)
+    except OSError as exc:
+        _err(f"{target}: cannot write the schema for editors: {exc.strerror}")
+        return
+    if what in ("written", "updated"):
+        print(printable(f"Wrote {target} for editors; keep it beside the deck."))
+    elif what == "kept":
+        _err(f"{target}: exists and is not vocabgame's schema; left as it is")
+
+
+def _title_from(name: str) -> str:
+    words = " ".join(re.sub(r"[-_]+", " ", name).split())
+    return (words[:1].upper() + words[1:]) or "Imported deck"
+
+
+def cmd_import(
+    source: Path, output: Path, deck_id: str | None, title: str | None, force: bool
+) -> int:
+    from vocabgame.deck import DEFAULT_MAX_BYTES, load_text
+    from vocabgame.interchange import SCHEMA_REF, deck_yaml, read_table
+    from vocabgame.interchange.table import slug
+    from vocabgame.problems import DeckError
+
+    if output.suffix not in (".yaml", ".yml"):
+        _err(f"{output}: a deck file name ends in .yaml")
+        return EXIT_USAGE
+    if output.exists() and not force:
+        _err(f"{output}: already exists; pass --force to replace it")
+        return EXIT_PROBLEM
+    try:
+        if source.stat().st_size > DEFAULT_MAX_BYTES:
+            _err(
+                f"{source}: file is {source.stat().st_size:,} bytes, over the deck size limit "
+                f"of {DEFAULT_MAX_BYTES:,}; nothing written"
+            )
+            return EXIT_PROBLEM
+        data = source.read_bytes()
+    except FileNotFoundError:
+        _err(f"{source}: no such file")
+        return EXIT_PROBLEM
+    except IsADirectoryError:
+        _err(f"{source}: is a folder; give a CSV or TSV file")
+        return EXIT_PROBLEM
+    except OSError as exc:
+        _err(f"{source}: cannot read: {exc.strerror}")
+        return EXIT_PROBLEM
+    try:
+        imported = read_table(data, str(source), source.suffix)
+    except DeckError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        _err(f"nothing written to {output}")
+        return EXIT_PROBLEM
+    for note in imported.notes:
+        print(printable(str(note)), file=sys.stderr)
+    deck_id = deck_id or slug(output.stem) or "imported"
+    if title is None and imported.deck_name:
+        title = imported.deck_name.split("::")[-1].strip() or None
+    title = title or _title_from(source.stem)
+    text = deck_yaml(imported, deck_id, title, source.name, SCHEMA_REF)
+    encoded = text.encode("utf-8")
+    if len(encoded) > DEFAULT_MAX_BYTES:
+        _err(
+            f"{output}: the deck would be {len(encoded):,} bytes, over the deck size limit of "
+            f"{DEFAULT_MAX_BYTES:,}; nothing written"
+        )
+        return EXIT_PROBLEM
+    deck, problems = load_text(text, str(output), strict=True)
+    errors = [p for p in problems if p.severity == "error"]
+    if deck is None or errors:
+        for problem in errors:
+            print(problem, file=sys.stderr)
+        _err(f"the imported deck would not validate; nothing written to {output}")
+        return EXIT_PROBLEM
+    if not _write_file(output, encoded, force):
+        return EXIT_PROBLEM
+    skipped = imported.skipped
+    print(
+        printable(
+            f"Wrote {output}: {len(deck.terms)} terms from {source}"
+            + (f"; {skipped} row{'s' * (skipped != 1)} skipped (listed above)" if skipped else "")
+            + "."
+        )
+    )
+    _place_schema(output)
+    unsourced = sum(1 for t in deck.terms if not t.sources)
+    print(
+        "Next steps:\n"
+        f"  1. Add a `sources` section and cite it from each term: {unsourced} of "
+        f"{len(deck.terms)} terms cite no source.\n"
+        "  2. Add a `caveat` (the trap) or an `example` to the terms that need one, and\n"
+        "     confusables, scenarios or claims for look-alike terms.\n"
+        f"  3. Check it: vocabgame validate --strict {output}"
+    )
+    return EXIT_OK
+
+
+def cmd_export(
+    target: str,
+    output: Path,
+    fmt: str | None,
+    no_header: bool,
+    force: bool,
+    folders: list[Path],
+) -> int:
+    from vocabgame.interchange import ExportError, apkg_bytes, table_text
+
+    fmt = fmt or _EXPORT_FORMATS.get(output.suffix.lower())
+    if fmt is None:
+        _err(f"{output}: say which format with --format csv, tsv or apkg")
+        return EXIT_USAGE
+    if no_header and fmt == "apkg":
+        _err("--no-header is for csv and tsv, not apkg")
+        return EXIT_USAGE
+    if output.exists() and not force:
+        _err(f"{output}: already exists; pass --force to replace it")
+        return EXIT_PROBLEM
+    deck = _deck_for_export(target, folders)
+    if deck is None:
+        return EXIT_PROBLEM
+    try:
+        if fmt == "apkg":
+            import time
+
+            data = apkg_bytes(deck, time.time())
+        else:
+            separator = "," if fmt == "csv" else "\t"
+            data = table_text(deck, separator, header=not no_header).encode("utf-8")
+    except ExportError as exc:
+        _err(str(exc))
+        return EXIT_PROBLEM
+    if not _write_file(output, data, force):
+        return EXIT_PROBLEM
+    others = {s: len(items) for s, items in deck.sections.items() if s != "terms" and items}
+    left = ", ".join(f"{n} {s}" for s, n in others.items())
+    print(
+        printable(
+            f"Wrote {output}: {len(deck.terms)} terms of deck {deck.id!r}"
+            + (f" (not exported: {left})." if left else ".")
+        )
+    )
+    return EXIT_OK
+
+
+def _deck_for_export(target: str, folders: list[Path]) -> Deck | None:
+    from vocabgame.deck import load_catalog, load_deck
+    from vocabgame.problems import DeckError
+
+    path = Path(target)
+    if path.suffix in (".yaml", ".yml") or path.is_file():
+        try:
+            return load_deck(path)
+        except DeckError as exc:
+            for problem in exc.problems:
+                print(problem, file=sys.stderr)
+            return None
+    catalog = load_catalog(folders)
+    deck = catalog.get(target)
+    if deck is None:
+        known = ", ".join(d.id for d in catalog.decks) or "none"
+        _err(f"no deck with id {target!r} and no such file; known decks: {known}")
+    return deck
+
+
+def cmd_schema(output: Path | None, force: bool) -> int:
+    from vocabgame.interchange import schema_text
+
+    text = schema_text()
+    if output is None:
+        sys.stdout.write(text)
+        return EXIT_OK
+    if not _write_file(output, text.encode("utf-8"), force):
+        return EXIT_PROBLEM
+    print(printable(f"Wrote {output}."))
+    return EXIT_OK

@@ -56,6 +56,7 @@ class Term:
     aliases: tuple[str, ...] = ()
     caveat: str | None = None
     example: str | None = None
+    legacy_names: tuple[str, ...] = ()  # names it had before: accepted when typed, with a note
     tags: tuple[str, ...] = ()
     sources: tuple[str, ...] = ()
     line: int = 0
@@ -170,6 +171,8 @@ class Deck:
     sections: Mapping[str, tuple[Any, ...]] = field(default_factory=lambda: MappingProxyType({}))
     formerly: tuple[str, ...] = ()  # the deck's old ids: their progress is carried over
     renamed: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # old -> new
+    # item id -> the release a version-sensitive fact describes, e.g. "vLLM 0.11"
+    versions: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def section(self, name: str) -> tuple[Any, ...]:
         return self.sections.get(name, ())

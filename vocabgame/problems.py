@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from vocabgame.printable import printable
+
 Severity = Literal["error", "warning"]
 
 
@@ -17,10 +19,14 @@ class Problem:
     line: int | None = None
     col: int | None = None
     severity: Severity = "error"
+    rule: str | None = None  # the lint rule that found it, for warnings about test-taking tells
 
     def __str__(self) -> str:
+        """The problem as one line; control characters in the path or message are escaped,
+        so a file's name can never drive the terminal it is printed to."""
         where = self.path if self.line is None else f"{self.path}:{self.line}:{self.col or 1}"
-        return f"{where}: {self.severity}: {self.message}"
+        named = f" [{self.rule}]" if self.rule else ""
+        return printable(f"{where}: {self.severity}: {self.message}{named}")
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -29,6 +35,7 @@ class Problem:
             "col": self.col,
             "severity": self.severity,
             "message": self.message,
+            "rule": self.rule,
         }
 
 

@@ -349,6 +349,20 @@ class Store:
                 raise self._refused(exc) from None
             raise
 
+    @contextmanager
+    def snapshot(self) -> Iterator[sqlite3.Connection]:
+        """A read transaction: every read inside sees the same moment, even while another
+        vocabgame writes. Errors become the store's own one sentence."""
+        try:
+            self.conn.execute("BEGIN")
+            try:
+                yield self.conn
+            finally:
+                if self.conn.in_transaction:
+                    self.conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise _explain(self.path, exc) from None
+
     def _refused(self, exc: sqlite3.Error) -> StoreError:
         error = _explain(self.path, exc, unsaved=True)
         if isinstance(error, StoreReadOnly):

@@ -9,7 +9,7 @@ from pathlib import Path
 from vocabgame.deck.load import load_deck
 from vocabgame.model import Deck
 from vocabgame.problems import DeckError, Problem
-from vocabgame.reading.files import DEFAULT_MAX_BYTES, deck_files
+from vocabgame.reading.files import DEFAULT_MAX_BYTES, find_deck_files
 
 
 @dataclass(frozen=True)
@@ -18,19 +18,47 @@ class Catalog:
 
     decks: tuple[Deck, ...]
     problems: tuple[Problem, ...]
+    folders: tuple[Path, ...] = ()  # where they were found, to look again
+    stamps: tuple[tuple[str, int, int], ...] = ()  # each file read: path, mtime (ns), size
 
     def get(self, deck_id: str) -> Deck | None:
         return next((d for d in self.decks if d.id == deck_id), None)
 
+    def changed(self) -> bool:
+        """Whether a deck file in the folders was added, removed or saved since loading."""
+        return _stamps(self.folders) != self.stamps
+
+
+def _stamps(folders: Iterable[Path]) -> tuple[tuple[str, int, int], ...]:
+    return _stamps_of(find_deck_files(folders)[0])  # a folder that cannot be searched is skipped
+
+
+def _stamps_of(files: Iterable[Path]) -> tuple[tuple[str, int, int], ...]:
+    out = []
+    for path in files:
+        try:
+            info = path.stat()
+        except OSError:
+            continue
+        out.append((str(path), info.st_mtime_ns, info.st_size))
+    return tuple(out)
+
 
 def load_catalog(folders: Iterable[Path], max_bytes: int = DEFAULT_MAX_BYTES) -> Catalog:
-    """Load every deck in the folders (missing folders are skipped). A deck whose id another
-    file already took is left out with one problem naming both files."""
+    """Load every deck in the folders (missing folders are skipped; one that cannot be searched
+    is a problem). A deck whose id another file already took is left out with one problem
+    naming both files."""
+    folders = tuple(folders)
+    files, found = find_deck_files(folders)
+    stamps = _stamps_of(files)  # before reading: a save during the load shows as a change
     decks: dict[str, Deck] = {}
-    problems: list[Problem] = []
+    problems: list[Problem] = list(found)
     seen: set[Path] = set()
-    for path in deck_files(f for f in folders if f.exists()):
-        resolved = path.resolve()
+    for path in files:
+        try:
+            resolved = path.resolve()
+        except (OSError, RuntimeError):  # a link loop: reading it says so
+            resolved = path
         if resolved in seen:
             continue
         seen.add(resolved)
@@ -48,7 +76,9 @@ def load_catalog(folders: Iterable[Path], max_bytes: int = DEFAULT_MAX_BYTES) ->
             )
             continue
         decks[deck.id] = deck
-    return Catalog(tuple(_live_ids_are_not_old_ids(decks, problems)), tuple(problems))
+    return Catalog(
+        tuple(_live_ids_are_not_old_ids(decks, problems)), tuple(problems), folders, stamps
+    )
 
 
 def _live_ids_are_not_old_ids(decks: dict[str, Deck], problems: list[Problem]) -> list[Deck]:

@@ -13,16 +13,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
+from vocabgame.deck import lint
 from vocabgame.kinds import KINDS, ItemKind
 from vocabgame.model import FORMAT_VERSION, Deck, Source
 from vocabgame.problems import DeckError, Problem
-from vocabgame.reading.checker import Checker, describe
+from vocabgame.reading.checker import Checker, describe, did_you_mean
 from vocabgame.reading.files import DEFAULT_MAX_BYTES, read_text
 from vocabgame.reading.yamltree import Node, YamlProblem, parse
 
 HEADER_KEYS = ("format", "id", "title", "description", "tags", "sources", "formerly")
 SOURCE_KEYS = ("title", "url")
-ITEM_KEYS = ("tags", "sources", "formerly")  # keys every kind of item may have
+ITEM_KEYS = ("tags", "sources", "formerly", "version", "lint")  # keys every kind of item may have
+LINT_KEYS = ("ignore", "reason")
 EMPTY = "file is empty; a deck needs format, id, title and items"
 
 
@@ -57,6 +59,9 @@ class DeckReader:
         self.checker = checker
         self.ids: dict[str, Node] = {}
         self.renamed: dict[str, tuple[str, Node]] = {}  # old item id -> (new id, its node)
+        self.versions: dict[str, str] = {}  # item id -> the release its fact describes
+        self.linted: list[lint.Entry] = []  # every item with its nodes, for the lint rules
+        self.claims_at: tuple[int, int] | None = None
 
     def deck(self, root: Node) -> Deck | None:
         c = self.checker
@@ -78,6 +83,12 @@ class DeckReader:
         }
         if header.deck_id in header.formerly:
             c.error(top["formerly"], f"formerly lists the deck's own id {header.deck_id!r}")
+        for section, rows in entries.items():
+            for (entry, fields), item in zip(rows, sections[section], strict=True):
+                ignore = self.lint_key(fields["lint"]) if "lint" in fields else frozenset()
+                self.linted.append(lint.Entry(section, item, entry, fields, ignore))
+        if "claims" in top:
+            self.claims_at = root.key_pos["claims"]
         if any(p.severity == "error" for p in c.problems):
             return None
         assert header.deck_id is not None and header.title is not None
@@ -91,6 +102,7 @@ class DeckReader:
             sections=MappingProxyType({s: sections.get(s, ()) for s in KINDS}),
             formerly=header.formerly,
             renamed=MappingProxyType({old: new for old, (new, _) in self.renamed.items()}),
+            versions=MappingProxyType(self.versions),
         )
 
     def format_ok(self, top: dict[str, Node]) -> bool:
@@ -164,6 +176,10 @@ class DeckReader:
                     self.item_id(fields["id"])
                 if "formerly" in fields:
                     self.item_renames(fields)
+                if "version" in fields and "id" in fields:
+                    version = c.text(fields["version"], "version")
+                    if version is not None and isinstance(fields["id"].value, str):
+                        self.versions[fields["id"].value] = version
                 rows.append((entry, fields))
             sections[section] = rows
         self.check_renames()
@@ -219,6 +235,28 @@ class DeckReader:
         else:
             self.ids[value] = node
 
+    def lint_key(self, node: Node) -> frozenset[str]:
+        """The rules an item silences: `lint: {ignore: [rule-name, ...], reason: why}`."""
+        c = self.checker
+        fields = c.mapping(node, "lint", LINT_KEYS, ())
+        if fields is None or "ignore" not in fields:
+            return frozenset()
+        names: set[str] = set()
+        for name_node in c.sequence(fields["ignore"], "lint ignore") or []:
+            name = c.text(name_node, "each entry of lint ignore")
+            if name is None:
+                continue
+            if name not in lint.RULES:
+                hint = did_you_mean(name, lint.RULES) or f"; the rules are {', '.join(lint.RULES)}"
+                c.error(name_node, f"lint ignores {name!r}, which is not a lint rule{hint}")
+            else:
+                names.add(name)
+        if fields["ignore"].kind == "seq" and not fields["ignore"].value:
+            c.error(fields["ignore"], "lint ignore lists no rule; name the rules to silence")
+        if "reason" in fields:
+            c.text(fields["reason"], "lint reason")
+        return frozenset(names)
+
     def strict_warnings(self, deck: Deck) -> None:
         c = self.checker
         for item in deck.items():
@@ -227,10 +265,18 @@ class DeckReader:
         for key, pos in c.source_nodes.items():
             if key not in c.cited:
                 c.warn(pos, f"source {key!r} is cited by no item")
+        c.problems.extend(lint.problems(c.path, deck, self.linted, self.claims_at))
 
 
-def load_text(text: str, path: str, strict: bool = False) -> tuple[Deck | None, list[Problem]]:
-    """Validate deck text. Returns the deck (None if any error) and every problem found."""
+def load_text(
+    text: str, path: str, strict: bool = False, corpus: lint.Corpus | None = None
+) -> tuple[Deck | None, list[Problem]]:
+    """Validate deck text. Returns the deck (None if any error) and every problem found.
+
+    With `strict`, also the warnings: items without sources, sources no item cites, and the lint
+    rules' test-taking tells. The cross-deck rule compares the deck with itself, or, given a
+    `corpus`, adds the deck to it and leaves the comparison to `corpus.problems()`.
+    """
     if not text.strip():
         return None, [Problem(path, EMPTY)]
     if "\x00" in text:
@@ -250,6 +296,12 @@ def load_text(text: str, path: str, strict: bool = False) -> tuple[Deck | None, 
         deck = None
     if deck is not None and strict:
         reader.strict_warnings(deck)
+        if corpus is None:
+            alone = lint.Corpus()
+            alone.add(path, deck, reader.linted)
+            checker.problems.extend(alone.problems())
+        else:
+            corpus.add(path, deck, reader.linted)
     problems = sorted(checker.problems, key=lambda p: (p.line or 0, p.col or 0))
     return deck, problems
 

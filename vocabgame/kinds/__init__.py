@@ -9,6 +9,7 @@ new kind of item is its module plus one line in `_BUILTIN` (or a `register` call
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from vocabgame.kinds.base import ItemKind
 from vocabgame.kinds.calculation import CalculationKind
@@ -72,7 +73,9 @@ def build_question(deck: Deck, key: FaceKey, rng: random.Random) -> Question:
     item = deck.item(key.item_id)
     if item is None or key.face not in item_faces(item):
         raise KeyError(f"{key} is not a face of deck {deck.id!r}")
-    return kind_of(item).question(deck, item, key.face, rng)
+    question = kind_of(item).question(deck, item, key.face, rng)
+    version = deck.versions.get(key.item_id)
+    return replace(question, version=version) if version else question
 
 
 def grade(deck: Deck, question: Question, response: Response) -> Grade | None:

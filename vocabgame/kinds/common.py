@@ -22,6 +22,8 @@ def group_distinction(deck: Deck, right: str, picked: str) -> str | None:
 
 def term_explanation(term: Term, with_definition: bool = True) -> str:
     parts = [f"{term.term}: {term.definition}"] if with_definition else []
+    if term.legacy_names:
+        parts.append(f"Formerly: {', '.join(term.legacy_names)}.")
     if term.caveat:
         parts.append(f"Caveat: {term.caveat}")
     return "\n".join(parts)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import random
 
 from vocabgame.kinds.base import ItemKind, refuse
@@ -29,7 +28,7 @@ class TermKind(ItemKind):
     noun = singular = "term"
     plural = "terms"
     required = ("id", "term", "definition")
-    optional = ("aliases", "caveat", "example")
+    optional = ("aliases", "caveat", "example", "legacy_names")
     item_type = Term
 
     def read(self, checker: Checker, entry: Node, fields: dict[str, Node]) -> Term:
@@ -40,6 +39,9 @@ class TermKind(ItemKind):
             aliases=checker.texts(f["aliases"], "aliases") if "aliases" in f else (),
             caveat=checker.opt_text(f, "caveat"),
             example=checker.opt_text(f, "example"),
+            legacy_names=(
+                checker.texts(f["legacy_names"], "legacy_names") if "legacy_names" in f else ()
+            ),
             **checker.common(f),
         )
 
@@ -64,14 +66,17 @@ class TermKind(ItemKind):
 
         choices = [Choice(shown(item), item.id)]
         seen = {normalise(shown(item))}
-        for other in distractors(deck, item, rng):
-            text = shown(other)
-            if normalise(text) in seen:
-                continue
-            seen.add(normalise(text))
-            choices.append(Choice(text, other.id))
-            if len(choices) == CHOICES_PER_QUESTION:
-                break
+        for pool, enough in (
+            (distractors(deck, item, rng), CHOICES_PER_QUESTION),
+            (off_topic(deck, item, rng), 2),
+        ):
+            for other in pool:
+                if len(choices) >= enough:
+                    break
+                text = shown(other)
+                if normalise(text) not in seen:
+                    seen.add(normalise(text))
+                    choices.append(Choice(text, other.id))
         rng.shuffle(choices)
         if face == Face.DEFINITION:
             label, prompt = "Pick the definition", item.term
@@ -97,12 +102,23 @@ class TermKind(ItemKind):
 
 
 def distractors(deck: Deck, term: Term, rng: random.Random) -> list[Term]:
-    """Other terms, most confusable first: confusable partners, then terms sharing a tag,
-    then the rest of the deck; shuffled within each tier."""
+    """Other terms an expert could mistake for this one, most confusable first: confusable
+    partners, then terms sharing a tag, then terms of the deck's own topic (untagged terms,
+    or any term when this one is untagged); shuffled within each tier. Terms tagged only with
+    other topics are left out (`off_topic`): a distractor from another topic is a giveaway."""
+    return [t for tier in _tiers(deck, term, rng)[:3] for t in tier]
+
+
+def off_topic(deck: Deck, term: Term, rng: random.Random) -> list[Term]:
+    """Terms whose tags share nothing with this term's: used only to make a question at all."""
+    return _tiers(deck, term, rng)[3]
+
+
+def _tiers(deck: Deck, term: Term, rng: random.Random) -> list[list[Term]]:
     partners = {t for group in deck.confusables if term.id in group.terms for t in group.terms} - {
         term.id
     }
-    tiers: list[list[Term]] = [[], [], []]
+    tiers: list[list[Term]] = [[], [], [], []]
     for other in deck.terms:
         if other.id == term.id:
             continue
@@ -110,11 +126,13 @@ def distractors(deck: Deck, term: Term, rng: random.Random) -> list[Term]:
             tiers[0].append(other)
         elif set(other.tags) & set(term.tags):
             tiers[1].append(other)
-        else:
+        elif not other.tags or not term.tags:
             tiers[2].append(other)
+        else:
+            tiers[3].append(other)
     for tier in tiers:
         rng.shuffle(tier)
-    return list(itertools.chain.from_iterable(tiers))
+    return tiers
 
 
 def _grade_pick(deck: Deck, term: Term, question: Question, index: int) -> Grade:
@@ -144,8 +162,12 @@ def _grade_typed(deck: Deck, term: Term, question: Question, text: str) -> Grade
     of five letters or more."""
     given = normalise(text)
     correct, note = False, None
+    legacy = next((n for n in term.legacy_names if given and given == normalise(n)), None)
     if given and any(given == normalise(a) for a in question.accepted):
         correct = True
+    elif legacy is not None:
+        correct = True
+        note = f"{legacy!r} is its former name; today it is {term.term!r}."
     else:
         for accepted in question.accepted:
             if one_typo(text, accepted):

@@ -20,7 +20,7 @@ from vocabgame import stats
 from vocabgame.deck import Catalog, load_catalog
 from vocabgame.kinds import faces
 from vocabgame.model import Deck, FaceKey
-from vocabgame.play.modes import MODES, ModeId, PlanContext
+from vocabgame.play.modes import MODES, ModeId, PlanContext, PreviewMode
 from vocabgame.play.round import Round
 from vocabgame.problems import Problem
 from vocabgame.settings import Settings
@@ -91,6 +91,16 @@ class Session:
         """Sentences to show once at start: an empty database file set up anew, progress
         carried to renamed items."""
         return (*self.store.notices, *self.renames)
+
+    def reload_decks(self, force: bool = False) -> bool:
+        """Read the deck folders again if a file was added, removed or saved (or `force`).
+        Progress is keyed by ids, so unchanged ids keep theirs; a file that no longer
+        validates shows in `home().problems` instead of vanishing. True when reloaded."""
+        if not force and not self.catalog.changed():
+            return False
+        self.catalog = load_catalog(self.catalog.folders)
+        self.renames = (*self.renames, *self.carry_renames())
+        return True
 
     def carry_renames(self) -> tuple[str, ...]:
         """Carry progress from the old ids the decks list under `formerly` (each once)."""
@@ -225,6 +235,27 @@ class Session:
             queue=keys,
             rng=random.Random(seed),
             started_at=now,
+        )
+
+    def preview(self, deck_id: str, item_id: str | None = None, only: bool = False) -> Round:
+        """An author's round: every face of the deck in order from `item_id` (or the first
+        item), or with `only`, just that item's faces. It writes no round and no schedule;
+        run it on a store of its own (`vocabgame preview` uses a temporary one)."""
+        deck = self.decks_for(deck_id)[0]
+        keys = faces(deck)
+        start = next((i for i, k in enumerate(keys) if k.item_id == item_id), 0)
+        keys = keys[start:]
+        if only:
+            keys = [k for k in keys if k.item_id == keys[0].item_id]
+        return Round(
+            self,
+            round_id=None,
+            rules=PreviewMode(),
+            deck_id=deck_id,
+            title=deck.title,
+            queue=keys,
+            rng=random.Random(0),
+            started_at=self.clock(),
         )
 
     def next_due(self, deck_id: str | None) -> datetime | None:

@@ -55,6 +55,7 @@ class Question:
     key_points: tuple[str, ...] = ()
     deck_title: str = ""
     values: tuple[tuple[str, float], ...] = ()  # calculations: the numbers drawn
+    version: str | None = None  # the release a version-sensitive fact describes
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -11,32 +13,65 @@ DEFAULT_MAX_BYTES = 5 * 1024 * 1024
 DECK_SUFFIXES = (".yaml", ".yml")
 # The serving lab's GPU and model files may sit in a decks folder; they are not decks.
 LAB_SUFFIXES = (".lab.yaml", ".lab.yml")
+# Where the platform has them: opening a named pipe never waits, and no newline translation.
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_BINARY = getattr(os, "O_BINARY", 0)
+
+
+def _not_regular(mode: int) -> str | None:
+    """What a file that is not a regular file is, in words; None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "is a folder, not a deck file"
+    if stat.S_ISFIFO(mode):
+        kind = "a named pipe (FIFO)"
+    elif stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        kind = "a device"
+    elif stat.S_ISSOCK(mode):
+        kind = "a socket"
+    else:
+        kind = "not a regular file"
+    return f"is {kind}, not a deck file; only regular files are read"
 
 
 def read_text(path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
-    """A deck file's text, or DeckError for a missing, oversized, empty or non-UTF-8 file."""
+    """A deck file's text, or DeckError for a missing, oversized, empty or non-UTF-8 file, or
+    for anything that is not a regular file: a named pipe is never waited on and a device
+    (a link to /dev/zero, say) is never read. At most `max_bytes` + 1 bytes are read."""
     shown = str(path)
     try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            raise DeckError(
-                [Problem(shown, f"file is {size:,} bytes, over the limit of {max_bytes:,}")]
-            )
-        data = path.read_bytes()
+        info = os.stat(path)  # follows a link: what counts is what it points to
+        if (what := _not_regular(info.st_mode)) is not None:
+            raise DeckError([Problem(shown, what)])
+        if info.st_size > max_bytes:
+            raise DeckError([Problem(shown, _over(info.st_size, max_bytes))])
+        # Non-blocking, so that a file swapped for a named pipe after the check above still
+        # cannot make the open wait for a writer; checked again on what was opened.
+        fd = os.open(path, os.O_RDONLY | _NONBLOCK | _BINARY)
+        with os.fdopen(fd, "rb") as f:
+            if (what := _not_regular(os.fstat(f.fileno()).st_mode)) is not None:
+                raise DeckError([Problem(shown, what)])
+            data = f.read(max_bytes + 1)
     except FileNotFoundError:
-        raise DeckError([Problem(shown, "no such file")]) from None
+        missing = "is a link to a missing file" if os.path.islink(path) else "no such file"
+        raise DeckError([Problem(shown, missing)]) from None
     except IsADirectoryError:
         raise DeckError([Problem(shown, "is a folder, not a deck file")]) from None
     except OSError as exc:
-        raise DeckError([Problem(shown, f"cannot read: {exc.strerror}")]) from None
+        raise DeckError([Problem(shown, f"cannot read: {exc.strerror or exc}")]) from None
+    if len(data) > max_bytes:  # it grew after the check above
+        raise DeckError([Problem(shown, f"file is over the limit of {max_bytes:,} bytes")])
     return decode(data, shown, max_bytes)
+
+
+def _over(size: int, max_bytes: int) -> str:
+    return f"file is {size:,} bytes, over the limit of {max_bytes:,}"
 
 
 def decode(data: bytes, shown: str, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
     if len(data) > max_bytes:
-        raise DeckError(
-            [Problem(shown, f"file is {len(data):,} bytes, over the limit of {max_bytes:,}")]
-        )
+        raise DeckError([Problem(shown, _over(len(data), max_bytes))])
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -56,20 +91,48 @@ def decode(data: bytes, shown: str, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
     return text.removeprefix("\ufeff")
 
 
+def find_deck_files(
+    paths: Iterable[Path], report_missing: bool = False
+) -> tuple[list[Path], list[Problem]]:
+    """Deck files under the given files and folders, in a stable order, and a problem for each
+    folder that could not be searched (rather than skipping it in silence). A path given as a
+    file is listed whatever it is: reading it says what is wrong. Missing paths are skipped,
+    or reported with `report_missing`. Links to folders are not followed, so no walk loops."""
+    found: list[Path] = []
+    problems: list[Problem] = []
+
+    def unreadable(exc: OSError) -> None:
+        problems.append(
+            Problem(
+                str(exc.filename if exc.filename is not None else path),
+                f"cannot search this folder ({exc.strerror or exc}); the decks in it were skipped",
+            )
+        )
+
+    for path in paths:
+        try:
+            is_dir = stat.S_ISDIR(os.stat(path).st_mode)
+        except FileNotFoundError:
+            if report_missing:
+                problems.append(Problem(str(path), "no such file or folder"))
+            continue
+        except OSError as exc:
+            problems.append(Problem(str(path), f"cannot open: {exc.strerror or exc}"))
+            continue
+        if not is_dir:
+            found.append(path)
+            continue
+        inside: list[Path] = []
+        for folder, _dirs, names in os.walk(path, onerror=unreadable):
+            inside.extend(
+                Path(folder, n)
+                for n in names
+                if Path(n).suffix in DECK_SUFFIXES and not n.endswith(LAB_SUFFIXES)
+            )
+        found.extend(sorted(inside))
+    return found, problems
+
+
 def deck_files(paths: Iterable[Path]) -> list[Path]:
     """Deck files under the given files and folders, in a stable order."""
-    found: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            found.extend(
-                sorted(
-                    p
-                    for p in path.rglob("*")
-                    if p.suffix in DECK_SUFFIXES
-                    and not p.name.endswith(LAB_SUFFIXES)
-                    and p.is_file()
-                )
-            )
-        else:
-            found.append(path)
-    return found
+    return find_deck_files(paths)[0]

@@ -25,6 +25,9 @@ MAX_NODES = 200_000
 # C0 and C1 controls except tab and newline, and DEL: a double-quoted "\e[31m" would
 # otherwise reach the terminal as an escape sequence.
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# Bidirectional embeddings, overrides and isolates: they make text display in another order
+# than it is stored (the "Trojan Source" trick), so a definition could read as its opposite.
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 
 _BOOL_WORDS = frozenset(
     [
@@ -155,6 +158,15 @@ def _scalar(event: yaml.ScalarEvent) -> Node:
         raise YamlProblem(
             f"text contains the control character U+{ord(control.group()):04X}; deck text may "
             "not hold terminal escapes or other control characters",
+            line,
+            col,
+        )
+    bidi = _BIDI.search(event.value)
+    if bidi:
+        raise YamlProblem(
+            f"text contains the bidirectional control character U+{ord(bidi.group()):04X}, "
+            "which makes text display in another order than it is written; deck text may not "
+            "hold it",
             line,
             col,
         )

@@ -9,6 +9,7 @@ from textual.app import App
 from textual.binding import Binding
 
 from vocabgame.play import Session
+from vocabgame.printable import printable
 from vocabgame.store import StoreError
 from vocabgame.ui.screens.home import HomeScreen
 from vocabgame.ui.screens.round import RoundScreen
@@ -50,9 +51,14 @@ class VocabApp(App[int]):
         self._warned_unsaved = False
 
     def on_mount(self) -> None:
+        self.open()
+
+    def open(self) -> None:
+        """The first screens. (Textual calls every class's on_mount, so a subclass that
+        starts elsewhere overrides this instead.)"""
         self.push_screen(HomeScreen())
         for notice in self.session.notices:
-            self.notify(notice, markup=False, timeout=10)
+            self.notify(printable(notice), markup=False, timeout=10)
         self.warn_unsaved()
         if self.start_round:
             self.play(self.deck, self.mode)
@@ -71,7 +77,7 @@ class VocabApp(App[int]):
         if problem is not None and not self._warned_unsaved:
             self._warned_unsaved = True
             self.notify(
-                f"{problem} You can still play; answers are not being saved.",
+                printable(f"{problem} You can still play; answers are not being saved."),
                 title="Not saving",
                 severity="warning",
                 markup=False,
@@ -85,7 +91,13 @@ class VocabApp(App[int]):
                 deck_id, size=self.round_size, seed=self.seed, mode=mode
             )
         except StoreError as exc:
-            self.notify(str(exc), title="Cannot start a round", severity="error", timeout=10)
+            self.notify(
+                printable(str(exc)),
+                title="Cannot start a round",
+                severity="error",
+                timeout=10,
+                markup=False,
+            )
             return
         if round_ is None and mode == "lab":
             self.notify(

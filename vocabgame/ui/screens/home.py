@@ -12,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from vocabgame.play import Home
+from vocabgame.printable import printable
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 
 if TYPE_CHECKING:
@@ -86,7 +87,7 @@ class HomeScreen(Screen[None]):
         problems = self.query_one("#problems", Static)
         if home.problems:
             count = len(home.problems)
-            shown = "\n".join(home.problems[:2])
+            shown = "\n".join(printable(p) for p in home.problems[:2])
             more = f"\n(and {count - 2} more)" if count > 2 else ""
             problems.update(
                 Text(

@@ -21,6 +21,7 @@ from textual.widgets import Footer, Input, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
 from vocabgame.play import Outcome, Round
+from vocabgame.printable import printable
 from vocabgame.quiz import Kind
 from vocabgame.store import StoreError
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
@@ -211,8 +212,14 @@ class RoundScreen(Screen[None]):
         try:
             return action()
         except StoreError as exc:
-            self.app.notify(str(exc), title=failure, severity="error", timeout=10)
+            self.store_failed(exc, failure)
             return None
+
+    def store_failed(self, exc: StoreError, failure: str) -> None:
+        """Say why the store refused; the sentence names a path, so it is never markup."""
+        self.app.notify(
+            printable(str(exc)), title=failure, severity="error", timeout=10, markup=False
+        )
 
     def _save(self, answer: Callable[[], Outcome | None]) -> None:
         outcome = self._stored(answer, "Answer not saved")
@@ -248,7 +255,7 @@ class RoundScreen(Screen[None]):
         try:
             outcome = self.round.answer_text(event.value)
         except StoreError as exc:
-            self.app.notify(str(exc), title="Answer not saved", severity="error", timeout=10)
+            self.store_failed(exc, "Answer not saved")
             return
         if outcome is None:  # a number was expected; nothing was recorded
             self.hint("That is not a number. Type it like 140, 140 GB, 1.4e2 or 1,400.")
@@ -285,7 +292,11 @@ class RoundScreen(Screen[None]):
     def action_flag(self) -> None:
         key = self._stored(self.round.flag, "Flag not saved")
         if key is not None:
-            self.app.notify(f"Flagged {key.item_id} for the deck's author. Thank you.", timeout=3)
+            self.app.notify(
+                printable(f"Flagged {key.item_id} for the deck's author. Thank you."),
+                timeout=3,
+                markup=False,
+            )
 
     def action_end(self) -> None:
         self.finish()

@@ -9,6 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from vocabgame.play import Outcome
+from vocabgame.printable import printable
 from vocabgame.quiz import RATING_NAMES, Question
 from vocabgame.timefmt import until
 
@@ -46,7 +47,7 @@ def feedback_text(outcome: Outcome, now: datetime) -> Text:
         text.append("\n")
         if grade.given:
             text.append("You said: ", style="bold")
-            text.append(grade.given)
+            text.append(printable(grade.given))  # typed or pasted: may hold escapes
             text.append("\n")
     if grade.note:
         text.append(grade.note + "\n", style="italic")
@@ -60,6 +61,9 @@ def feedback_text(outcome: Outcome, now: datetime) -> Text:
         if grade.explains_why:
             text.append("Why: ", style="bold")
         text.append(grade.explanation + "\n")
+    if outcome.question.version:
+        text.append("As of: ", style="bold")
+        text.append(outcome.question.version + "\n")
     for source in grade.sources:
         text.append("Source: ", style="dim")
         text.append(f"{source.title} — {source.url}\n", style="dim")

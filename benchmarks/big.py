@@ -1,0 +1,157 @@
+"""Big inputs for the benchmarks: generated decks of many items, and a store holding a heavy
+player's history (a year of reviews over every face of such a deck).
+
+    python benchmarks/big.py DIR --items 33334 --reviews 1000000
+
+writes DIR/decks/big.yaml and DIR/data/vocabgame.db. Each term has three faces, so 33,334
+terms make 100,002 faces. The history is written straight into SQLite: it is the shape the
+game writes (one card per answered face, reviews with their card before), not a replay of a
+year of play, which would take hours.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sqlite3
+import sys
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vocabgame.srs import Srs, dump_card  # noqa: E402
+from vocabgame.store import DB_NAME, Store  # noqa: E402
+
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+FACES = ("definition", "term", "typed")
+
+
+def deck_text(items: int, deck_id: str = "big") -> str:
+    """A valid deck of `items` terms, each with a definition, a caveat and a source."""
+    terms = [
+        {
+            "id": f"t{i:06d}",
+            "term": f"Term number {i}",
+            "definition": f"The meaning of term number {i}, written out as a short sentence.",
+            "caveat": f"What definition {i} leaves out.",
+            "sources": ["doc"],
+        }
+        for i in range(items)
+    ]
+    deck = {
+        "format": 1,
+        "id": deck_id,
+        "title": f"Generated deck of {items} items",
+        "sources": {"doc": {"title": "Generated", "url": "https://example.org/generated"}},
+        "terms": terms,
+    }
+    return yaml.safe_dump(deck, sort_keys=False, width=100)
+
+
+def write_deck(folder: Path, items: int, deck_id: str = "big") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{deck_id}.yaml"
+    path.write_text(deck_text(items, deck_id), encoding="utf-8")
+    return path
+
+
+def write_store(
+    data_dir: Path, items: int, reviews: int, deck_id: str = "big", seed: int = 1
+) -> Path:
+    """A store with every face of the generated deck answered, `reviews` answers in all,
+    spread over the year before NOW, and one finished round per day."""
+    path = data_dir / DB_NAME
+    Store.open(path).close()  # the current schema
+    rng = random.Random(seed)
+    srs = Srs(fuzz=False)
+    faces = [(f"t{i:06d}", face) for i in range(items) for face in FACES]
+    per_face, extra = divmod(reviews, len(faces))
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA synchronous=OFF")
+    conn.execute("BEGIN")
+    start = NOW - timedelta(days=365)
+    days = 365
+    conn.executemany(
+        "INSERT INTO rounds (id, deck_id, mode, started_at, ended_at, questions, correct, score,"
+        " best_streak, finished) VALUES (?,?,?,?,?,?,?,?,?,1)",
+        [
+            (
+                d + 1,
+                deck_id,
+                "review",
+                (start + timedelta(days=d)).isoformat(),
+                (start + timedelta(days=d, minutes=20)).isoformat(),
+                20,
+                16,
+                200 + d % 50,
+                8,
+            )
+            for d in range(days)
+        ],
+    )
+    review_rows = []
+    card_rows = []
+    base_card = srs.new_card(1, start)
+    for number, (item_id, face) in enumerate(faces, 1):
+        count = per_face + (number <= extra)
+        when = start + timedelta(minutes=rng.randrange(60 * 24 * 30))
+        card = base_card
+        card.card_id = number
+        for _ in range(count):
+            rating = 3 if rng.random() < 0.85 else 1
+            review_rows.append(
+                (
+                    1 + (when - start).days % days,
+                    deck_id,
+                    item_id,
+                    face,
+                    when.isoformat(),
+                    rating,
+                    int(rating > 1),
+                    2500,
+                    "review",
+                    "x",
+                    10 if rating > 1 else 0,
+                    None,
+                )
+            )
+            when += timedelta(days=rng.randrange(1, 40))
+        card = srs.review(srs.new_card(number, when), 3, when)
+        card_rows.append((deck_id, item_id, face, number, dump_card(card), card.due.isoformat()))
+        if len(review_rows) > 200_000:
+            _flush(conn, review_rows)
+    _flush(conn, review_rows)
+    conn.executemany(
+        "INSERT INTO cards (deck_id, item_id, face, card_id, card, due) VALUES (?,?,?,?,?,?)",
+        card_rows,
+    )
+    conn.execute("COMMIT")
+    conn.close()
+    return path
+
+
+def _flush(conn: sqlite3.Connection, rows: list[tuple[object, ...]]) -> None:
+    conn.executemany(
+        "INSERT INTO reviews (round_id, deck_id, item_id, face, reviewed_at, rating, correct,"
+        " response_ms, mode, answer, points, card_before) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+        rows,
+    )
+    rows.clear()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("--items", type=int, default=33_334)
+    parser.add_argument("--reviews", type=int, default=1_000_000)
+    args = parser.parse_args()
+    write_deck(args.folder / "decks", args.items)
+    write_store(args.folder / "data", args.items, args.reviews)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,182 @@
+"""Progress that travels: export everything to one file, import it into another data folder,
+merge two machines' histories, and refuse a bad file whole."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from vocabgame.cli import main
+from vocabgame.deck import load_catalog
+from vocabgame.play import Session
+from vocabgame.srs import Srs
+from vocabgame.store import DB_NAME, Store
+
+from .conftest import DATA
+from .faults import answer_right, contents, replay_problems
+
+START = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
+CATALOG = load_catalog([DATA / "ui"])
+
+
+def play_days(data_dir: Path, first_day: int, days: int, seed: int = 1, hour: int = 0) -> None:
+    """A round a day (`hour` hours after the usual time), every fourth answer wrong."""
+    for day in range(first_day, first_day + days):
+        now = START + timedelta(days=day, hours=hour)
+        session = Session(Store.open(data_dir / DB_NAME), CATALOG, clock=lambda now=now: now)
+        round_ = session.start_round("serving", size=6, seed=seed + day)
+        assert round_ is not None
+        n = 0
+        while round_.question() is not None:
+            n += 1
+            question = round_.question()
+            assert question is not None
+            if n % 4 == 0 and question.kind == "choice":
+                wrong = next(
+                    i for i, c in enumerate(question.choices) if c.value != question.answer
+                )
+                round_.answer_choice(wrong)
+            else:
+                answer_right(round_)
+            round_.advance()
+        round_.finish()
+        session.close()
+
+
+def stats_json(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, object]:
+    capsys.readouterr()
+    assert main(["stats", "--json", "--data-dir", str(data_dir), "--decks", str(DATA / "ui")]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def export(data_dir: Path, file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["export-progress", str(file), "--data-dir", str(data_dir)]) == 0
+    assert "Wrote" in capsys.readouterr().out
+
+
+def test_export_then_import_into_an_empty_folder_reproduces_stats_exactly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home, laptop, file = tmp_path / "home", tmp_path / "laptop", tmp_path / "progress.json"
+    play_days(home, 0, 14)
+    assert main(["settings", "--data-dir", str(home), "--round-size", "12"]) == 0
+    export(home, file, capsys)
+    assert main(["import-progress", str(file), "--data-dir", str(laptop)]) == 0
+    assert "Added" in capsys.readouterr().out
+    assert stats_json(laptop, capsys) == stats_json(home, capsys)
+    mine, theirs = contents(home / DB_NAME), contents(laptop / DB_NAME)
+    for table in ("cards", "rounds", "settings", "flags"):
+        assert mine[table] == theirs[table], table
+    assert len(theirs["reviews"]) == len(mine["reviews"]) > 50
+
+
+def test_importing_the_same_file_twice_changes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home, laptop, file = tmp_path / "home", tmp_path / "laptop", tmp_path / "p.json"
+    play_days(home, 0, 3)
+    play_days(laptop, 1, 2, seed=9)
+    export(home, file, capsys)
+    assert main(["import-progress", str(file), "--data-dir", str(laptop)]) == 0
+    once = contents(laptop / DB_NAME)
+    capsys.readouterr()
+    assert main(["import-progress", str(file), "--data-dir", str(laptop)]) == 0
+    assert "Nothing new" in capsys.readouterr().out
+    assert contents(laptop / DB_NAME) == once
+
+
+def test_two_machines_histories_merge_as_if_played_on_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home, laptop, file = tmp_path / "home", tmp_path / "laptop", tmp_path / "p.json"
+    play_days(home, 0, 5)
+    play_days(laptop, 3, 5, seed=7, hour=5)  # overlapping days, the same faces
+    before = {t: len(rows) for t, rows in contents(home / DB_NAME).items()}
+    laptop_rows = {t: len(rows) for t, rows in contents(laptop / DB_NAME).items()}
+    export(laptop, file, capsys)
+    assert main(["import-progress", str(file), "--data-dir", str(home)]) == 0
+    merged = contents(home / DB_NAME)
+    assert len(merged["reviews"]) == before["reviews"] + laptop_rows["reviews"]
+    assert len(merged["rounds"]) == before["rounds"] + laptop_rows["rounds"]
+    # Every schedule is the merged history replayed in the order the answers were given.
+    assert replay_problems(home / DB_NAME, Srs(), order="time") == []
+    with Store.open(home / DB_NAME) as store:
+        ids = [r[0] for r in store.conn.execute("SELECT card_id FROM cards")]
+    assert len(ids) == len(set(ids))
+
+
+def good_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, object]:
+    source, file = tmp_path / "source", tmp_path / "good.json"
+    play_days(source, 0, 1)
+    export(source, file, capsys)
+    return json.loads(file.read_text(encoding="utf-8"))
+
+
+def broken(data: dict[str, object], how: str) -> str:
+    data = json.loads(json.dumps(data))
+    reviews = data["reviews"]
+    assert isinstance(reviews, list)
+    match how:
+        case "rating":
+            reviews[2]["rating"] = 7
+        case "time":
+            reviews[1]["reviewed_at"] = "yesterday"
+        case "missing":
+            del reviews[0]["face"]
+        case "round":
+            reviews[0]["round_id"] = 999
+        case "version":
+            data["version"] = 2
+        case "format":
+            data["format"] = "anki"
+        case "card":
+            data["cards"][0]["card"] = {"due": "soon"}  # type: ignore[index]
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize(
+    ("how", "message"),
+    [
+        ("rating", "reviews[2].rating should be a rating from 1 to 4, not 7."),
+        ("time", "reviews[1].reviewed_at should be a time with its zone, not 'yesterday'."),
+        ("missing", "reviews[0] has no face."),
+        ("round", "reviews[0].round_id 999 is not a round in the file."),
+        ("version", "progress file version 2; this vocabgame reads version 1."),
+        ("format", "not a vocabgame progress file"),
+        ("card", "cards[0].card is not an FSRS card"),
+    ],
+)
+def test_a_bad_file_is_refused_whole_with_its_place(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], how: str, message: str
+) -> None:
+    data = good_file(tmp_path, capsys)
+    target = tmp_path / "target"
+    play_days(target, 0, 1, seed=3)
+    before = contents(target / DB_NAME)
+    file = tmp_path / f"{how}.json"
+    file.write_text(broken(data, how), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["import-progress", str(file), "--data-dir", str(target)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert message in err and str(file) in err and "\n" not in err, err
+    assert contents(target / DB_NAME) == before  # nothing written
+
+
+def test_not_json_names_the_line_and_column(tmp_path: Path, capsys) -> None:
+    file = tmp_path / "p.json"
+    file.write_text('{\n  "format": "vocabgame-progress",\n  oops\n}', encoding="utf-8")
+    assert main(["import-progress", str(file), "--data-dir", str(tmp_path / "d")]) == 1
+    assert f"{file}:3:3: not valid JSON" in capsys.readouterr().err
+    assert not (tmp_path / "d" / DB_NAME).exists()  # refused before opening the store
+
+
+def test_export_does_not_replace_a_file_unless_forced(tmp_path: Path, capsys) -> None:
+    file = tmp_path / "p.json"
+    file.write_text("keep me", encoding="utf-8")
+    assert main(["export-progress", str(file), "--data-dir", str(tmp_path / "d")]) == 2
+    assert "--force" in capsys.readouterr().err and file.read_text() == "keep me"
+    assert main(["export-progress", str(file), "--force", "--data-dir", str(tmp_path / "d")]) == 0
+    assert json.loads(file.read_text())["format"] == "vocabgame-progress"

@@ -1,0 +1,319 @@
+"""The figures of the stats screen and `vocabgame stats`: what is coming due, how well you
+remember what you have learned, when you played, and what you keep getting wrong. Pure
+queries over the store and the decks, for one deck, one tag or everything; nothing here
+prints or writes.
+
+Days are the player's calendar days (`day_of`, from their time zone); `now` comes from the
+caller's clock.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+
+from vocabgame.kinds import faces, item_faces
+from vocabgame.model import Deck, FaceKey
+from vocabgame.quiz.text import normalise
+from vocabgame.store import Store
+
+DayOf = Callable[[datetime], date]
+
+FORECAST_DAYS = 14
+HEATMAP_DAYS = 84  # twelve weeks
+RETENTION_DAYS = 30
+LEARNED = 2  # FSRS's Review state: the face had graduated from learning when it was asked
+
+# How each face is asked, in the player's words.
+FACE_KINDS = {
+    "definition": "pick the definition",
+    "term": "pick the term",
+    "typed": "type the term",
+    "scenario": "scenario",
+    "claim": "true or false",
+    "recall": "recall",
+    "calculation": "calculation",
+    "predict": "lab challenge",
+}
+
+
+def face_kind(face: str) -> str:
+    return "which term fits a cue" if face.startswith("cue-") else FACE_KINDS.get(face, face)
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    right: int
+    total: int
+
+    @property
+    def share(self) -> float | None:
+        return self.right / self.total if self.total else None
+
+
+@dataclass(frozen=True, slots=True)
+class Weak:
+    key: FaceKey
+    stability: float  # days for recall to fall to 90%: the lower, the weaker
+    lapses: int  # times forgotten after it was learned
+
+
+@dataclass(frozen=True, slots=True)
+class Confusion:
+    deck_id: str
+    right: str  # the term that was the answer
+    picked: str  # the term picked instead
+    times: int
+
+
+@dataclass(frozen=True, slots=True)
+class Insights:
+    scope: str  # "everything", "deck kv-cache", "tag latency"
+    seen: int  # faces answered at least once
+    total: int  # faces in scope
+    forecast: tuple[tuple[date, int], ...]  # faces due each day; today includes overdue
+    retention: Tally  # answers to learned faces in the last 30 days
+    daily: tuple[tuple[date, int], ...]  # answers per day, the last twelve weeks
+    streak_days: int
+    longest_streak: int
+    per_tag: dict[str, Tally] = field(default_factory=dict)
+    per_kind: dict[str, Tally] = field(default_factory=dict)
+    weakest: tuple[Weak, ...] = ()
+    confusions: tuple[Confusion, ...] = ()
+    modes: dict[str, int] = field(default_factory=dict)  # best finished-round score per mode
+    flags: int = 0
+
+    @property
+    def due_today(self) -> int:
+        return self.forecast[0][1] if self.forecast else 0
+
+    @property
+    def due_tomorrow(self) -> int:
+        return self.forecast[1][1] if len(self.forecast) > 1 else 0
+
+    @property
+    def due_this_week(self) -> int:
+        return sum(n for _, n in self.forecast[:7])
+
+
+def scope_keys(
+    decks: Sequence[Deck], deck_id: str | None = None, tag: str | None = None
+) -> set[FaceKey]:
+    """The faces of one deck, of the items with one tag, or of everything."""
+    keys: set[FaceKey] = set()
+    for deck in decks:
+        if deck_id is not None and deck.id != deck_id:
+            continue
+        if tag is None:
+            keys.update(faces(deck))
+        else:
+            for item in deck.items():
+                if tag in item.tags or (tag in deck.tags and not item.tags):
+                    keys.update(FaceKey(deck.id, item.id, f) for f in item_faces(item))
+    return keys
+
+
+def streaks(days: Iterable[date], today: date) -> tuple[int, int]:
+    """The current streak (up to today, or yesterday if today has nothing yet) and the
+    longest, in days in a row with at least one finished round."""
+    played = set(days)
+    day = today if today in played else today - timedelta(days=1)
+    current = 0
+    while day in played:
+        current += 1
+        day -= timedelta(days=1)
+    longest = run = 0
+    previous: date | None = None
+    for day in sorted(played):
+        run = run + 1 if previous is not None and day - previous == timedelta(days=1) else 1
+        longest, previous = max(longest, run), day
+    return current, longest
+
+
+def collect(
+    store: Store,
+    decks: Sequence[Deck],
+    now: datetime,
+    day_of: DayOf,
+    deck_id: str | None = None,
+    tag: str | None = None,
+) -> Insights:
+    keys = scope_keys(decks, deck_id, tag)
+    scope = f"deck {deck_id}" if deck_id else f"tag {tag}" if tag else "everything"
+    today = day_of(now)
+    with store.snapshot() as conn:
+        cards = [
+            (FaceKey(d, i, f), datetime.fromisoformat(due), stability)
+            for d, i, f, due, stability in conn.execute(
+                "SELECT deck_id, item_id, face, due, json_extract(card, '$.stability') FROM cards"
+            )
+            if FaceKey(d, i, f) in keys
+        ]
+        # Per face: answers and right answers, and lapses (wrong after it was learned).
+        per_face = {
+            FaceKey(d, i, f): (total, right, lapses)
+            for d, i, f, total, right, lapses in conn.execute(
+                "SELECT deck_id, item_id, face, COUNT(*), SUM(correct),"
+                " SUM(correct = 0 AND json_extract(card_before, '$.state') = ?)"
+                " FROM reviews GROUP BY deck_id, item_id, face",
+                (LEARNED,),
+            )
+        }
+        since = (now - timedelta(days=RETENTION_DAYS)).isoformat()
+        learned = [
+            (FaceKey(d, i, f), correct)
+            for d, i, f, correct in conn.execute(
+                "SELECT deck_id, item_id, face, correct FROM reviews"
+                " WHERE reviewed_at >= ? AND scheduled = 1 AND json_extract(card_before, '$.state') = ?",
+                (since, LEARNED),
+            )
+        ]
+        first_day = today - timedelta(days=HEATMAP_DAYS - 1)
+        recent = [
+            (FaceKey(d, i, f), datetime.fromisoformat(at))
+            for d, i, f, at in conn.execute(
+                "SELECT deck_id, item_id, face, reviewed_at FROM reviews WHERE reviewed_at >= ?",
+                ((now - timedelta(days=HEATMAP_DAYS + 1)).isoformat(),),
+            )
+        ]
+        wrong = [
+            (FaceKey(d, i, f), given)
+            for d, i, f, given in conn.execute(
+                "SELECT deck_id, item_id, face, answer FROM reviews WHERE correct = 0"
+            )
+            if FaceKey(d, i, f) in keys
+        ]
+        finished = [
+            datetime.fromisoformat(at)
+            for (at,) in conn.execute(
+                "SELECT COALESCE(ended_at, started_at) FROM rounds WHERE finished = 1"
+                + (" AND deck_id = ?" if deck_id else ""),
+                (deck_id,) if deck_id else (),
+            )
+        ]
+        modes = {
+            mode: int(best)
+            for mode, best in conn.execute(
+                "SELECT mode, MAX(score) FROM rounds WHERE finished = 1"
+                + (" AND deck_id = ?" if deck_id else "")
+                + " GROUP BY mode",
+                (deck_id,) if deck_id else (),
+            )
+        }
+        flags = sum(
+            1
+            for d, i, f in conn.execute("SELECT deck_id, item_id, face FROM flags")
+            if FaceKey(d, i, f) in keys
+        )
+
+    forecast = Counter(max(0, (day_of(due) - today).days) for _, due, _ in cards)
+    daily = Counter(day_of(at) for key, at in recent if key in keys)
+    current, longest = streaks((day_of(at) for at in finished), today)
+    by_item = {(d.id, item.id): item for d in decks for item in d.items()}
+    per_tag: dict[str, list[int]] = {}
+    per_kind: dict[str, list[int]] = {}
+    for key, (total, right, _) in per_face.items():
+        if key not in keys:
+            continue
+        item = by_item.get((key.deck_id, key.item_id))
+        for tag_name in item.tags if item is not None else ():
+            tally = per_tag.setdefault(tag_name, [0, 0])
+            tally[0] += right
+            tally[1] += total
+        tally = per_kind.setdefault(face_kind(key.face), [0, 0])
+        tally[0] += right
+        tally[1] += total
+    weakest = sorted(
+        (
+            Weak(key, float(stability or 0.0), int(per_face.get(key, (0, 0, 0))[2] or 0))
+            for key, _, stability in cards
+        ),
+        key=lambda w: (-w.lapses, w.stability, w.key),
+    )[:10]
+    return Insights(
+        scope=scope,
+        seen=len(cards),
+        total=len(keys),
+        forecast=tuple(
+            (today + timedelta(days=n), forecast.get(n, 0)) for n in range(FORECAST_DAYS)
+        ),
+        retention=Tally(
+            sum(c for k, c in learned if k in keys), sum(1 for k, _ in learned if k in keys)
+        ),
+        daily=tuple(
+            (first_day + timedelta(days=n), daily.get(first_day + timedelta(days=n), 0))
+            for n in range(HEATMAP_DAYS)
+        ),
+        streak_days=current,
+        longest_streak=longest,
+        per_tag={t: Tally(r, n) for t, (r, n) in sorted(per_tag.items())},
+        per_kind={k: Tally(r, n) for k, (r, n) in sorted(per_kind.items())},
+        weakest=tuple(weakest),
+        confusions=confusions(decks, wrong),
+        modes=modes,
+        flags=flags,
+    )
+
+
+def confusions(
+    decks: Sequence[Deck], wrong: Iterable[tuple[FaceKey, str]], top: int = 10
+) -> tuple[Confusion, ...]:
+    """Which term was picked when another was the answer, most often first. Only answers
+    that name a term of the deck (by name, alias or definition) count: a wrong number is
+    not a confusion."""
+    by_deck = {d.id: d for d in decks}
+    counts: Counter[tuple[str, str, str]] = Counter()
+    for key, given in wrong:
+        deck = by_deck.get(key.deck_id)
+        if deck is None:
+            continue
+        right = _right_term(deck, key)
+        picked = _term_named(deck, given)
+        if right is not None and picked is not None and picked != right:
+            counts[(deck.id, right, picked)] += 1
+    return tuple(
+        Confusion(deck_id, right, picked, times)
+        for (deck_id, right, picked), times in counts.most_common(top)
+    )
+
+
+def _term_named(deck: Deck, text: str) -> str | None:
+    wanted = normalise(text)
+    for term in deck.terms:
+        names = (term.term, *term.aliases, term.definition)
+        if any(normalise(n) == wanted for n in names):
+            return term.term
+    return None
+
+
+def _right_term(deck: Deck, key: FaceKey) -> str | None:
+    """The term a face's right answer names, when it names one."""
+    item = deck.item(key.item_id)
+    if item is None:
+        return None
+    term = deck.term(key.item_id)
+    if term is not None:
+        return term.term
+    answer = getattr(item, "answer", None)
+    if key.face.startswith("cue-"):
+        cues = getattr(item, "cues", ())
+        index = int(key.face.removeprefix("cue-")) - 1
+        answer = cues[index].answer if 0 <= index < len(cues) else None
+    if isinstance(answer, str):
+        named = deck.term(answer)
+        return named.term if named is not None else None
+    return None
+
+
+__all__ = [
+    "Confusion",
+    "Insights",
+    "Tally",
+    "Weak",
+    "collect",
+    "confusions",
+    "scope_keys",
+    "streaks",
+]
