@@ -468,12 +468,16 @@ def _err(message: str) -> None:
 def cmd_validate(paths: list[Path], fmt: str, strict: bool, max_bytes: int | None) -> int:
     from vocabgame.deck import DEFAULT_MAX_BYTES, find_deck_files, load_text, read_text
     from vocabgame.deck.lint import Corpus
+    from vocabgame.lab.catalogue import lab_files
+    from vocabgame.lab.catalogue import load_text as load_lab_text
     from vocabgame.problems import DeckError, Problem
+    from vocabgame.reading.files import LAB_SUFFIXES
 
     corpus = Corpus()  # near-duplicates are looked for across all the files checked together
     owners: dict[str, str] = {}
     files = 0
     listed, not_searched = find_deck_files(paths, report_missing=True)
+    listed += lab_files(p for p in paths if p.is_dir())  # the serving lab's GPU and model files
     problems: list[Problem] = list(not_searched)
     for path in listed:
         files += 1
@@ -481,6 +485,9 @@ def cmd_validate(paths: list[Path], fmt: str, strict: bool, max_bytes: int | Non
             text = read_text(path, max_bytes or DEFAULT_MAX_BYTES)
         except DeckError as exc:
             problems.extend(exc.problems)
+            continue
+        if path.name.endswith(LAB_SUFFIXES):
+            problems.extend(load_lab_text(text, str(path))[1])
             continue
         deck, found = load_text(text, str(path), strict=strict, corpus=corpus)
         problems.extend(found)

@@ -98,3 +98,19 @@ def test_play_takes_mode_lab() -> None:
 
     assert build_parser().parse_args(["play", "--mode", "lab"]).mode == "lab"
     assert build_parser().parse_args(["play"]).mode == "review"
+
+
+def test_validate_checks_lab_files_given_or_found_in_a_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = (
+        "lab: 1\nsources:\n  s: {title: S, url: 'https://example.com'}\n"
+        "gpus:\n  - id: G\n    name: G\n    memory_gb: 24\n    bandwidth_gbs: 1000\n"
+        "    tflops: {bf16: 100}\n    sources: [s]\n"
+    )
+    (tmp_path / "good.lab.yaml").write_text(good, encoding="utf-8")
+    assert main(["validate", str(tmp_path / "good.lab.yaml")]) == 0
+    (tmp_path / "bad.lab.yaml").write_text(good.replace("memory_gb: 24", "memory_gb: x"), "utf-8")
+    assert main(["validate", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert f"{tmp_path / 'bad.lab.yaml'}:7:16: error: GPU 'G' memory_gb should be a number" in out
