@@ -32,7 +32,7 @@ async def test_l_on_home_opens_the_lab_and_escape_goes_back(make_app) -> None:
         assert isinstance(app.screen, LabScreen)
         text = screen_text(app)
         assert "not a measurement" in text
-        assert "Llama 3.1 8B · 1x H100 SXM · W BF16 · KV BF16 · batch 8 · in 1000 · out 200" in text
+        assert "Llama 3.1 8B · 1x H100 SXM · W BF16 · KV BF16 · batch 8 · in 200 · out 200" in text
         await pilot.press("escape")
         assert not isinstance(app.screen, LabScreen)
 

@@ -113,7 +113,8 @@ class LabScreen(Screen[None]):
         self.catalogue = catalogue or load_catalogue(folders)
         gpu = self.catalogue.gpu("H100-SXM") or next(iter(self.catalogue.gpus.values()))
         model = self.catalogue.model("llama-3.1-8b") or next(iter(self.catalogue.models.values()))
-        self.setup = Setup(gpu, model, batch=8)
+        # Short prompts and replies, so the charts show decode turning compute-bound.
+        self.setup = Setup(gpu, model, batch=8, prompt=200, output=200)
         self.result: Estimate | None = None
         self.problem: str | None = None
         self.challenges = 0
