@@ -233,7 +233,8 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-_LAB_SETUP = ("gpu", "model", "tp", "batch", "prompt", "output", "weights", "kv")
+_LAB_ASSUMED = ("bandwidth_efficiency", "compute_efficiency", "usd_per_gpu_hour")
+_LAB_SETUP = ("gpu", "model", "tp", "batch", "prompt", "output", "weights", "kv", *_LAB_ASSUMED)
 
 
 def _lab_options(p: argparse.ArgumentParser) -> None:
@@ -247,6 +248,19 @@ def _lab_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--output", type=_positive_int, metavar="O", help="output tokens (200)")
     p.add_argument("--weights", choices=("bf16", "fp8", "int8", "int4"), help="weight precision")
     p.add_argument("--kv", choices=("bf16", "fp8"), help="KV cache precision")
+    p.add_argument(
+        "--bandwidth-efficiency",
+        type=float,
+        metavar="R",
+        help="achieved share of peak memory bandwidth (assumed 0.8)",
+    )
+    p.add_argument(
+        "--compute-efficiency",
+        type=float,
+        metavar="R",
+        help="achieved share of peak dense math (assumed 0.6)",
+    )
+    p.add_argument("--usd-per-gpu-hour", type=float, metavar="USD", help="GPU price (2.00)")
     p.add_argument("--json", action="store_true", help="print JSON for tools")
 
 
@@ -671,7 +685,7 @@ def cmd_preview(path: Path, item: str | None) -> int:
 
 
 def cmd_lab(args: argparse.Namespace, folders: list[Path]) -> int:
-    from vocabgame.lab import LabError, Setup, estimate, load_catalogue
+    from vocabgame.lab import Assumptions, LabError, Setup, estimate, load_catalogue
     from vocabgame.lab.report import render
 
     catalogue = load_catalogue(folders)
@@ -688,7 +702,13 @@ def cmd_lab(args: argparse.Namespace, folders: list[Path]) -> int:
         _err(f"no {kind} with id {wanted!r}; known: {', '.join(known) or 'none'}")
         return EXIT_USAGE
     given = {k: getattr(args, k) for k in ("tp", "batch", "prompt", "output", "weights", "kv")}
-    setup = Setup(gpu, model, **{k: v for k, v in given.items() if v is not None})
+    assumed = {k: getattr(args, k) for k in _LAB_ASSUMED if getattr(args, k) is not None}
+    setup = Setup(
+        gpu,
+        model,
+        assumptions=Assumptions(**assumed),
+        **{k: v for k, v in given.items() if v is not None},
+    )
     try:
         result = estimate(setup)
     except LabError as exc:

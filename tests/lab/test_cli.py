@@ -114,3 +114,14 @@ def test_validate_checks_lab_files_given_or_found_in_a_folder(
     assert main(["validate", str(tmp_path)]) == 1
     out = capsys.readouterr().out
     assert f"{tmp_path / 'bad.lab.yaml'}:7:16: error: GPU 'G' memory_gb should be a number" in out
+
+
+def test_the_assumptions_can_be_changed_and_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    base = lab_json(capsys)["figures"]["tpot"]["value"]
+    slower = lab_json(capsys, "--bandwidth-efficiency", "0.4")
+    assert slower["figures"]["tpot"]["value"] == pytest.approx(2 * base)
+    assert slower["assumptions"]["bandwidth_efficiency"] == 0.4
+    cheap = lab_json(capsys, "--usd-per-gpu-hour", "1")["figures"]["cost"]["value"]
+    assert cheap == pytest.approx(lab_json(capsys)["figures"]["cost"]["value"] / 2)
+    assert main(["lab", "--compute-efficiency", "1.5"]) == 1
+    assert "compute efficiency must be above 0 and at most 1, not 1.5" in capsys.readouterr().err

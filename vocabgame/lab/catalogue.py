@@ -36,6 +36,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
+from typing import TypeVar
 
 from vocabgame.lab.model import GpuSpec, ModelSpec
 from vocabgame.model import Source
@@ -50,6 +51,9 @@ MATH = ("bf16", "fp8", "int8")
 GPU_KEYS = ("id", "name", "memory_gb", "bandwidth_gbs", "tflops")
 MODEL_KEYS = ("id", "name", "params_b", "layers", "hidden", "heads", "kv_heads", "head_dim")
 MOE_KEYS = ("experts", "active_experts", "active_params_b")
+
+
+T = TypeVar("T")
 
 
 def builtin_specs_dir() -> Path:
@@ -73,11 +77,11 @@ class Catalogue:
         return _find(self.models, model_id)
 
 
-def _find(table: Mapping[str, object], key: str):  # type: ignore[no-untyped-def]
+def _find(table: Mapping[str, T], key: str) -> T | None:
+    """The entry with this id, or else the one whose id matches it ignoring case."""
     if key in table:
         return table[key]
-    folded = {k.lower(): v for k, v in table.items()}
-    return folded.get(key.lower())
+    return next((v for k, v in table.items() if k.lower() == key.lower()), None)
 
 
 class _Reader:
