@@ -145,3 +145,15 @@ async def test_r_on_the_lab_screen_plays_a_lab_round_and_returns_to_the_lab(make
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, LabScreen)
+
+
+def test_a_card_shows_the_items_own_words_and_a_calculations_choices() -> None:
+    from vocabgame.deck import load_catalog
+    from vocabgame.ui.screens.card import card_text
+
+    decks = load_catalog([builtin_decks_dir()])
+    term = card_text(decks.get("latency-throughput"), "tpot").plain
+    assert "Time per output token" in term and "Caveat:" in term and "Source:" in term
+    calc = card_text(decks.get("quantization"), "weight-memory").plain
+    assert "{params}" not in calc and "8/70/405-billion-parameter" in calc
+    assert "No item 'nope'" in card_text(decks.get("quantization"), "nope").plain

@@ -9,7 +9,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from vocabgame.model import Deck
+from vocabgame.model import Deck, Given
 
 # The fields of each kind of item worth reading on a card, in reading order.
 _FIELDS = (
@@ -25,6 +25,14 @@ _FIELDS = (
 )
 
 
+def _with_choices(prompt: str, given: tuple[Given, ...]) -> str:
+    """A calculation's prompt with each placeholder showing the values it may take."""
+    try:
+        return prompt.format(**{g.name: "/".join(label for label, _ in g.options) for g in given})
+    except (KeyError, IndexError, ValueError):
+        return prompt
+
+
 def card_text(deck: Deck, item_id: str) -> Text:
     """The item's own words, as plain text (never markup), with its deck and sources."""
     item = deck.item(item_id)
@@ -33,6 +41,9 @@ def card_text(deck: Deck, item_id: str) -> Text:
     out = Text(f"{deck.title} / {item_id}\n", style="dim")
     for name, lead in _FIELDS:
         value = getattr(item, name, None)
+        given = getattr(item, "given", ())
+        if name == "prompt" and isinstance(value, str) and given:
+            value = _with_choices(value, given)
         if isinstance(value, str) and value.strip():
             style = "bold" if name == "term" else ""
             out.append(f"\n{lead}{value.strip()}\n", style=style)
