@@ -6,6 +6,7 @@ Commands that do not open the game never import textual, so they start fast.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -217,6 +218,46 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
     )
 
     p = command(
+        "backup",
+        "back up the progress database now",
+        "Write a backup of the progress database to the data folder's backups/ folder and "
+        "print its name. The game also writes one by itself at the first session of each day "
+        "and keeps the last 7 daily and 4 weekly ones.",
+    )
+
+    p = command(
+        "restore",
+        "put a backup back in place of the progress database",
+        "Replace the progress database with a backup: FILE, or the newest one in the data "
+        "folder's backups/ folder. Shows what it will restore and asks first; the current "
+        "database is kept as backups/vocabgame-before-restore-DATE.db. Refused while another "
+        "vocabgame runs on the same data folder.",
+    )
+    p.add_argument(
+        "file",
+        nargs="?",
+        type=Path,
+        metavar="FILE",
+        help="the backup to restore: a path, or a file name in backups/ (default: the newest)",
+    )
+    p.add_argument("--yes", "-y", action="store_true", help="do not ask for confirmation")
+
+    p = command(
+        "check",
+        "check the progress database for damage and inconsistencies",
+        "Check the progress database: SQLite's integrity check, answers whose round is "
+        "missing, schedules without answers, and schedules that do not follow from their "
+        "answers. Prints one line per finding and a summary; exits 1 if anything was found "
+        "(0 when --fix repaired all of it).",
+    )
+    p.add_argument(
+        "--fix",
+        action="store_true",
+        help="repair what can be repaired, after writing a backup first",
+    )
+    p.add_argument("--json", action="store_true", help="print JSON for tools")
+
+    p = command(
         "settings",
         "show or change settings",
         "Show the settings, or change them with the options below. They are kept in the data folder.",
@@ -300,12 +341,38 @@ def _effective_settings(argv: Sequence[str]) -> Settings | None:
     return Settings.from_stored(rows)[0]
 
 
+# The commands that open the progress database (None: the game), each holding the data
+# folder's lock shared while it runs; `restore` takes it alone.
+USES_DATA_FOLDER = (
+    None,
+    "play",
+    "stats",
+    "flags",
+    "settings",
+    "backup",
+    "check",
+    "export-progress",
+    "import-progress",
+)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     wants_help = any(a in ("-h", "--help") for a in argv)
     args = build_parser(_effective_settings(argv) if wants_help else None).parse_args(argv)
     data_dir: Path = args.data_dir or default_data_dir()
     folders = deck_folders(data_dir, [*(args.decks or []), *getattr(args, "decks_after", [])])
+    with contextlib.ExitStack() as held:
+        if args.command in USES_DATA_FOLDER:
+            # Every vocabgame using the data folder holds its lock shared; restore needs it alone.
+            from vocabgame.backup import shared_lock
+
+            held.enter_context(shared_lock(data_dir))
+        return _run(args, data_dir, folders)
+    return EXIT_OK  # pragma: no cover (mypy cannot see that the block always returns)
+
+
+def _run(args: argparse.Namespace, data_dir: Path, folders: list[Path]) -> int:
     try:
         match args.command:
             case "validate":
@@ -320,6 +387,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return cmd_stats(data_dir, folders, args.json)
             case "flags":
                 return cmd_flags(data_dir, args.json)
+            case "backup":
+                return cmd_backup(data_dir)
+            case "restore":
+                return cmd_restore(data_dir, args.file, args.yes)
+            case "check":
+                return cmd_check(data_dir, args.fix, args.json)
             case "settings":
                 changes = {s.key: getattr(args, s.key) for s in SPECS}
                 return cmd_settings(data_dir, {k: v for k, v in changes.items() if v is not None})
@@ -360,8 +433,167 @@ def _open_store(data_dir: Path) -> Store | None:
     try:
         return Store.open(data_dir / DB_NAME)
     except StoreError as exc:
-        _err(str(exc))
+        _store_error(data_dir, exc)
         return None
+
+
+def _store_error(data_dir: Path, exc: Exception) -> None:
+    """Print why the store cannot be opened; when it is damaged, name the newest backup."""
+    from vocabgame.backup import damage_hint
+
+    hint = damage_hint(data_dir)
+    _err(f"{exc} {hint}" if hint else str(exc))
+
+
+def cmd_backup(data_dir: Path) -> int:
+    from vocabgame.backup import BackupError, backup_now
+    from vocabgame.srs import utc_now
+    from vocabgame.store import DB_NAME
+
+    if not (data_dir / DB_NAME).is_file():
+        _err(f"there is no progress database in {data_dir} yet; nothing to back up")
+        return EXIT_PROBLEM
+    store = _open_store(data_dir)
+    if store is None:
+        return EXIT_PROBLEM
+    try:
+        path = backup_now(store.conn, data_dir, utc_now())
+    except BackupError as exc:
+        _err(str(exc))
+        return EXIT_PROBLEM
+    finally:
+        store.close()
+    print(printable(str(path)))
+    return EXIT_OK
+
+
+def _describe(path: Path) -> str:
+    import sqlite3
+
+    from vocabgame.backup import contents
+
+    try:
+        found = contents(path)
+    except sqlite3.Error as exc:  # say so; the restore itself decides
+        return f"{path} (cannot be read: {exc})"
+    last = f", last answer {found.last_answer[:16].replace('T', ' ')}" if found.last_answer else ""
+    answers = f"{found.reviews} answer{'s' * (found.reviews != 1)}"
+    rounds = f"{found.rounds} round{'s' * (found.rounds != 1)}"
+    return f"{path} ({answers}, {rounds}{last})"
+
+
+def cmd_restore(data_dir: Path, file: Path | None, yes: bool) -> int:
+    from vocabgame.backup import BackupError, DataLock, find_backup, restore
+    from vocabgame.srs import utc_now
+    from vocabgame.store import DB_NAME
+
+    db = data_dir / DB_NAME
+    try:
+        # Refused at once while another vocabgame runs; the lock is let go while asking, so a
+        # game started meanwhile is not left waiting on an unanswered question.
+        with DataLock(data_dir).exclusive() as lock:
+            enforced = lock.enforced
+        source = find_backup(data_dir, file)
+        if not enforced:
+            _err(
+                "cannot tell whether another vocabgame is running on this data folder "
+                "(no file locks here); make sure none is"
+            )
+        print(printable(f"Restore {_describe(source)}"))
+        if db.exists():
+            print(printable(f"over     {_describe(db)}?"))
+            print("The current database is kept in the backups folder first.")
+        if not yes and not _confirm("Restore it? [y/N] "):
+            print("Nothing was restored.")
+            return EXIT_PROBLEM
+        with DataLock(data_dir).exclusive():
+            before = restore(data_dir, source, utc_now())
+    except BackupError as exc:
+        _err(str(exc))
+        return EXIT_PROBLEM
+    print(printable(f"Restored {source} to {db}."))
+    if before is not None:
+        print(printable(f"The progress it replaced is kept in {before}."))
+    return EXIT_OK
+
+
+def _confirm(prompt: str) -> bool:
+    try:
+        answer = input(prompt)
+    except EOFError:
+        print()
+        return False
+    return answer.strip().lower() in ("y", "yes")
+
+
+def cmd_check(data_dir: Path, fix: bool, as_json: bool) -> int:
+    import sqlite3
+
+    from vocabgame.backup import BackupError, backup_now, damage_hint
+    from vocabgame.check import INTEGRITY, Finding, Report, check, run, srs_for
+    from vocabgame.srs import utc_now
+    from vocabgame.store import DB_NAME
+
+    db = data_dir / DB_NAME
+    if not db.is_file():
+        print(printable(f"There is no progress database in {data_dir} yet; nothing to check."))
+        return EXIT_OK
+    remaining: list[Finding] | None = None
+    try:
+        conn = sqlite3.connect(db, isolation_level=None, timeout=2.0)
+    except sqlite3.Error as exc:
+        _err(f"cannot open {db} ({exc})")
+        return EXIT_PROBLEM
+
+    def backup_first() -> Path:
+        source = sqlite3.connect(db)
+        try:
+            return backup_now(source, data_dir, utc_now())
+        finally:
+            source.close()
+
+    try:
+        report = check(conn, fix, backup=backup_first)
+        if fix and report.fixed:
+            remaining = run(conn, srs_for(conn))[0]
+    except BackupError as exc:
+        _err(f"{exc} Nothing was repaired.")
+        return EXIT_PROBLEM
+    except sqlite3.OperationalError as exc:
+        _err(f"cannot check {db} ({exc})")
+        return EXIT_PROBLEM
+    except sqlite3.DatabaseError as exc:
+        hint = damage_hint(data_dir)
+        report = Report([Finding(INTEGRITY, f"{db} cannot be read ({exc}). {hint}".strip(), False)])
+    finally:
+        conn.close()
+    left = report.findings if remaining is None else remaining
+    if as_json:
+        out = {
+            "database": str(db),
+            "findings": [f.as_dict() for f in report.findings],
+            "fixed": report.fixed,
+            "backup": str(report.backup) if report.backup else None,
+            "remaining": [f.as_dict() for f in left],
+        }
+        print(json.dumps(out, indent=2))
+        return EXIT_PROBLEM if left else EXIT_OK
+    for finding in report.findings:
+        print(printable(f"{finding.kind}: {finding.message}"))
+    found = len(report.findings)
+    if not found:
+        print(printable(f"{db}: no problems found."))
+        return EXIT_OK
+    fixable = sum(f.fixable for f in report.findings)
+    summary = f"{db}: {found} problem{'s' * (found != 1)} found"
+    if report.backup is not None:
+        summary += f"; backed up to {report.backup}, then repaired {report.fixed}"
+        if left:
+            summary += f"; {len(left)} remain"
+    elif fixable:
+        summary += f"; {fixable} can be repaired with: vocabgame check --fix"
+    print(printable(summary + "."))
+    return EXIT_PROBLEM if left else EXIT_OK
 
 
 def cmd_flags(data_dir: Path, as_json: bool) -> int:
@@ -435,8 +667,10 @@ def cmd_stats(data_dir: Path, folders: list[Path], as_json: bool) -> int:
     try:
         session = open_session(data_dir, folders)
     except StoreError as exc:
-        _err(str(exc))
+        _store_error(data_dir, exc)
         return EXIT_PROBLEM
+    for notice in session.notices:
+        _err(notice)
     try:
         stats = session.stats()
     finally:
@@ -738,7 +972,7 @@ def run_app(
     try:
         session = open_session(data_dir, folders)
     except StoreError as exc:
-        _err(str(exc))
+        _store_error(data_dir, exc)
         return EXIT_PROBLEM
     if deck is not None and session.catalog.get(deck) is None:
         known = ", ".join(d.id for d in session.catalog.decks) or "none"

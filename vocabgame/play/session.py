@@ -16,7 +16,7 @@ from pathlib import Path
 
 from fsrs import Card
 
-from vocabgame import stats
+from vocabgame import backup, stats
 from vocabgame.deck import Catalog, load_catalog
 from vocabgame.kinds import faces
 from vocabgame.model import Deck, FaceKey
@@ -47,10 +47,18 @@ class Home:
     problems: tuple[str, ...] = ()  # one line per deck file that could not be loaded
 
 
-def open_session(data_dir: Path, folders: Sequence[Path]) -> Session:
-    """Open the store and load the decks; raises StoreError with the one sentence to show."""
+def open_session(
+    data_dir: Path, folders: Sequence[Path], clock: Clock = utc_now, tz: tzinfo | None = None
+) -> Session:
+    """Open the store and load the decks; raises StoreError with the one sentence to show.
+
+    The first session of a local day first writes the day's backup (see `vocabgame.backup`);
+    if that fails, the session opens all the same and `notices` says so in one sentence."""
     store = Store.open(data_dir / DB_NAME)
-    return Session(store, load_catalog(folders))
+    _, problem = backup.daily_backup(store.conn, data_dir, clock(), tz)
+    if problem is not None:
+        store.notices.append(problem)
+    return Session(store, load_catalog(folders), clock=clock, tz=tz)
 
 
 class Session:
@@ -88,8 +96,8 @@ class Session:
 
     @property
     def notices(self) -> tuple[str, ...]:
-        """Sentences to show once at start: an empty database file set up anew, progress
-        carried to renamed items."""
+        """Sentences to show once at start: an empty database file set up anew, a daily backup
+        that could not be written, progress carried to renamed items."""
         return (*self.store.notices, *self.renames)
 
     def reload_decks(self, force: bool = False) -> bool:

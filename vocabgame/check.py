@@ -1,0 +1,325 @@
+"""`vocabgame check`: is the progress database sound, and does every schedule follow from the
+answers that made it?
+
+What is checked:
+
+- SQLite's own `PRAGMA integrity_check` (only a backup repairs what it finds);
+- answers pointing to a round that is not there (repair: the answer is kept, without a round);
+- schedules (cards) of faces that have no scheduled answer (repair: the face starts anew);
+- faces with scheduled answers but no schedule, and schedules that disagree with their answers
+  (repair: the schedule is rebuilt from the answers);
+- the `due` column that the due query reads, against the card it belongs to.
+
+How a schedule is compared with its answers. `Round._record` reviews the face's stored card
+(or a new card, for the first answer) with `Srs.review` and saves, in one transaction, the
+answer with `card_before` (the card it started from) and the new card. So the answers of a face
+whose `scheduled` is 1, in order, form a chain: the first starts from no card, each one's
+`card_before` is the card the previous one made, and the stored card is what the last made.
+The check replays that chain through `Srs` from a new card and compares each link (answers
+merged in by `import-progress` have no card-before; those links are not compared, and the
+merged history is replayed in time order, as the merge replays it). The fuzz is
+no obstacle (`Srs` seeds it from the card and the time), but the desired retention is: it may
+have changed between answers, and it sets how far ahead a card in the review state is due. It
+changes nothing else, so the comparison is exact on what a replay decides whatever the
+retention was: the card id, state, learning step, stability, difficulty and last review, and
+the due time of a card still in (re)learning, whose steps are fixed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from itertools import groupby
+from pathlib import Path
+
+from fsrs import Card, State
+
+from vocabgame.settings import Settings
+from vocabgame.srs import Srs, as_utc, dump_card, load_card
+
+INTEGRITY = "integrity"
+ORPHAN_REVIEW = "orphan-review"
+CARD_WITHOUT_REVIEW = "card-without-review"
+MISSING_CARD = "missing-card"
+CARD_MISMATCH = "card-mismatch"
+DUE_COLUMN = "due-column"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    kind: str
+    message: str
+    fixable: bool = True
+
+    def as_dict(self) -> dict[str, object]:
+        return {"kind": self.kind, "message": self.message, "fixable": self.fixable}
+
+
+@dataclass(slots=True)
+class Report:
+    findings: list[Finding] = field(default_factory=list)
+    fixed: int = 0
+    backup: Path | None = None
+
+    @property
+    def clean(self) -> bool:
+        return not self.findings
+
+
+_Face = tuple[str, str, str]
+_Repair = Callable[[sqlite3.Connection], object]
+
+
+def _same(a: float | None, b: float | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def _num(value: float | None) -> str:
+    return "none" if value is None else f"{value:.10g}"
+
+
+def differences(stored: Card, replayed: Card) -> list[str]:
+    """The fields where a stored card disagrees with the replay of its answers."""
+    out = []
+    if stored.card_id != replayed.card_id:
+        out.append(f"card id {stored.card_id}, expected {replayed.card_id}")
+    if stored.state != replayed.state:
+        out.append(f"state {stored.state.name}, expected {replayed.state.name}")
+    if stored.step != replayed.step:
+        out.append(f"step {stored.step}, expected {replayed.step}")
+    for name in ("stability", "difficulty"):
+        mine, theirs = getattr(stored, name), getattr(replayed, name)
+        if not _same(mine, theirs):
+            out.append(f"{name} {_num(mine)}, expected {_num(theirs)}")
+    if stored.last_review != replayed.last_review:
+        out.append(f"last review {stored.last_review}, expected {replayed.last_review}")
+    learning = replayed.state in (State.Learning, State.Relearning)
+    if learning and as_utc(stored.due) != as_utc(replayed.due):
+        out.append(f"due {stored.due.isoformat()}, expected {replayed.due.isoformat()}")
+    return out
+
+
+def _name(face: _Face) -> str:
+    return f"{face[0]} / {face[1]} ({face[2]})"
+
+
+def _load(text: str | None) -> Card | None:
+    return None if text is None else load_card(text)
+
+
+def run(conn: sqlite3.Connection, srs: Srs) -> tuple[list[Finding], list[_Repair]]:
+    """Every finding, and the repairs for the fixable ones (run them in one transaction)."""
+    findings: list[Finding] = []
+    repairs: list[_Repair] = []
+    problems = [row[0] for row in conn.execute("PRAGMA integrity_check")]
+    if problems != ["ok"]:
+        for problem in problems:
+            findings.append(
+                Finding(
+                    INTEGRITY,
+                    f"SQLite integrity check: {problem} (restore a backup with `vocabgame restore`)",
+                    fixable=False,
+                )
+            )
+    orphans = conn.execute(
+        "SELECT id, round_id FROM reviews WHERE round_id IS NOT NULL"
+        " AND round_id NOT IN (SELECT id FROM rounds) ORDER BY id"
+    ).fetchall()
+    for review_id, round_id in orphans:
+        findings.append(
+            Finding(
+                ORPHAN_REVIEW, f"answer {review_id} belongs to round {round_id}, which is missing"
+            )
+        )
+    if orphans:
+        ids = [r for r, _ in orphans]
+        repairs.append(
+            lambda c: c.executemany(
+                "UPDATE reviews SET round_id=NULL WHERE id=?", [(i,) for i in ids]
+            )
+        )
+
+    cards: dict[_Face, tuple[str, str]] = {
+        (d, i, f): (card, due)
+        for d, i, f, card, due in conn.execute(
+            "SELECT deck_id, item_id, face, card, due FROM cards"
+        )
+    }
+    rows = conn.execute(
+        "SELECT deck_id, item_id, face, id, reviewed_at, rating, card_before FROM reviews"
+        " WHERE scheduled=1 ORDER BY deck_id, item_id, face, id"
+    )
+    answered: set[_Face] = set()
+    for face, group in groupby(rows, key=lambda r: (r[0], r[1], r[2])):
+        answered.add(face)
+        chain = [
+            (rid, datetime.fromisoformat(at), rating, before)
+            for *_, rid, at, rating, before in group
+        ]
+        stored = cards.get(face)
+        _replay(face, chain, stored, srs, findings, repairs)
+
+    unanswered = sorted(set(cards) - answered)
+    for face in unanswered:
+        findings.append(
+            Finding(CARD_WITHOUT_REVIEW, f"{_name(face)} has a schedule but no scheduled answer")
+        )
+    if unanswered:
+        repairs.append(
+            lambda c: c.executemany(
+                "DELETE FROM cards WHERE deck_id=? AND item_id=? AND face=?", unanswered
+            )
+        )
+    return findings, repairs
+
+
+_Chain = list[tuple[int, datetime, int, str | None]]
+
+
+def _follow(
+    chain: _Chain, card_id: int, srs: Srs
+) -> tuple[list[str], list[tuple[int, str | None]], Card]:
+    """Replay a chain of answers from a new card: what disagrees with each stored card-before,
+    each answer's card-before as replayed, and the card the last answer makes."""
+    problems: list[str] = []
+    rebuilt: list[tuple[int, str | None]] = []
+    card: Card | None = None
+    for review_id, at, rating, before_text in chain:
+        before = _load(before_text)
+        if card is None and before is not None:
+            problems.append(f"answer {review_id} starts from a card, but it is the first")
+        elif card is not None and before is not None:  # None later on: not recorded (merged)
+            diff = differences(before, card)
+            if diff:
+                problems.append(f"answer {review_id} starts from {'; '.join(diff)}")
+        rebuilt.append((review_id, None if card is None else dump_card(card)))
+        card = srs.review(card or Srs.new_card(card_id, at), rating, at)
+    assert card is not None
+    return problems, rebuilt, card
+
+
+def _replay(
+    face: _Face,
+    chain: _Chain,
+    stored: tuple[str, str] | None,
+    srs: Srs,
+    findings: list[Finding],
+    repairs: list[_Repair],
+) -> None:
+    """Replay one face's scheduled answers; add what disagrees and the repair that rebuilds it.
+
+    The chain is followed in the order the answers were saved (their ids), which is the order
+    play made it. A merge of progress from another machine replays the merged history in time
+    order instead, so a face that does not agree in id order is tried in time order too, and
+    only a face that agrees in neither is a finding (rebuilt in time order)."""
+    if stored is not None:
+        card_id = load_card(stored[0]).card_id
+    else:
+        first = next((_load(b) for *_, b in chain if b is not None), None)
+        card_id = first.card_id if first is not None else 0
+    saved = load_card(stored[0]) if stored is not None else None
+
+    def attempt(order: _Chain) -> tuple[list[str], list[tuple[int, str | None]], Card]:
+        problems, rebuilt, card = _follow(order, card_id, srs)
+        if saved is not None:
+            diff = differences(saved, card)
+            if diff:
+                problems.append("the schedule has " + "; ".join(diff))
+        return problems, rebuilt, card
+
+    problems, rebuilt, card = attempt(chain)
+    in_time = sorted(chain, key=lambda answer: (as_utc(answer[1]), answer[0]))
+    if problems and in_time != chain:
+        problems, rebuilt, card = attempt(in_time)
+    if stored is None:
+        findings.append(
+            Finding(
+                MISSING_CARD, f"{_name(face)} has {len(chain)} scheduled answers but no schedule"
+            )
+        )
+    elif (
+        saved is not None
+        and not problems
+        and datetime.fromisoformat(stored[1]) != as_utc(saved.due)
+    ):
+        due = saved.due.isoformat()
+        findings.append(
+            Finding(
+                DUE_COLUMN,
+                f"{_name(face)} is listed as due {stored[1]}, but its schedule says {due}",
+            )
+        )
+        repairs.append(
+            lambda c: c.execute(
+                "UPDATE cards SET due=? WHERE deck_id=? AND item_id=? AND face=?", (due, *face)
+            )
+        )
+        return
+    if problems:
+        findings.append(
+            Finding(
+                CARD_MISMATCH,
+                f"{_name(face)} disagrees with its answers: {problems[0]}"
+                + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""),
+            )
+        )
+    if stored is None or problems:
+        final = card
+
+        def rebuild(c: sqlite3.Connection) -> None:
+            c.executemany(
+                "UPDATE reviews SET card_before=? WHERE id=?",
+                [(before, rid) for rid, before in rebuilt],
+            )
+            c.execute(
+                "INSERT INTO cards (deck_id, item_id, face, card_id, card, due) VALUES (?,?,?,?,?,?)"
+                " ON CONFLICT (deck_id, item_id, face) DO UPDATE SET card_id=excluded.card_id,"
+                " card=excluded.card, due=excluded.due",
+                (*face, final.card_id, dump_card(final), final.due.isoformat()),
+            )
+
+        repairs.append(rebuild)
+
+
+def srs_for(conn: sqlite3.Connection) -> Srs:
+    """The scheduler as the player has set it: rebuilt schedules use their retention."""
+    try:
+        stored = dict(conn.execute("SELECT key, value FROM settings").fetchall())
+    except sqlite3.Error:
+        stored = {}
+    return Srs(Settings.from_stored(stored)[0].desired_retention)
+
+
+def check(
+    conn: sqlite3.Connection, fix: bool = False, backup: Callable[[], Path] | None = None
+) -> Report:
+    """Check the database behind `conn` (in autocommit mode: isolation_level=None), reading
+    it in one transaction so a game playing meanwhile cannot make findings of half an answer.
+
+    With `fix` that transaction is a write transaction from the start: nothing else writes
+    until it ends. If anything is fixable, `backup` is called first (with its own connection,
+    which reads the same state; it raises if it cannot write one, and then nothing is
+    changed), and every fixable finding is repaired in that same transaction."""
+    conn.execute("BEGIN IMMEDIATE" if fix else "BEGIN")
+    try:
+        findings, repairs = run(conn, srs_for(conn))
+        report = Report(findings)
+        if fix and repairs:
+            if backup is not None:
+                report.backup = backup()
+            for repair in repairs:
+                repair(conn)
+            report.fixed = sum(f.fixable for f in findings)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            with contextlib.suppress(sqlite3.Error):  # the first error is the one to report
+                conn.execute("ROLLBACK")
+        raise
+    return report
