@@ -346,6 +346,7 @@ def _effective_settings(argv: Sequence[str]) -> Settings | None:
 USES_DATA_FOLDER = (
     None,
     "play",
+    "lab",  # with no setup options it opens the game
     "stats",
     "flags",
     "settings",
@@ -725,7 +726,7 @@ def cmd_validate(paths: list[Path], fmt: str, strict: bool, max_bytes: int | Non
     owners: dict[str, str] = {}
     files = 0
     listed, not_searched = find_deck_files(paths, report_missing=True)
-    listed += lab_files(p for p in paths if p.is_dir())  # the serving lab's GPU and model files
+    listed += lab_files(paths)  # the serving lab's GPU and model files in the folders
     problems: list[Problem] = list(not_searched)
     for path in listed:
         files += 1

@@ -31,7 +31,9 @@ A file looks like:
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -293,15 +295,19 @@ def load_text(text: str, path: str) -> tuple[SpecFile | None, list[Problem]]:
 
 
 def lab_files(folders: Iterable[Path]) -> list[Path]:
-    """`*.lab.yaml` files under the folders, in a stable order."""
+    """`*.lab.yaml` files under the folders, in a stable order. A folder that cannot be
+    searched is skipped: the deck search over the same folders already reports it."""
     found: list[Path] = []
     for folder in folders:
-        if folder.is_dir():
-            found.extend(
-                sorted(
-                    p for p in folder.rglob("*") if p.name.endswith(LAB_SUFFIXES) and p.is_file()
-                )
-            )
+        try:
+            if not stat.S_ISDIR(os.stat(folder).st_mode):
+                continue
+        except OSError:
+            continue
+        inside: list[Path] = []
+        for root, _dirs, names in os.walk(folder):  # errors are skipped; links not followed
+            inside.extend(Path(root, n) for n in names if n.endswith(LAB_SUFFIXES))
+        found.extend(sorted(inside))
     return found
 
 
