@@ -3,6 +3,7 @@ not fit says why, a figure's card opens, and a challenge is played end to end.""
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import OptionList, Static
 
 from vocabgame.paths import builtin_decks_dir
@@ -157,3 +158,15 @@ def test_a_card_shows_the_items_own_words_and_a_calculations_choices() -> None:
     calc = card_text(decks.get("quantization"), "weight-memory").plain
     assert "{params}" not in calc and "8/70/405-billion-parameter" in calc
     assert "No item 'nope'" in card_text(decks.get("quantization"), "nope").plain
+
+
+async def test_the_assumptions_show_and_e_changes_the_bandwidth_share(make_app) -> None:
+    app = make_app(open_lab=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        working = str(app.screen.query_one("#lab-working", Static).content)
+        assert "Assumed: bandwidth 80% (e), math 60% (E), memory 90%" in working
+        before = tpot(app)
+        await pilot.press("e")  # 80% -> 90% of peak bandwidth: a memory-bound step is faster
+        assert tpot(app) == pytest.approx(before * 0.8 / 0.9)
+        assert "bandwidth 90% (e)" in str(app.screen.query_one("#lab-working", Static).content)

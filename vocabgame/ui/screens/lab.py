@@ -12,7 +12,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
@@ -36,6 +36,14 @@ if TYPE_CHECKING:
     from vocabgame.ui.app import VocabApp
 
 TP_STEPS = (1, 2, 4, 8)
+BANDWIDTH_STEPS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+COMPUTE_STEPS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+
+
+def _next_step(steps: Sequence[float], now: float) -> float:
+    return next((x for x in steps if x > now + 1e-9), steps[0])
+
+
 HONESTY = "An estimate from a roofline model, not a measurement; overheads are left out."
 # Labels short enough for the list beside the working; the working shows the full one.
 SHORT = {
@@ -95,6 +103,20 @@ class LabScreen(Screen[None]):
         Binding("m", "model", "Model", tooltip="next model in the catalogue"),
         Binding("w", "weights", "Weights", show=False, tooltip="next weight precision"),
         Binding("k", "kv", "KV", show=False, tooltip="next KV cache precision"),
+        Binding(
+            "e",
+            "efficiency('bandwidth')",
+            "",
+            show=False,
+            tooltip="next assumed share of peak bandwidth (0.5 to 1)",
+        ),
+        Binding(
+            "E",
+            "efficiency('compute')",
+            "",
+            show=False,
+            tooltip="next assumed share of peak math (0.3 to 1)",
+        ),
         Binding("c", "card", "Card", tooltip="open the card that teaches the highlighted figure"),
         Binding("x", "challenge", "Challenge", tooltip="predict, then see: a fresh challenge"),
         Binding(
@@ -131,7 +153,7 @@ class LabScreen(Screen[None]):
         yield Static(Text(HONESTY), id="lab-honesty")
         with Horizontal(id="lab-main"):
             yield OptionList(id="lab-figures")
-            with Vertical(id="lab-side"):
+            with VerticalScroll(id="lab-side"):
                 yield Static(id="lab-working")
         yield Static(id="lab-problem")
         yield Static(LEGEND, id="lab-legend")
@@ -201,7 +223,14 @@ class LabScreen(Screen[None]):
             out.append(f"Prefill is {self.result.prefill_regime}.\n", style="bold")
         if fig.card:
             title = self._card_title(fig.card.deck, fig.card.item)
-            out.append(f"Taught by: {title} ({fig.card}); c opens it", style="italic")
+            out.append(f"Taught by: {title} ({fig.card}); c opens it\n", style="italic")
+        a = self.setup.assumptions
+        out.append(
+            f"Assumed: bandwidth {a.bandwidth_efficiency:.0%} (e), math "
+            f"{a.compute_efficiency:.0%} (E), memory {a.usable_memory:.0%}, "
+            f"${a.usd_per_gpu_hour:.2f}/GPU-h",
+            style="dim",
+        )
         self.query_one("#lab-working", Static).update(out)
 
     def _card_title(self, deck_id: str, item_id: str) -> str:
@@ -279,6 +308,14 @@ class LabScreen(Screen[None]):
 
     def action_kv(self) -> None:
         self._change(replace(self.setup, kv=_cycle(KV_PRECISIONS, self.setup.kv)))
+
+    def action_efficiency(self, which: str) -> None:
+        a = self.setup.assumptions
+        if which == "bandwidth":
+            a = replace(a, bandwidth_efficiency=_next_step(BANDWIDTH_STEPS, a.bandwidth_efficiency))
+        else:
+            a = replace(a, compute_efficiency=_next_step(COMPUTE_STEPS, a.compute_efficiency))
+        self._change(replace(self.setup, assumptions=a))
 
     def action_card(self) -> None:
         option = self.query_one("#lab-figures", OptionList).highlighted_option
