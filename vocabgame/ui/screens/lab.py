@@ -3,6 +3,7 @@ throughput against the batch, open the card that teaches a figure, and take a ch
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -140,6 +141,7 @@ class LabScreen(Screen[None]):
         self.result: Estimate | None = None
         self.problem: str | None = None
         self.challenges = 0
+        self.seed_base = 0
         self.right = 0
         self.asked = 0
 
@@ -165,6 +167,9 @@ class LabScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.title = "Serving lab"
+        # The app's seed makes challenges repeatable (tests pin it); otherwise a fresh one.
+        seed = self.vocab.seed
+        self.seed_base = seed if seed is not None else random.randrange(1 << 30)
         for problem in self.catalogue.problems:
             self.notify(str(problem), severity="warning", markup=False, timeout=10)
         self.refresh_lab()
@@ -332,7 +337,7 @@ class LabScreen(Screen[None]):
         self.app.push_screen(CardScreen(deck, card.item))
 
     def action_challenge(self) -> None:
-        seed = (self.vocab.seed if self.vocab.seed is not None else id(self)) + self.challenges
+        seed = self.seed_base + self.challenges
         self.challenges += 1
         try:
             screen = ChallengeScreen.for_seed(self.catalogue, seed)
