@@ -489,18 +489,46 @@ def test_flags_lists_what_players_flagged(tmp_path: Path, capsys) -> None:
     data = tmp_path / "data"
     store = Store.open(data / "vocabgame.db")
     store.flag(FaceKey("kv-cache", "gqa", "definition"), datetime(2026, 11, 30, 9, 5, tzinfo=UTC))
+    store.flag(
+        FaceKey("kv-cache", "mqa", "term"),
+        datetime(2026, 11, 30, 9, 6, tzinfo=UTC),
+        "two choices say the same",
+    )
     store.close()
     assert main(["flags", "--data-dir", str(data)]) == 0
-    assert capsys.readouterr().out == "2026-11-30 09:05  kv-cache / gqa (definition)\n"
+    assert capsys.readouterr().out == (
+        "2026-11-30 09:05  kv-cache / gqa (definition)\n"
+        "2026-11-30 09:06  kv-cache / mqa (term)  note: two choices say the same\n"
+    )
     assert main(["flags", "--json", "--data-dir", str(data)]) == 0
-    [row] = json.loads(capsys.readouterr().out)
-    assert (row["deck"], row["item"], row["face"]) == ("kv-cache", "gqa", "definition")
+    first, second = json.loads(capsys.readouterr().out)
+    assert (first["deck"], first["item"], first["face"], first["note"]) == (
+        "kv-cache",
+        "gqa",
+        "definition",
+        "",
+    )
+    assert (second["item"], second["note"]) == ("mqa", "two choices say the same")
 
 
 def test_decks_counts_are_worded_for_one_and_many(tmp_path: Path, capsys) -> None:
     assert main(["decks", "--decks", str(DATA)]) == 0
     out = capsys.readouterr().out
     assert "2 terms, 1 scenario, 1 calculation" in out
+
+
+def test_play_help_shows_the_round_size_in_effect(tmp_path: Path, capsys) -> None:
+    data = tmp_path / "data"
+    assert main(["settings", "--data-dir", str(data), "--round-size", "12"]) == 0
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as caught:
+        main(["play", "--data-dir", str(data), "--help"])
+    assert caught.value.code == 0
+    help_text = " ".join(capsys.readouterr().out.split())  # argparse wraps the lines
+    assert "questions in the round (now 12; see vocabgame settings)" in help_text
+    with pytest.raises(SystemExit):
+        main(["settings", "--data-dir", str(data), "--help"])
+    assert "now 12)" in " ".join(capsys.readouterr().out.split())
 
 
 @pytest.mark.parametrize("where", [["--data-dir", ""], ["stats", "--data-dir", " "]])

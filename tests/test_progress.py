@@ -81,6 +81,9 @@ def test_importing_the_same_file_twice_changes_nothing(
     play_days(laptop, 1, 2, seed=9)
     export(home, file, capsys)
     assert main(["import-progress", str(file), "--data-dir", str(laptop)]) == 0
+    # The laptop had progress of its own: it was backed up before the merge.
+    assert "Backed up the progress here to" in capsys.readouterr().out
+    assert list((laptop / "backups").glob("vocabgame-*.db"))
     once = contents(laptop / DB_NAME)
     capsys.readouterr()
     assert main(["import-progress", str(file), "--data-dir", str(laptop)]) == 0
@@ -180,3 +183,29 @@ def test_export_does_not_replace_a_file_unless_forced(tmp_path: Path, capsys) ->
     assert "--force" in capsys.readouterr().err and file.read_text() == "keep me"
     assert main(["export-progress", str(file), "--force", "--data-dir", str(tmp_path / "d")]) == 0
     assert json.loads(file.read_text())["format"] == "vocabgame-progress"
+
+
+def test_an_override_travels_and_an_older_file_without_the_mark_still_imports(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from vocabgame.model import FaceKey
+
+    home, laptop, older = tmp_path / "home", tmp_path / "laptop", tmp_path / "older"
+    session = Session(Store.open(home / DB_NAME), CATALOG, clock=lambda: START)
+    round_ = session.start_round("serving", seed=1)
+    assert round_ is not None
+    round_.queue[0] = FaceKey("serving", "ttft", "typed")
+    round_.answer_text("time to last token")
+    assert round_.override() is not None
+    session.close()
+    file = tmp_path / "p.json"
+    export(home, file, capsys)
+    data = json.loads(file.read_text(encoding="utf-8"))
+    assert [r["overridden"] for r in data["reviews"]] == [True]
+    assert main(["import-progress", str(file), "--data-dir", str(laptop)]) == 0
+    assert stats_json(laptop, capsys)["overrides"] == 1
+    for review in data["reviews"]:
+        del review["overridden"]  # as a file from before overrides existed
+    file.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["import-progress", str(file), "--data-dir", str(older)]) == 0
+    assert stats_json(older, capsys)["overrides"] == 0

@@ -25,12 +25,17 @@ from vocabgame.quiz import (
     CHOICES_PER_QUESTION,
     Face,
     FaceKey,
+    Grade,
     Kind,
     Question,
+    Refused,
     format_number,
     parse_number,
+    same_unit,
 )
 from vocabgame.quiz import normalise as _normalise
+from vocabgame.quiz.text import article_for
+from vocabgame.reading import calc
 
 from .conftest import DATA
 
@@ -506,6 +511,34 @@ def test_parse_number_rejects(text: str) -> None:
     assert parse_number(text) is None
 
 
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("GiB", "gib"),
+        ("GiB", "GiBs"),
+        ("GB", "gigabytes"),
+        ("tokens/s", "token/s"),
+        ("tokens/s", "tokens per second"),
+        ("ms", "milliseconds"),
+        ("microseconds", "µs"),
+        ("us", "μs"),
+        ("s", "secs"),
+        ("%", "percent"),
+        ("replicas", "replica"),
+    ],
+)
+def test_spellings_of_one_unit_are_the_same_unit(a: str, b: str) -> None:
+    assert same_unit(a, b) and same_unit(b, a)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [("GB", "GiB"), ("ms", "s"), ("ms", "us"), ("KiB", "MiB"), ("tokens/s", "tokens"), ("s", "ns")],
+)
+def test_different_units_are_not_the_same(a: str, b: str) -> None:
+    assert not same_unit(a, b) and not same_unit(b, a)
+
+
 def test_grade_number_relative_tolerance_and_units(latency: Deck) -> None:
     # 70B in FP16: 140 GB, within 5%
     q = next(
@@ -514,7 +547,17 @@ def test_grade_number_relative_tolerance_and_units(latency: Deck) -> None:
         if (q := question(latency, "weight-memory", "calculation", s)).expected == 140
     )
     assert q.unit == "GB" and q.answer == "140 GB"
-    for text in ["140", "140 GB", "140 gb", "1.4e2", "133", "147", "146.9 GB"]:
+    for text in [
+        "140",
+        "140 GB",
+        "140 gb",
+        "140 GBs",
+        "140 gigabytes",
+        "1.4e2",
+        "133",
+        "147",
+        "146.9 GB",
+    ]:
         grade = grade_number(latency, q, text)
         assert grade is not None and grade.correct, text
         assert grade.rating == 3 and grade.right_answer == "140 GB"
@@ -524,16 +567,21 @@ def test_grade_number_relative_tolerance_and_units(latency: Deck) -> None:
     for text in ["132", "148", "14", "1,400", "-140"]:
         grade = grade_number(latency, q, text)
         assert grade is not None and not grade.correct and grade.rating == 1, text
-    wrong_unit = grade_number(latency, q, "140 MB")
-    assert wrong_unit is not None and not wrong_unit.correct and wrong_unit.rating == 1
-    assert wrong_unit.note is not None and "GB" in wrong_unit.note and "MB" in wrong_unit.note
-    assert grade_number(latency, q, "abc") is None
-    assert grade_number(latency, q, "") is None
+    for text in ["140 MB", "140 GiB", "140 ms"]:
+        # another unit is not an answer in the asked one: refused, with the reason, unscored
+        refused = grade_number(latency, q, text)
+        assert isinstance(refused, Refused), text
+        assert "asked in GB, not " in refused.reason and "nothing was recorded" in refused.reason
+    for text in ["abc", ""]:
+        refused = grade_number(latency, q, text)
+        assert isinstance(refused, Refused)
+        assert refused.reason.startswith("That is not a number. Type it like 140, 140 GB,")
     grade = grade_number(latency, q, "140")
     assert grade is not None
     assert grade.explanation == (
         "Weights take parameters times bytes per parameter.\n"
-        "Here: params = 70, precision = 2, so params * precision = 140 GB."
+        "Here: params = 70; precision = 2 for FP16.\n"
+        "params × precision = 70 × 2 = 140 GB."
     )
     assert [s.key for s in grade.sources] == []  # the calculation names no sources
 
@@ -624,6 +672,81 @@ def test_formatted_answers_parse_back_and_are_graded_right(latency: Deck, deck: 
             q = question(d, item, "calculation", seed)
             grade = grade_number(d, q, q.answer)
             assert grade is not None and grade.correct, q.answer
+
+
+KV_DECK = """
+format: 1
+id: kv
+title: KV
+calculations:
+  - id: kv-per-token
+    prompt: >-
+      For {model}, with the cache in {precision}, how many KiB does one token take
+      in a {tokens}-token prompt after {wait} ms?
+    given:
+      model: {"Llama-3-70B (80 layers)": 80}
+      precision: {"BF16 (2 bytes)": 2}
+      tokens: [8000]
+      wait: [18]
+    answer: 2 * model * 8 * 128 * precision / 1024 ** 1 + wait * 0 + tokens - tokens
+    unit: KiB
+    explanation: Bytes per token = 2 x layers x KV heads x head dim x bytes per element.
+"""
+
+
+def test_a_worked_example_shows_labels_units_and_readable_notation() -> None:
+    deck, problems = load_text(KV_DECK, "kv.yaml")
+    assert deck is not None, problems
+    q = question(deck, "kv-per-token", "calculation", 0)
+    grade = grade_number(deck, q, "320")
+    assert isinstance(grade, Grade) and grade.correct
+    _, here, worked = grade.explanation.split("\n")
+    assert here == (
+        "Here: model = 80 for Llama-3-70B (80 layers); precision = 2 for BF16 (2 bytes); "
+        "tokens = 8,000; wait = 18 ms."
+    )
+    assert worked == (
+        "2 × model × 8 × 128 × precision ÷ 1024¹ + wait × 0 + tokens − tokens"
+        " = 2 × 80 × 8 × 128 × 2 ÷ 1024¹ + 18 × 0 + 8,000 − 8,000 = 320 KiB."
+    )
+    for code in ("*", "**", " / "):
+        assert code not in grade.explanation
+
+
+@pytest.mark.parametrize(
+    ("expression", "shown"),
+    [
+        ("model * tokens / 1024 ** 2", "model × tokens ÷ 1024²"),
+        (
+            "floor(budget * 1024 ** 3 / (dtype * tokens))",
+            "floor(budget × 1024³ ÷ (dtype × tokens))",
+        ),
+        ("(1 - a ** (k + 1)) / (1 - a)", "(1 − a^(k + 1)) ÷ (1 − a)"),
+        ("a - (b - c)", "a − (b − c)"),
+        ("(a - b) - c", "a − b − c"),
+        ("a / (b * c)", "a ÷ (b × c)"),
+        ("(-x) ** 2", "(−x)²"),
+        ("max(1, kv // tp)", "max(1, floor(kv ÷ tp))"),
+    ],
+)
+def test_formulas_read_as_a_person_writes_them(expression: str, shown: str) -> None:
+    assert calc.readable(expression, expression) == shown
+
+
+@pytest.mark.parametrize(
+    ("number", "article"),
+    [("8000", "an"), ("18", "an"), ("100", "a"), ("11", "an"), ("80", "an"), ("800", "an"),
+     ("8", "an"), ("11,000", "an"), ("2048", "a"), ("7", "a"), ("0.5", "a"), ("H100", None)],
+)  # fmt: skip
+def test_the_article_follows_how_a_number_is_spoken(number: str, article: str | None) -> None:
+    assert article_for(number) == article
+
+
+def test_a_prompt_gets_the_article_its_number_needs() -> None:
+    deck, _ = load_text(KV_DECK, "kv.yaml")
+    assert deck is not None
+    prompt = question(deck, "kv-per-token", "calculation", 0).prompt
+    assert "in an 8000-token prompt after 18 ms" in prompt
 
 
 LEGACY = """

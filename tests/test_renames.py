@@ -192,3 +192,24 @@ def test_edited_deck_files_are_noticed_reloaded_and_keep_progress(tmp_path: Path
         assert not session.reload_decks()  # nothing changed since
     finally:
         session.close()
+
+
+def test_a_face_flagged_under_both_ids_keeps_one_flag_when_carried(tmp_path: Path) -> None:
+    from vocabgame.model import FaceKey
+
+    decks, data = tmp_path / "decks", tmp_path / "data"
+    decks.mkdir()
+    (decks / "facts.yaml").write_text(deck(), encoding="utf-8")
+    play(data, decks, answers=2)
+    with Store.open(data / DB_NAME) as store:
+        store.flag(FaceKey("facts", "kv-halves", "claim"), NOW, "old note")
+        store.flag(FaceKey("facts", "fp8-kv-halves", "claim"), NOW, "flagged before the rename")
+    renamed = deck(ids=("fp8-kv-halves", "tp-splits")).replace(
+        "  - id: fp8-kv-halves\n", "  - id: fp8-kv-halves\n    formerly: [kv-halves]\n"
+    )
+    (decks / "facts.yaml").write_text(renamed, encoding="utf-8")
+    assert len(play(data, decks, answers=0)) == 1  # carried, not refused
+    with Store.open(data / DB_NAME) as store:
+        assert [(k.item_id, note) for k, _, note in store.flags()] == [
+            ("fp8-kv-halves", "flagged before the rename")
+        ]

@@ -15,8 +15,8 @@ from vocabgame import timefmt
 from vocabgame.cli import render_stats
 from vocabgame.deck import Catalog, load_deck, load_text
 from vocabgame.model import Deck
-from vocabgame.play import POINTS_RIGHT, STREAK_BONUS, Round, Session
-from vocabgame.quiz import FaceKey, Grade, Kind, format_number
+from vocabgame.play import POINTS_RIGHT, STREAK_BONUS, Outcome, Round, Session
+from vocabgame.quiz import FaceKey, Grade, Kind, Refused, format_number
 from vocabgame.settings import Settings
 from vocabgame.srs import Srs
 from vocabgame.store import Review, Store
@@ -450,9 +450,12 @@ def test_undo_puts_an_existing_card_back_exactly(tmp_path: Path, now: Now) -> No
     assert restored is not None and restored.to_dict() == card_before.to_dict()
     assert (rnd.score, rnd.streak) == (score, streak)
     assert answer_key != q.key
-    # answered again after the undo, the round goes on normally
+    # answered again after the undo, the schedule follows the new answer, but it scores no
+    # more than the first answer did (nothing) and does not mend the streak that one broke
     answer(rnd, True)
-    assert rnd.score > score and rnd.streak == streak + 1
+    assert rnd.score == score and rnd.streak == 0
+    after = session.store.card(q.key)
+    assert after is not None and after.due > now[0] + timedelta(days=1)  # answered right
 
 
 def test_undo_with_nothing_to_undo(tmp_path: Path, now: Now) -> None:
@@ -462,7 +465,7 @@ def test_undo_with_nothing_to_undo(tmp_path: Path, now: Now) -> None:
     assert session.store.review_count() == 0
 
 
-def test_flag_stores_a_row(tmp_path: Path, now: Now) -> None:
+def test_a_face_is_flagged_once_and_keeps_its_note(tmp_path: Path, now: Now) -> None:
     session = make_session(tmp_path, [claims_deck(3)], now)
     rnd = session.start_round(seed=1)
     first = rnd.question()
@@ -470,11 +473,109 @@ def test_flag_stores_a_row(tmp_path: Path, now: Now) -> None:
     assert rnd.flag("unclear wording") == first.key
     answer(rnd, True)
     now[0] += timedelta(seconds=9)
-    assert rnd.flag() == first.key  # while its feedback shows
-    assert session.store.flags() == [
-        (first.key, START, "unclear wording"),
-        (first.key, START + timedelta(seconds=9), ""),
-    ]
+    assert rnd.flag() == first.key  # while its feedback shows: still one flag, note kept
+    assert session.store.flags() == [(first.key, START, "unclear wording")]
+    assert rnd.flag("the claim is true in vLLM") == first.key  # a new note replaces it
+    assert session.store.flags() == [(first.key, START, "the claim is true in vLLM")]
+
+
+def test_toggle_flag_flags_then_unflags(tmp_path: Path, now: Now) -> None:
+    session = make_session(tmp_path, [claims_deck(3)], now)
+    rnd = session.start_round(seed=1)
+    first = rnd.question()
+    assert first is not None
+    assert rnd.toggle_flag() == (first.key, True)
+    assert [k for k, _, _ in session.store.flags()] == [first.key]
+    answer(rnd, True)
+    assert rnd.toggle_flag() == (first.key, False)  # the question just answered
+    assert session.store.flags() == []
+    rnd.advance()
+    second = rnd.question()
+    assert second is not None and rnd.toggle_flag() == (second.key, True)
+    assert [k for k, _, _ in session.store.flags()] == [second.key]
+
+
+# -- "I was right" and undo -----------------------------------------------------------------------
+
+
+def typed_round(session: Session, n: int = 4) -> Round:
+    rnd = session.start_round(seed=1)
+    rnd.queue[:] = [FaceKey("words", f"t{i:02d}", "typed") for i in range(n)]
+    return rnd
+
+
+def test_i_was_right_counts_a_typed_answer_as_right_in_one_go(tmp_path: Path, now: Now) -> None:
+    session = make_session(tmp_path, [terms_deck(4)], now)
+    rnd = typed_round(session)
+    answer(rnd, True)
+    rnd.advance()
+    answer(rnd, True)
+    rnd.advance()
+    assert not rnd.can_override()  # nothing marked wrong to override
+    before = snapshot(session.store)
+    q = rnd.question()
+    assert q is not None
+    now[0] += timedelta(seconds=5)
+    wrong = rnd.answer_text("Word 2 or so")
+    assert isinstance(wrong, Outcome) and not wrong.grade.correct and wrong.comes_back
+    assert rnd.can_override() and wrong.can_override
+    outcome = rnd.override()
+    assert outcome is not None and outcome.overridden and outcome.grade.correct
+    assert (outcome.points, outcome.score, outcome.streak, outcome.correct) == (14, 36, 3, 3)
+    assert not outcome.comes_back and rnd.queue.count(q.key) == 1  # not asked again
+    assert not rnd.can_override() and rnd.override() is None  # once
+    # stored: the review right and overridden, the card as if answered right, the totals
+    review = session.store.reviews()[-1]
+    assert (review.correct, review.rating, review.points, review.answer) == (
+        True,
+        3,
+        14,
+        "Word 2 or so",
+    )
+    [review_id] = session.store.overridden()
+    expected = session.srs.review(session.srs.new_card(3, now[0]), 3, now[0])
+    assert session.store.card(q.key).to_dict() == expected.to_dict()  # type: ignore[union-attr]
+    assert outcome.next_due == expected.due
+    [played] = session.store.rounds()
+    assert (played.questions, played.correct, played.score, played.best_streak) == (3, 3, 36, 3)
+    # undo takes the answer and its override back
+    assert rnd.undo() == q
+    assert snapshot(session.store) == before
+    assert (rnd.score, rnd.streak, rnd.correct) == (22, 2, 2)
+
+
+def test_only_a_typed_term_or_number_marked_wrong_can_be_overridden(
+    tmp_path: Path, now: Now
+) -> None:
+    session = make_session(tmp_path, [claims_deck(3)], now)
+    rnd = session.start_round(seed=1)
+    answer(rnd, False)  # a true/false choice
+    assert not rnd.can_override() and rnd.override() is None
+    assert session.store.overridden() == []
+
+
+def test_undo_cannot_farm_points(tmp_path: Path, now: Now) -> None:
+    session = make_session(tmp_path, [claims_deck(5)], now)
+    rnd = session.start_round(seed=3)
+    answer(rnd, True)
+    rnd.advance()
+    assert answer(rnd, False).correct is False  # first answer: wrong, 0 points
+    rnd.undo()
+    answer(rnd, True)  # right this time: still 0 points, and the streak stays broken
+    assert (rnd.score, rnd.streak) == (10, 0)
+    assert session.store.reviews()[-1].points == 0
+    rnd.advance()
+    answer(rnd, True)  # first answer here: 10
+    rnd.undo()
+    answer(rnd, True)
+    assert (rnd.score, rnd.streak) == (20, 1)  # the same again, not more
+    rnd.undo()
+    answer(rnd, False)
+    rnd.undo()
+    answer(rnd, True)  # after several undos, still at most what the first answer scored
+    assert (rnd.score, rnd.streak, rnd.answered) == (20, 1, 3)
+    [played] = session.store.rounds()
+    assert played.score == 20
 
 
 # -- scores -------------------------------------------------------------------------------------
@@ -754,7 +855,7 @@ def test_text_that_is_not_a_number_records_nothing(tmp_path: Path, now: Now) -> 
     q = rnd.question()
     count = session.store.review_count()
     for text in ["abc", "", "1,4"]:
-        assert rnd.answer_text(text) is None
+        assert isinstance(rnd.answer_text(text), Refused)
         assert rnd.question() == q and not rnd.awaiting_next
     assert session.store.review_count() == count
     grade = rnd.answer_text(q.answer).grade  # type: ignore[union-attr]

@@ -35,7 +35,7 @@ class Play(RuleBasedStateMachine):
         self.locker: sqlite3.Connection | None = None
         self.session = self._open()
         self.round: Round | None = None
-        self.flags = 0
+        self.flagged: set[object] = set()  # the faces flagged: one flag each
 
     def _open(self) -> Session:
         # A short busy timeout: a held lock is reported at once instead of after 2 s.
@@ -112,10 +112,37 @@ class Play(RuleBasedStateMachine):
     def flag(self) -> None:
         assert self.round is not None
         try:
-            self.round.flag("unclear")
-            self.flags += 1
+            key = self.round.flag("unclear")
+            self.flagged.add(key)
         except StoreLocked:
             assert self.locker is not None
+
+    @precondition(lambda self: self.round is not None and not self.round.ended)
+    @rule()
+    def toggle_flag(self) -> None:
+        assert self.round is not None
+        try:
+            toggled = self.round.toggle_flag()
+        except StoreLocked:
+            assert self.locker is not None
+            return
+        assert toggled is not None
+        key, flagged = toggled
+        assert flagged == (key not in self.flagged)
+        (self.flagged.add if flagged else self.flagged.discard)(key)
+
+    @precondition(lambda self: self.round is not None and self.round.can_override())
+    @rule()
+    def i_was_right(self) -> None:
+        assert self.round is not None
+        before = self._figures()
+        try:
+            outcome = self.round.override()
+        except StoreLocked:
+            assert self.locker is not None
+            assert self._figures() == before  # refused: the round did not move
+            return
+        assert outcome is not None and outcome.grade.correct and outcome.overridden
 
     @precondition(lambda self: self.round is not None and not self.round.ended)
     @rule()
@@ -176,7 +203,7 @@ class Play(RuleBasedStateMachine):
             " FROM rounds"
         ):
             assert questions == reviews
-        assert len(store.flags()) == self.flags
+        assert {key for key, _, _ in store.flags()} == self.flagged
 
     @invariant()
     def every_card_is_its_history_replayed(self) -> None:

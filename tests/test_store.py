@@ -222,11 +222,85 @@ def test_a_full_disk_says_so_instead_of_a_rollback_error(tmp_path: Path) -> None
         store.conn.execute(f"PRAGMA max_page_count = {pages}")
         with pytest.raises(StoreError) as info:
             for n in range(2000):
-                store.flag(KEY, NOW, "x" * 2000 + str(n))
+                store.flag(FaceKey("deck", f"item-{n}", "claim"), NOW, "x" * 2000)
         message = str(info.value)
         assert "full" in message and "not saved" in message, message
         assert "rollback" not in message.lower()
         assert not store.conn.in_transaction
+
+
+def test_migrating_keeps_one_flag_per_face_with_its_latest_note(tmp_path: Path) -> None:
+    path = tmp_path / "vocabgame.db"
+    conn = sqlite3.connect(path, isolation_level=None)
+    for migration in store_module.MIGRATIONS[:3]:  # a store as schema 3 left it
+        conn.executescript(migration)
+    conn.execute("PRAGMA user_version = 3")
+    rows = [
+        ("d", "a", "term", "2025-03-01T09:00:00+00:00", ""),
+        ("d", "a", "term", "2025-03-02T09:00:00+00:00", "typo in the definition"),
+        ("d", "a", "term", "2025-03-03T09:00:00+00:00", ""),
+        ("d", "a", "typed", "2025-03-04T09:00:00+00:00", ""),
+        ("d", "b", "term", "2025-03-05T09:00:00+00:00", "old note"),
+        ("d", "b", "term", "2025-03-06T09:00:00+00:00", "new note"),
+    ]
+    conn.executemany(
+        "INSERT INTO flags (deck_id, item_id, face, flagged_at, note) VALUES (?,?,?,?,?)", rows
+    )
+    conn.close()
+    with Store.open(path) as store:
+        assert store.flags() == [
+            (
+                FaceKey("d", "a", "term"),
+                datetime(2025, 3, 1, 9, tzinfo=UTC),
+                "typo in the definition",
+            ),
+            (FaceKey("d", "a", "typed"), datetime(2025, 3, 4, 9, tzinfo=UTC), ""),
+            (FaceKey("d", "b", "term"), datetime(2025, 3, 5, 9, tzinfo=UTC), "new note"),
+        ]
+        store.flag(FaceKey("d", "a", "term"), NOW)  # still one row: the index holds
+        assert len(store.flags()) == 3
+        assert store.unflag(FaceKey("d", "a", "term")) and not store.unflag(KEY)
+        assert not store.is_flagged(FaceKey("d", "a", "term"))
+        assert store.is_flagged(FaceKey("d", "b", "term"))
+
+
+def test_an_override_is_one_transaction_and_undo_still_takes_it_back(tmp_path: Path) -> None:
+    srs = Srs(fuzz=False)
+
+    def wrong(before: Card | None, new_id: int) -> Card:
+        return srs.review(before or srs.new_card(new_id, NOW), 1, NOW)
+
+    def right(before: Card | None, card_id: int) -> Card:
+        return srs.review(before or srs.new_card(card_id, NOW), 3, NOW)
+
+    with Store.open(tmp_path / "vocabgame.db") as store:
+        round_id = store.start_round("deck", "review", NOW)
+        review = Review(KEY, NOW, 1, False, 900, "review", "tpot")
+        review_id, card = store.record(review, wrong, round_id, round_totals=(1, 0, 0, 0))
+        assert card is not None
+        store.conn.execute("PRAGMA query_only = ON")  # a refused write changes nothing
+        with pytest.raises(StoreError):
+            store.override(
+                review_id, rating=3, points=10, schedule=right, round_totals=(1, 1, 10, 1)
+            )
+        store.conn.execute("PRAGMA query_only = OFF")
+        assert store.overridden() == [] and store.card(KEY).to_dict() == card.to_dict()  # type: ignore[union-attr]
+        new = store.override(
+            review_id, rating=3, points=10, schedule=right, round_totals=(1, 1, 10, 1)
+        )
+        # recomputed from the schedule before the answer (none: a new card, same card id)
+        expected = srs.review(srs.new_card(card.card_id, NOW), 3, NOW)
+        assert new is not None and new.to_dict() == expected.to_dict()
+        [saved] = store.reviews()
+        assert (saved.correct, saved.rating, saved.points) == (True, 3, 10)
+        assert store.overridden() == [review_id] and store.override_count() == 1
+        assert store.card(KEY).to_dict() == expected.to_dict()  # type: ignore[union-attr]
+        [played] = store.rounds()
+        assert (played.questions, played.correct, played.score, played.best_streak) == (1, 1, 10, 1)
+        store.undo(review_id, round_id, (0, 0, 0, 0))
+        assert store.reviews() == [] and store.card(KEY) is None and store.override_count() == 0
+        with pytest.raises(StoreError, match="no longer in"):
+            store.override(review_id, rating=3, points=10, schedule=right)
 
 
 def test_damage_advice_names_all_three_files(tmp_path: Path) -> None:

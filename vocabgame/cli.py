@@ -621,12 +621,8 @@ def cmd_flags(data_dir: Path, as_json: bool) -> int:
         print("No flagged questions.")
     else:
         for key, at, note in flags:
-            print(
-                printable(
-                    f"{at:%Y-%m-%d %H:%M}  {key.deck_id} / {key.item_id} ({key.face})"
-                    f"{'  ' + note if note else ''}"
-                )
-            )
+            shown = f"{at:%Y-%m-%d %H:%M}  {key.deck_id} / {key.item_id} ({key.face})"
+            print(printable(shown + (f"  note: {note}" if note else "")))
     return EXIT_OK
 
 
@@ -695,6 +691,8 @@ def render_stats(stats: Stats) -> str:
         f"Answers given:  {stats.reviews}",
         f"Rounds played:  {stats.rounds} finished",
         f"Day streak:     {stats.streak_days} day{'s' * (stats.streak_days != 1)}",
+        f"Overridden:     {stats.overrides} answer{'s' * (stats.overrides != 1)} marked wrong "
+        "and counted as right with o (I was right)",
         "",
         "Seen: questions answered at least once, of all the questions the deck asks "
         "(a term is asked three ways).",
@@ -878,6 +876,17 @@ def cmd_import_progress(data_dir: Path, file: Path) -> int:
     if store is None:
         return EXIT_PROBLEM
     try:
+        if store.review_count():  # something to lose: a backup first, as before a restore
+            from datetime import UTC, datetime
+
+            from vocabgame.backup import BackupError, backup_now
+
+            try:
+                saved = backup_now(store.conn, data_dir, datetime.now(UTC))
+            except BackupError as exc:
+                _err(f"{exc} Nothing was imported.")
+                return EXIT_PROBLEM
+            print(printable(f"Backed up the progress here to {saved} first."))
         settings, _ = store.settings()
         merged = import_progress(store, data, Srs(settings.desired_retention))
     except StoreError as exc:

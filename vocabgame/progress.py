@@ -51,6 +51,8 @@ REVIEW_FIELDS = (
     "answer",
     "points",
     "scheduled",
+    "overridden",  # marked wrong, counted as right by the player; absent from older files
+    "card_before",  # the face's schedule before this answer (undo and `check` use it)
 )
 CARD_FIELDS = ("deck_id", "item_id", "face", "card")
 FLAG_FIELDS = ("deck_id", "item_id", "face", "flagged_at", "note")
@@ -119,6 +121,9 @@ def export_progress(store: Store, now: datetime) -> dict[str, Any]:
         round_["finished"] = bool(round_["finished"])
     for review in data["reviews"]:
         review["correct"], review["scheduled"] = bool(review["correct"]), bool(review["scheduled"])
+        review["overridden"] = bool(review["overridden"])
+        if review["card_before"] is not None:
+            review["card_before"] = json.loads(review["card_before"])
     return data
 
 
@@ -175,6 +180,7 @@ SHAPES: dict[str, dict[str, tuple[Check, str, bool]]] = {
         "answer": (_text, "the answer as given", False),
         "points": (_whole, "a whole number", False),
         "scheduled": (_flag, "true or false", False),
+        "card_before": (lambda v: isinstance(v, dict), "an FSRS card", True),
     },
     "cards": {
         "deck_id": (_text, "a deck id", False),
@@ -222,6 +228,8 @@ def check_progress(data: object, where: str) -> dict[str, Any]:
                 raise ProgressError(f"{place} should be a mapping.")
             for name, (check, what, nullable) in fields.items():
                 if name not in entry:
+                    if nullable:
+                        continue  # an optional field, or one older files do not have
                     raise ProgressError(f"{place} has no {name}.")
                 value = entry[name]
                 if value is None and nullable:
@@ -317,7 +325,8 @@ def import_progress(store: Store, data: Mapping[str, Any], srs: Srs) -> Merged:
             reviews_here.add(key)
             conn.execute(
                 "INSERT INTO reviews (round_id, deck_id, item_id, face, reviewed_at, rating, correct,"
-                " response_ms, mode, answer, points, scheduled) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                " response_ms, mode, answer, points, scheduled, overridden, card_before)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     None if r["round_id"] is None else round_ids[r["round_id"]],
                     r["deck_id"],
@@ -331,6 +340,8 @@ def import_progress(store: Store, data: Mapping[str, Any], srs: Srs) -> Merged:
                     r["answer"],
                     r["points"],
                     int(bool(r["scheduled"])),
+                    int(r.get("overridden") is True),
+                    None if r.get("card_before") is None else json.dumps(r["card_before"]),
                 ),
             )
             added_reviews += 1
@@ -350,8 +361,10 @@ def import_progress(store: Store, data: Mapping[str, Any], srs: Srs) -> Merged:
             elif face in file_cards:
                 card = load_card(json.dumps(file_cards[face]))
                 if conn.execute("SELECT 1 FROM cards WHERE card_id=?", (card.card_id,)).fetchone():
-                    card.card_id = store.next_card_id()
-                _put_card(store, face, card)
+                    # Its id is taken here: a new id, and the history replayed under it.
+                    rescheduled += _replay(store, face, srs)
+                else:
+                    _put_card(store, face, card)
             else:
                 rescheduled += _replay(store, face, srs)
 

@@ -34,6 +34,7 @@ class Stats:
     rounds: int  # finished rounds
     streak_days: int
     decks: tuple[DeckStats, ...]
+    overrides: int = 0  # answers marked wrong that the player counted as right ("I was right")
 
 
 def deck_progress(store: Store, decks: Iterable[Deck], now: datetime) -> tuple[DeckStats, ...]:
@@ -77,4 +78,5 @@ def collect(store: Store, decks: Iterable[Deck], now: datetime, day_of: DayOf) -
         rounds=store.round_count(finished_only=True),
         streak_days=streak_days(store, day_of(now), day_of),
         decks=deck_progress(store, decks, now),
+        overrides=store.override_count(),
     )

@@ -97,6 +97,21 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (deck_id, old_deck, old_item)
     );
     """,
+    # 3 -> 4: one flag per face (f toggles it), keeping the first flag's time and the latest
+    # note written for it
+    """
+    UPDATE flags SET note = COALESCE(
+        (SELECT f.note FROM flags AS f
+         WHERE f.deck_id = flags.deck_id AND f.item_id = flags.item_id AND f.face = flags.face
+           AND f.note != '' ORDER BY f.id DESC LIMIT 1),
+        '');
+    DELETE FROM flags WHERE id NOT IN (SELECT MIN(id) FROM flags GROUP BY deck_id, item_id, face);
+    CREATE UNIQUE INDEX flags_face ON flags (deck_id, item_id, face);
+    """,
+    # 4 -> 5: an answer marked wrong that the player overrode as right ("I was right")
+    """
+    ALTER TABLE reviews ADD COLUMN overridden INTEGER NOT NULL DEFAULT 0;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -692,8 +707,11 @@ class Store:
         if moved:
             setting = "deck_id=?" if whole_deck else "item_id=?"
             value = deck_id if whole_deck else new_item
-            for table in ("cards", "reviews", "flags"):
+            for table in ("cards", "reviews"):
                 conn.execute(f"UPDATE {table} SET {setting} WHERE {where}", (value, *args))
+            # One flag per face: a face flagged under both ids keeps the flag of its new id.
+            conn.execute(f"UPDATE OR IGNORE flags SET {setting} WHERE {where}", (value, *args))
+            conn.execute(f"DELETE FROM flags WHERE {where}", args)
             if whole_deck:
                 conn.execute("UPDATE rounds SET deck_id=? WHERE deck_id=?", (deck_id, old_deck))
             said.append(f"Progress on {what} was carried to its new id {new}.")
@@ -712,11 +730,32 @@ class Store:
     # -- flags and settings -----------------------------------------------------------------
 
     def flag(self, key: FaceKey, now: datetime, note: str = "") -> None:
+        """Flag a face for its deck's author; a face is flagged once, so flagging it again
+        only replaces its note (when one is given)."""
         with self.transaction() as conn:
             conn.execute(
-                "INSERT INTO flags (deck_id, item_id, face, flagged_at, note) VALUES (?,?,?,?,?)",
+                "INSERT INTO flags (deck_id, item_id, face, flagged_at, note) VALUES (?,?,?,?,?)"
+                " ON CONFLICT (deck_id, item_id, face) DO UPDATE SET note=excluded.note"
+                " WHERE excluded.note != ''",
                 (key.deck_id, key.item_id, key.face, now.isoformat(), note),
             )
+
+    def unflag(self, key: FaceKey) -> bool:
+        """Take a face's flag back; False if it had none."""
+        with self.transaction() as conn:
+            cur = conn.execute(
+                "DELETE FROM flags WHERE deck_id=? AND item_id=? AND face=?",
+                (key.deck_id, key.item_id, key.face),
+            )
+            return cur.rowcount > 0
+
+    @_reads
+    def is_flagged(self, key: FaceKey) -> bool:
+        row = self.conn.execute(
+            "SELECT 1 FROM flags WHERE deck_id=? AND item_id=? AND face=?",
+            (key.deck_id, key.item_id, key.face),
+        ).fetchone()
+        return row is not None
 
     @_reads
     def flags(self) -> list[tuple[FaceKey, datetime, str]]:
@@ -724,6 +763,68 @@ class Store:
             "SELECT deck_id, item_id, face, flagged_at, note FROM flags ORDER BY id"
         )
         return [(FaceKey(d, i, f), datetime.fromisoformat(at), n) for d, i, f, at, n in rows]
+
+    # -- overrides ("I was right") ----------------------------------------------------------
+
+    def override(
+        self,
+        review_id: int,
+        *,
+        rating: int,
+        points: int,
+        schedule: Callable[[Card | None, int], Card] | None,
+        round_totals: tuple[int, int, int, int] | None = None,
+    ) -> Card | None:
+        """Count an answer marked wrong as right, in one write transaction: the review becomes
+        right with `rating` and `points` and is marked overridden; its face's schedule is
+        recomputed by `schedule(card_before, card_id)` from the schedule the review started
+        from (None: never answered before; the face keeps its card id); the review's round
+        gets its new running totals. Returns the new card (None: the schedule stays, as for
+        an unscheduled answer). Undo still puts back the card_before."""
+        with self.transaction() as conn:
+            row = conn.execute(
+                "SELECT deck_id, item_id, face, round_id, card_before, scheduled FROM reviews"
+                " WHERE id=?",
+                (review_id,),
+            ).fetchone()
+            if row is None:
+                raise StoreError(
+                    f"That answer is no longer in {self.path}, so it cannot be counted as "
+                    "right (nothing was changed)."
+                )
+            deck_id, item_id, face, round_id, before, scheduled = row
+            key = FaceKey(deck_id, item_id, face)
+            conn.execute(
+                "UPDATE reviews SET correct=1, rating=?, points=?, overridden=1 WHERE id=?",
+                (rating, points, review_id),
+            )
+            card = None
+            if scheduled and schedule is not None:
+                current = self.card(key)
+                card_id = current.card_id if current is not None else self.next_card_id()
+                card = schedule(load_card(before) if before is not None else None, card_id)
+                conn.execute(
+                    "INSERT INTO cards (deck_id, item_id, face, card_id, card, due) VALUES (?,?,?,?,?,?)"
+                    " ON CONFLICT (deck_id, item_id, face) DO UPDATE SET card=excluded.card, due=excluded.due",
+                    (deck_id, item_id, face, card.card_id, dump_card(card), card.due.isoformat()),
+                )
+            if round_id is not None and round_totals is not None:
+                self._set_totals(round_id, round_totals)
+            return card
+
+    @_reads
+    def overridden(self) -> list[int]:
+        """The ids of the answers the player overrode as right, oldest first."""
+        rows = self.conn.execute("SELECT id FROM reviews WHERE overridden=1 ORDER BY id")
+        return [int(review_id) for (review_id,) in rows]
+
+    @_reads
+    def override_count(self) -> int:
+        return int(
+            self.conn.execute("SELECT COUNT(*) FROM reviews WHERE overridden=1").fetchone()[0]
+        )
+
+    # -- settings ---------------------------------------------------------------------------
 
     @_reads
     def settings(self) -> tuple[Settings, tuple[str, ...]]:

@@ -225,7 +225,7 @@ async def test_flag_is_kept_for_the_author_even_while_typing(make_app) -> None:
         await pilot.pause()
         await skip_to(pilot, app, Kind.TYPED, Kind.NUMBER)
         key = app.screen.round.question().key
-        await pilot.press("f", "ctrl+f")
+        await pilot.press("f", "ctrl+f", "escape")  # Escape: no note
         await pilot.pause()
         assert app.screen.query_one("#answer", Input).value == "f"  # f types; Ctrl+F flags
     [(flagged, _, _)] = app.session.store.flags()

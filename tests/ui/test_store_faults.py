@@ -87,10 +87,10 @@ async def press_start(pilot: Pilot, app: VocabApp) -> None:
 
 # action: (answers given before it, on the round screen or not, the keys)
 ACTIONS: dict[str, tuple[int, bool, Callable[[Pilot, VocabApp], object]]] = {
-    "answer": (1, True, press_answer),
+    "answer": (0, True, press_answer),  # the first question: a choice, answered in one key
     "undo": (2, True, press_undo),
     "round start": (0, False, press_start),
-    "end round": (1, True, end_round),
+    "end round": (2, True, end_round),  # on a choice question: q ends the round at once
 }
 
 
@@ -167,7 +167,7 @@ async def test_a_read_only_store_lets_the_player_play_and_says_so_once(
             assert app.screen.round.awaiting_next  # the feedback is showing
             await pilot.press("enter")
             await pilot.pause()
-        await pilot.press("u")  # undo works on what was played, unsaved
+        await pilot.press("ctrl+z")  # undo works on what was played, unsaved
         await pilot.pause()
         assert app.screen.round.answered == 2
         await end_round(pilot, app)

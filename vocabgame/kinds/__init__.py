@@ -20,7 +20,15 @@ from vocabgame.kinds.recall import RecallKind
 from vocabgame.kinds.scenario import ScenarioKind
 from vocabgame.kinds.term import TermKind, distractors
 from vocabgame.model import Deck, FaceKey, Item
-from vocabgame.quiz.question import Grade, Picked, Question, Response, SelfGraded, Typed
+from vocabgame.quiz.question import (
+    Grade,
+    Picked,
+    Question,
+    Refused,
+    Response,
+    SelfGraded,
+    Typed,
+)
 
 KINDS: dict[str, ItemKind] = {}  # section name -> kind, in the order decks list them
 _BY_TYPE: dict[type, ItemKind] = {}
@@ -63,6 +71,11 @@ def item_faces(item: Item) -> list[str]:
     return kind_of(item).faces(item)
 
 
+def terms_of(item: Item) -> frozenset[str]:
+    """The ids of the deck's terms an item is about (see `ItemKind.terms_of`)."""
+    return kind_of(item).terms_of(item)
+
+
 def faces(deck: Deck) -> list[FaceKey]:
     """Every face of every item, in deck order."""
     return [FaceKey(deck.id, item.id, face) for item in deck.items() for face in item_faces(item)]
@@ -78,8 +91,8 @@ def build_question(deck: Deck, key: FaceKey, rng: random.Random) -> Question:
     return replace(question, version=version) if version else question
 
 
-def grade(deck: Deck, question: Question, response: Response) -> Grade | None:
-    """The verdict on a response to a question of this deck (None: not an answer at all)."""
+def grade(deck: Deck, question: Question, response: Response) -> Grade | Refused:
+    """The verdict on a response to a question of this deck (Refused: not an answer at all)."""
     item = deck.item(question.key.item_id)
     if item is None:
         raise KeyError(f"{question.key} is not in deck {deck.id!r}")
@@ -89,26 +102,27 @@ def grade(deck: Deck, question: Question, response: Response) -> Grade | None:
 def grade_choice(deck: Deck, question: Question, index: int) -> Grade:
     """Grade a numbered choice (0-based index)."""
     result = grade(deck, question, Picked(index))
-    assert result is not None
+    assert isinstance(result, Grade)
     return result
 
 
 def grade_typed(deck: Deck, question: Question, text: str) -> Grade:
     """Grade a typed term."""
     result = grade(deck, question, Typed(text))
-    assert result is not None
+    assert isinstance(result, Grade)
     return result
 
 
-def grade_number(deck: Deck, question: Question, text: str) -> Grade | None:
-    """Grade a typed number, or None if `text` is not a number (nothing is recorded then)."""
+def grade_number(deck: Deck, question: Question, text: str) -> Grade | Refused:
+    """Grade a typed number, or Refused if `text` is not a number in the question's unit
+    (nothing is recorded then)."""
     return grade(deck, question, Typed(text))
 
 
 def grade_recall(deck: Deck, question: Question, rating: int, notes: str = "") -> Grade:
     """A recall face graded by the player: 1 Again, 2 Hard, 3 Good, 4 Easy."""
     result = grade(deck, question, SelfGraded(rating, notes))
-    assert result is not None
+    assert isinstance(result, Grade)
     return result
 
 
@@ -127,5 +141,6 @@ __all__ = [
     "item_faces",
     "kind_of",
     "register",
+    "terms_of",
     "unregister",
 ]

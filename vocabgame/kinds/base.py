@@ -8,7 +8,7 @@ from abc import ABC, abstractmethod
 from typing import Any, ClassVar, NoReturn
 
 from vocabgame.model import Deck
-from vocabgame.quiz.question import Grade, Question, Response
+from vocabgame.quiz.question import Grade, Question, Refused, Response
 from vocabgame.reading.checker import Checker
 from vocabgame.reading.yamltree import Node
 
@@ -37,9 +37,18 @@ class ItemKind(ABC):
         """The question a face asks; shuffles and draws with `rng`."""
 
     @abstractmethod
-    def grade(self, deck: Deck, item: Any, question: Question, response: Response) -> Grade | None:
-        """The verdict on a response, or None when the response is not an answer at all (a
-        number expected and something else typed): nothing is recorded then."""
+    def grade(
+        self, deck: Deck, item: Any, question: Question, response: Response
+    ) -> Grade | Refused:
+        """The verdict on a response, or `Refused` with the reason when the response is not
+        an answer at all (a number expected and something else typed, or another unit):
+        nothing is recorded then."""
+
+    def terms_of(self, item: Any) -> frozenset[str]:
+        """The ids of the deck's terms this item is about (a term itself, a group's terms, a
+        scenario's choices): a round keeps items that share one apart, so that one does not
+        give the other away."""
+        return frozenset()
 
     def count(self, n: int) -> str:
         return f"{n} {self.singular if n == 1 else self.plural}"

@@ -12,8 +12,8 @@ from typing import Any
 from vocabgame.kinds.base import ItemKind, refuse
 from vocabgame.kinds.common import sources_of
 from vocabgame.model import DEFAULT_TOLERANCE, Calculation, Deck, FaceKey, Given, Tolerance
-from vocabgame.quiz.question import Face, Grade, Kind, Question, Response, Typed
-from vocabgame.quiz.text import format_number, parse_number
+from vocabgame.quiz.question import Face, Grade, Kind, Question, Refused, Response, Typed
+from vocabgame.quiz.text import article_for, format_number, parse_number, same_unit, unit_key
 from vocabgame.reading import calc
 from vocabgame.reading.checker import Checker, describe, did_you_mean, number
 from vocabgame.reading.yamltree import Node
@@ -189,36 +189,41 @@ class CalculationKind(ItemKind):
         return Question(
             kind=Kind.NUMBER,
             label="Calculate" + (f" (answer in {item.unit})" if item.unit else ""),
-            prompt=item.prompt.format(**labels),
+            prompt=_with_articles(item.prompt, labels).format(**labels),
             answer=format_number(expected, item.unit),
             expected=expected,
             unit=item.unit,
             tolerance=item.tolerance,
             values=tuple(values.items()),
+            labels=tuple(labels.items()),
             key=FaceKey(deck.id, item.id, face),
             deck_title=deck.title,
         )
 
     def grade(
         self, deck: Deck, item: Calculation, question: Question, response: Response
-    ) -> Grade | None:
-        """None if the text is not a number: nothing is recorded then."""
+    ) -> Grade | Refused:
+        """Refused, with the reason, if the text is not a number or is in another unit than
+        the one asked: nothing is recorded then. Another spelling of the unit (GiB, gib,
+        GiBs) is the same unit."""
         if not isinstance(response, Typed):
             refuse(self, response)
         parsed = parse_number(response.text)
         if parsed is None:
-            return None
+            example = format_number(140, question.unit)
+            return Refused(f"That is not a number. Type it like 140, {example}, 1.4e2 or 1,400.")
         value, unit = parsed
+        if unit and question.unit and not same_unit(unit, question.unit):
+            return Refused(
+                f"The answer is asked in {question.unit}, not {unit}: type it in "
+                f"{question.unit}, or the number alone (nothing was recorded)."
+            )
         assert question.expected is not None and question.tolerance is not None
         correct = question.tolerance.accepts(question.expected, value)
         note = None
-        if unit and question.unit and unit.casefold() != question.unit.casefold():
-            correct = False
-            note = f"The answer is asked in {question.unit}, not {unit}."
-        elif correct and value != question.expected:
+        if correct and value != question.expected:
             note = f"Within the tolerance of {question.tolerance}."
-        shown = ", ".join(f"{name} = {format_number(v)}" for name, v in question.values)
-        explanation = f"{item.explanation}\nHere: {shown}, so {item.answer} = {question.answer}."
+        explanation = f"{item.explanation}\n{worked_example(item, question)}"
         return Grade(
             correct=correct,
             rating=3 if correct else 1,
@@ -229,3 +234,69 @@ class CalculationKind(ItemKind):
             sources=sources_of(deck, item),
             explains_why=True,
         )
+
+
+_ARTICLE = re.compile(r"\b([Aa]n?) \{(\w+)\}")
+
+
+def _with_articles(prompt: str, labels: dict[str, str]) -> str:
+    """The prompt with "a"/"an" before each drawn number as it is spoken: an 8000-token prompt."""
+
+    def fix(match: re.Match[str]) -> str:
+        article = article_for(labels.get(match.group(2), ""))
+        if article is None:
+            return match.group(0)
+        written = match.group(1)
+        return (article.capitalize() if written[0].isupper() else article) + match.group(0)[
+            len(written) :
+        ]
+
+    return _ARTICLE.sub(fix, prompt)
+
+
+# Words after a drawn number in a prompt that name its unit ("{ttft} ms", "{ctx} tokens").
+_GIVEN_UNITS = frozenset(
+    unit_key(u)
+    for u in (
+        "ms", "s", "us", "ns", "min", "h", "%", "tokens", "tokens/s", "requests", "requests/s",
+        "sequences", "bytes", "KiB", "MiB", "GiB", "KB", "MB", "GB", "TB", "GB/s", "TB/s",
+        "layers", "steps", "replicas", "GPUs",
+    )
+)  # fmt: skip
+
+
+def _unit_after(prompt: str, name: str) -> str | None:
+    """The unit written just after `{name}` in the prompt, if the next word is one."""
+    word = r"[^\s,;:?!()]+"
+    match = re.search(r"\{" + re.escape(name) + rf"\}}\s+({word}(?:\s+per\s+{word})?)", prompt)
+    if match is None:
+        return None
+    unit = match.group(1).rstrip(".")
+    if unit_key(unit) in _GIVEN_UNITS:
+        return unit
+    first = unit.split()[0]  # "{n} requests in flight": the unit is the first word
+    return first if unit_key(first) in _GIVEN_UNITS else None
+
+
+def worked_example(item: Calculation, question: Question) -> str:
+    """The numbers drawn, with their labels and units, and the formula worked through in the
+    notation of a textbook: "Here: model = 80 for Llama-3-70B (80 layers); precision = 2 for
+    BF16 (2 bytes). 2 × model × 8 × 128 × precision ÷ 1024 = 2 × 80 × 8 × 128 × 2 ÷ 1024 = 320
+    KiB"."""
+    labels = dict(question.labels)
+    shown: list[str] = []
+    numbers: dict[str, str] = {}
+    for name, value in question.values:
+        number = numbers[name] = format_number(value)
+        label = labels.get(name, "")
+        parsed = parse_number(label)
+        if parsed is not None and parsed[0] == value:  # the label is the number itself
+            unit = parsed[1] or _unit_after(item.prompt, name)
+            shown.append(f"{name} = {number}" + (f" {unit}" if unit else ""))
+        else:
+            shown.append(f"{name} = {number} for {label}")
+    formula = calc.readable(item.answer, item.answer)
+    worked = calc.readable(item.answer, item.answer, numbers)
+    steps = formula if formula == worked else f"{formula} = {worked}"
+    here = f"Here: {'; '.join(shown)}.\n" if shown else ""
+    return f"{here}{steps} = {question.answer}."

@@ -54,6 +54,9 @@ class ConfusableKind(ItemKind):
     def faces(self, item: Confusable) -> list[str]:
         return [f"cue-{i}" for i in range(1, len(item.cues) + 1)]
 
+    def terms_of(self, item: Confusable) -> frozenset[str]:
+        return frozenset(item.terms)
+
     def question(self, deck: Deck, item: Confusable, face: str, rng: random.Random) -> Question:
         cue = item.cues[int(face.removeprefix("cue-")) - 1]
         terms = [deck.term(t) for t in item.terms]

@@ -90,6 +90,9 @@ class ScenarioKind(ItemKind):
     def faces(self, item: Scenario) -> list[str]:
         return [Face.SCENARIO]
 
+    def terms_of(self, item: Scenario) -> frozenset[str]:
+        return frozenset(item.choices)  # literal-text choices match no term id
+
     def question(self, deck: Deck, item: Scenario, face: str, rng: random.Random) -> Question:
         choices = [Choice(choice_text(deck, c), c) for c in item.choices]
         rng.shuffle(choices)

@@ -48,6 +48,9 @@ class TermKind(ItemKind):
     def faces(self, item: Term) -> list[str]:
         return [Face.DEFINITION, Face.TERM, Face.TYPED]
 
+    def terms_of(self, item: Term) -> frozenset[str]:
+        return frozenset((item.id,))
+
     def question(self, deck: Deck, item: Term, face: str, rng: random.Random) -> Question:
         key = FaceKey(deck.id, item.id, face)
         if face == Face.TYPED:

@@ -81,7 +81,7 @@ class Mode(ABC):
     time_limit_seconds: ClassVar[float | None] = None  # for the whole round
     question_seconds: ClassVar[float | None] = None  # a countdown per question
     max_retries: ClassVar[int] = 1  # times a missed face comes back in one round
-    retry_gap: ClassVar[int] = 3  # ...this many questions later, or at the end
+    retry_gap: ClassVar[int] = 5  # ...after this many other questions, or at the end
     fallback: ClassVar[str | None] = None  # the mode to play when this one plans nothing
 
     @abstractmethod

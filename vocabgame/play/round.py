@@ -18,11 +18,23 @@ from fsrs import Card
 from vocabgame.kinds import build_question, grade
 from vocabgame.model import Deck, FaceKey
 from vocabgame.play.modes import Mode
-from vocabgame.quiz.question import Grade, Kind, Picked, Question, Response, SelfGraded, Typed
+from vocabgame.play.spacing import retry_slot, traits_of
+from vocabgame.quiz.question import (
+    Grade,
+    Kind,
+    Picked,
+    Question,
+    Refused,
+    Response,
+    SelfGraded,
+    Typed,
+)
 from vocabgame.store import Review, StoreReadOnly
 
 if TYPE_CHECKING:
     from vocabgame.play.session import Session
+
+RIGHT_RATING = 3  # Good: what an answer graded right counts as in the schedule
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +50,10 @@ class Outcome:
     correct: int
     comes_back: bool  # the face is asked again later in this round
     saved: bool = True  # False: the store is read-only and the answer was not kept
+    # The question was answered before in this round and that answer undone: this one scores at
+    # most what that one did (None: a first answer).
+    first_points: int | None = None
+    overridden: bool = False  # marked wrong, then counted as right by the player ("I was right")
 
     @property
     def next_due(self) -> datetime | None:
@@ -47,6 +63,15 @@ class Outcome:
     @property
     def self_graded(self) -> bool:
         return self.question.kind == Kind.RECALL
+
+    @property
+    def can_override(self) -> bool:
+        """A typed term or number marked wrong, which the player may count as right."""
+        return (
+            self.question.kind in (Kind.TYPED, Kind.NUMBER)
+            and not self.grade.correct
+            and not self.overridden
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +119,8 @@ class _Answered:
     review_id: int | None  # None: not saved (read-only store)
     streak_before: int
     best_streak_before: int
+    slot: tuple[int, FaceKey]  # the question's place in the queue and its face
+    answered_at: datetime
 
 
 class Round:
@@ -126,7 +153,11 @@ class Round:
         self.ended = False
         self._history: list[_Answered] = []
         self._retries: dict[FaceKey, int] = {}
+        # What the first answer to each question scored (points, right): an answer given
+        # again after an undo scores no more, so undo cannot farm points.
+        self._first: dict[tuple[int, FaceKey], tuple[int, bool]] = {}
         self._decks: dict[str, Deck] = {d.id: d for d in session.catalog.decks}
+        self._traits = traits_of(session.catalog.decks)
         self._question: Question | None = None
         self._asked_at = started_at
         self._awaiting_next = False  # an answer was given; its feedback is showing
@@ -188,25 +219,27 @@ class Round:
 
     # -- answering ------------------------------------------------------------------------------
 
-    def answer(self, response: Response) -> Outcome | None:
-        """Grade and save an answer to the current question. None when the response is not an
-        answer at all (a number was expected): nothing is recorded and the question stays."""
+    def answer(self, response: Response) -> Outcome | Refused:
+        """Grade and save an answer to the current question. Refused, with the reason, when
+        the response is not an answer at all (a number was expected, or another unit): nothing
+        is recorded and the question stays."""
         question = self.question()
         if question is None or self._awaiting_next:
             raise RuntimeError("no question is waiting for an answer")
         verdict = grade(self._decks[question.key.deck_id], question, response)
-        return None if verdict is None else self._record(question, verdict)
+        return verdict if isinstance(verdict, Refused) else self._record(question, verdict)
 
     def answer_choice(self, index: int) -> Outcome:
         question = self._require(Kind.CHOICE)
         if not 0 <= index < len(question.choices):
             raise IndexError(index)
         outcome = self.answer(Picked(index))
-        assert outcome is not None
+        assert isinstance(outcome, Outcome)
         return outcome
 
-    def answer_text(self, text: str) -> Outcome | None:
-        """A typed term or number. None when a number was expected and `text` is not one."""
+    def answer_text(self, text: str) -> Outcome | Refused:
+        """A typed term or number. Refused when a number was expected and `text` is not one,
+        or is in another unit than the one asked."""
         question = self.question()
         if question is not None and question.kind not in (Kind.TYPED, Kind.NUMBER):
             raise RuntimeError(f"a {question.kind} question does not take typed text")
@@ -215,7 +248,7 @@ class Round:
     def answer_recall(self, rating: int, notes: str = "") -> Outcome:
         self._require(Kind.RECALL)
         outcome = self.answer(SelfGraded(rating, notes))
-        assert outcome is not None
+        assert isinstance(outcome, Outcome)
         return outcome
 
     def _require(self, kind: Kind) -> Question:
@@ -237,8 +270,14 @@ class Round:
                     before or session.srs.new_card(new_id, now), verdict.rating, now
                 )
 
+        slot = (self.position, key)
         points = self.rules.points(verdict.correct, self.streak)
         streak = self.streak + 1 if verdict.correct else 0
+        first = self._first.get(slot)
+        if first is not None:  # answered before, then undone
+            points = min(points, first[0])
+            if not first[1]:
+                streak = 0  # nor does it mend the streak the first answer broke
         best_streak = max(self.best_streak, streak)
         correct = self.correct + verdict.correct
         response_ms = max(0, int((now - self._asked_at).total_seconds() * 1000))
@@ -259,6 +298,7 @@ class Round:
         if not verdict.correct:
             at = self.rules.retry_at(self.position, len(self.queue), self._retries.get(key, 0))
             if at is not None:
+                at = retry_slot(self.queue, at, key, self._traits)
                 self.queue.insert(at, key)
                 self._retries[key] = self._retries.get(key, 0) + 1
                 comes_back = True
@@ -272,13 +312,17 @@ class Round:
             correct=correct,
             comes_back=comes_back,
             saved=review_id is not None,
+            first_points=None if first is None else first[0],
         )
-        self._history.append(_Answered(outcome, review_id, self.streak, self.best_streak))
+        self._first.setdefault(slot, (points, verdict.correct))
+        self._history.append(
+            _Answered(outcome, review_id, self.streak, self.best_streak, slot, now)
+        )
         self.score, self.streak, self.best_streak = outcome.score, streak, best_streak
         self._awaiting_next = True
         return outcome
 
-    # -- undo, flag, finish ---------------------------------------------------------------------
+    # -- undo ------------------------------------------------------------------------------------
 
     def undo(self) -> Question | None:
         """Take back the last answer: the store and the schedule go back to how they were, and
@@ -299,11 +343,7 @@ class Round:
         self._history.pop()
         key = last.outcome.question.key
         if last.outcome.comes_back:
-            for index in range(len(self.queue) - 1, self.position, -1):
-                if self.queue[index] == key:
-                    del self.queue[index]
-                    break
-            self._retries[key] -= 1
+            self._take_back_retry(key)
         self.score -= last.outcome.points
         self.streak, self.best_streak = last.streak_before, last.best_streak_before
         if not self._awaiting_next:
@@ -316,17 +356,119 @@ class Round:
     def can_undo(self) -> bool:
         return bool(self._history) and not self.ended
 
-    def flag(self, note: str = "") -> FaceKey | None:
-        """Flag the current (or just answered) question as wrong or unclear, for its author."""
-        key = None
+    # -- "I was right" ---------------------------------------------------------------------------
+
+    def can_override(self) -> bool:
+        """The answer whose feedback is showing is a typed term or number marked wrong."""
+        return (
+            self._awaiting_next and bool(self._history) and self._history[-1].outcome.can_override
+        )
+
+    def override(self) -> Outcome | None:
+        """Count the typed answer just marked wrong as right ("I was right"): it scores as a
+        right answer would have, the face's schedule is recomputed as if answered right (from
+        its schedule before the answer), it no longer comes back in this round, and the store
+        keeps it marked as overridden. One store transaction; undo still takes it all back.
+        None when there is no such answer."""
+        if not self.can_override():
+            return None
+        last = self._history[-1]
+        old = last.outcome
+        session, key, at = self.session, old.question.key, last.answered_at
+        schedule = None
+        if self.rules.updates_schedule:
+
+            def schedule(before: Card | None, card_id: int) -> Card:
+                return session.srs.review(
+                    before or session.srs.new_card(card_id, at), RIGHT_RATING, at
+                )
+
+        points = self.rules.points(True, last.streak_before)
+        streak = last.streak_before + 1
+        if old.first_points is not None:  # an answer given again after an undo
+            points = min(points, old.first_points)
+            if not self._first[last.slot][1]:
+                streak = 0
+        best_streak = max(last.best_streak_before, streak)
+        score = self.score - old.points + points
+        correct = self.correct + 1
+        totals = (self.answered, correct, score, best_streak)
+        store = session.store
+        card: Card | None = None
+        if last.review_id is not None:  # saved first: if the store refuses, nothing changes
+            card = store.override(
+                last.review_id,
+                rating=RIGHT_RATING,
+                points=points,
+                schedule=schedule,
+                round_totals=totals,
+            )
+        elif schedule is not None:  # a read-only store: shown, not kept
+            card = schedule(store.card(key), 0)
+        if old.first_points is None:
+            self._first[last.slot] = (points, True)
+        if old.comes_back:
+            self._take_back_retry(key)
+        grade = replace(
+            old.grade,
+            correct=True,
+            rating=RIGHT_RATING,
+            note="Counted as right: you said you were right.",
+            next_due=card.due if card is not None else None,
+        )
+        outcome = replace(
+            old,
+            grade=grade,
+            points=points,
+            score=score,
+            streak=streak,
+            correct=correct,
+            comes_back=False,
+            overridden=True,
+        )
+        self._history[-1] = replace(last, outcome=outcome)
+        self.score, self.streak, self.best_streak = score, streak, best_streak
+        return outcome
+
+    def _take_back_retry(self, key: FaceKey) -> None:
+        """Remove the later asking of `key` that a wrong answer put in the queue."""
+        for index in range(len(self.queue) - 1, self.position, -1):
+            if self.queue[index] == key:
+                del self.queue[index]
+                break
+        self._retries[key] -= 1
+
+    # -- flags -----------------------------------------------------------------------------------
+
+    def _flag_key(self) -> FaceKey | None:
+        """The face a flag is about: the question just answered, or the one being asked."""
         if self._awaiting_next and self._history:
-            key = self._history[-1].outcome.question.key
-        else:
-            question = self.question()
-            key = question.key if question else None
+            return self._history[-1].outcome.question.key
+        question = self.question()
+        return question.key if question else None
+
+    def flag(self, note: str = "") -> FaceKey | None:
+        """Flag the current (or just answered) question as wrong or unclear, for its author;
+        flagging a flagged question again only replaces its note (when one is given)."""
+        key = self._flag_key()
         if key is not None:
             self.session.store.flag(key, self.session.clock(), note)
         return key
+
+    def toggle_flag(self) -> tuple[FaceKey, bool] | None:
+        """Flag the current (or just answered) question, or take its flag back if it has one.
+        Returns the face and whether it is flagged now; None when there is no question."""
+        key = self._flag_key()
+        if key is None:
+            return None
+        store = self.session.store
+        if store.is_flagged(key):
+            store.unflag(key)
+            return key, False
+        store.flag(key, self.session.clock())
+        return key, True
+
+    # -- finish ----------------------------------------------------------------------------------
 
     def finish(self) -> RoundSummary:
         """End the round (early or not); every answer is already saved. A round counts for

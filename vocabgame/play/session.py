@@ -22,6 +22,7 @@ from vocabgame.kinds import faces
 from vocabgame.model import Deck, FaceKey
 from vocabgame.play.modes import MODES, ModeId, PlanContext, PreviewMode
 from vocabgame.play.round import Round
+from vocabgame.play.spacing import space_round
 from vocabgame.problems import Problem
 from vocabgame.settings import Settings
 from vocabgame.srs import Clock, Srs, utc_now
@@ -208,14 +209,15 @@ class Session:
         self, deck_id: str | None, size: int, mode: str = ModeId.LEARN
     ) -> tuple[list[FaceKey], str]:
         """The faces of a round and the mode that plays them: the chosen mode's plan, or its
-        fallback's when it plans nothing (learn falls back to practice)."""
+        fallback's when it plans nothing (learn falls back to practice), in the order the
+        round asks them (`spacing.space_round`)."""
         ctx = self._context(self.decks_for(deck_id), size)
         rules = MODES[mode]
         keys = rules.plan(ctx)
         while not keys and rules.fallback is not None:
             rules = MODES[rules.fallback]
             keys = rules.plan(ctx)
-        return keys, rules.id
+        return space_round(keys, ctx.decks), rules.id
 
     def start_round(
         self,

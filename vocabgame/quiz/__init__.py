@@ -11,11 +11,12 @@ from vocabgame.quiz.question import (
     Kind,
     Picked,
     Question,
+    Refused,
     Response,
     SelfGraded,
     Typed,
 )
-from vocabgame.quiz.text import format_number, normalise, parse_number
+from vocabgame.quiz.text import format_number, normalise, parse_number, same_unit
 
 __all__ = [
     "CHOICES_PER_QUESTION",
@@ -27,10 +28,12 @@ __all__ = [
     "Kind",
     "Picked",
     "Question",
+    "Refused",
     "Response",
     "SelfGraded",
     "Typed",
     "format_number",
     "normalise",
     "parse_number",
+    "same_unit",
 ]

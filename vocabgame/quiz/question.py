@@ -55,6 +55,7 @@ class Question:
     key_points: tuple[str, ...] = ()
     deck_title: str = ""
     values: tuple[tuple[str, float], ...] = ()  # calculations: the numbers drawn
+    labels: tuple[tuple[str, str], ...] = ()  # calculations: each number's label as shown
     version: str | None = None  # the release a version-sensitive fact describes
 
 
@@ -102,3 +103,11 @@ class SelfGraded:
 
 
 Response = Picked | Typed | SelfGraded
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """A response that is not an answer to the question: text where a number is asked, or a
+    number in another unit. Nothing is recorded; `reason` is the one line telling why."""
+
+    reason: str

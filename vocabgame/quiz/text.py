@@ -80,3 +80,76 @@ def format_number(value: float, unit: str | None = None) -> str:
         rounded = round(value, digits)
         text = f"{rounded:,.{digits}f}".rstrip("0").rstrip(".") if digits else f"{rounded:,.0f}"
     return f"{text} {unit}" if unit else text
+
+
+# Spellings of one unit that mean the same thing, after case, spacing and a plural "s" are
+# set aside: "ms" and "milliseconds", "µs" and "us", "tokens per second" and "tokens/s".
+_UNIT_SPELLINGS = {
+    "μs": "us",
+    "microsecond": "us",
+    "usec": "us",
+    "millisecond": "ms",
+    "msec": "ms",
+    "nanosecond": "ns",
+    "second": "s",
+    "sec": "s",
+    "minute": "min",
+    "hour": "h",
+    "hr": "h",
+    "percent": "%",
+    "kilobyte": "kb",
+    "megabyte": "mb",
+    "gigabyte": "gb",
+    "terabyte": "tb",
+    "kibibyte": "kib",
+    "mebibyte": "mib",
+    "gibibyte": "gib",
+    "tebibyte": "tib",
+    "tok": "token",
+    "req": "request",
+}
+_UNIT_PART = re.compile(r"(/)")
+
+
+def _unit_word(word: str) -> str:
+    # A plural "s" goes ("GiBs", "tokens", "steps"), but not from a unit of one or two
+    # letters, where it is part of the unit ("ms", "us", "s").
+    if len(word) > 2 and word.endswith("s") and not word.endswith("ss"):
+        word = word[:-1]
+    return _UNIT_SPELLINGS.get(word, word)
+
+
+def unit_key(unit: str) -> str:
+    """A unit with its spelling set aside: "GiB", "gib" and "GiBs" give the same key, "GB" and
+    "GiB" do not."""
+    text = unicodedata.normalize("NFKC", unit).casefold().strip()
+    text = re.sub(r"\s+per\s+", "/", text)
+    text = re.sub(r"\s+", "", text)
+    return "".join(_unit_word(part) if part != "/" else part for part in _UNIT_PART.split(text))
+
+
+def same_unit(a: str, b: str) -> bool:
+    """True if two units differ only in spelling (case, plural, a common abbreviation)."""
+    return unit_key(a) == unit_key(b)
+
+
+_LEADING_NUMBER = re.compile(r"^\s*(\d{1,3}(?:,\d{3})+|\d+)")
+
+
+def article_for(text: str) -> str | None:
+    """ "a" or "an" before `text` when it starts with a number, chosen by how the number is
+    spoken: an 8000-token prompt, an 18-layer model, an 11 ms wait, a 100-token reply. None
+    when `text` does not start with a number (the writer's article stands)."""
+    match = _LEADING_NUMBER.match(text)
+    if not match:
+        return None
+    digits = match.group(1).replace(",", "")
+    # Spoken from its first group of three digits: 18,000 is "eighteen thousand".
+    first = int(digits[: len(digits) % 3 or 3])
+    if first >= 100:
+        vowel = first // 100 == 8  # "eight hundred"
+    elif first >= 10:
+        vowel = first in (11, 18) or first // 10 == 8  # eleven, eighteen, eighty-
+    else:
+        vowel = first == 8
+    return "an" if vowel else "a"

@@ -186,3 +186,80 @@ def _eval(node: ast.expr, values: Mapping[str, float]) -> float:
             function = FUNCTIONS[name][0]
             return float(function(*(_eval(a, values) for a in args)))
     raise CalcError(f"{type(node).__name__} is not allowed")  # pragma: no cover - parse() checks
+
+
+# -- in readable notation -------------------------------------------------------------------------
+
+_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+_SYMBOL: dict[type[ast.operator], str] = {
+    ast.Add: "+",
+    ast.Sub: "−",
+    ast.Mult: "×",
+    ast.Div: "÷",
+    ast.Mod: "mod",
+}
+_PRECEDENCE: dict[type[ast.operator], int] = {
+    ast.Add: 1,
+    ast.Sub: 1,
+    ast.Mult: 2,
+    ast.Div: 2,
+    ast.FloorDiv: 2,
+    ast.Mod: 2,
+    ast.Pow: 4,
+}
+_UNARY = 3
+_ATOM = 5
+
+
+def readable(
+    tree: ast.Expression | str,
+    source: str,
+    values: Mapping[str, str] | None = None,
+) -> str:
+    """A checked expression the way a person writes it: `2 * n / 1024 ** 2` becomes
+    `2 × n ÷ 1024²`. Numbers keep their spelling in `source`; with `values`, each name is
+    replaced by its text there (to show the numbers worked through)."""
+    if isinstance(tree, str):
+        tree = parse(tree)
+    text, _ = _readable(tree.body, source.strip(), values or {})
+    return text
+
+
+def _readable(node: ast.expr, source: str, values: Mapping[str, str]) -> tuple[str, int]:
+    """The text of `node` and its precedence, so the caller knows when to add parentheses."""
+    match node:
+        case ast.Constant():
+            return (ast.get_source_segment(source, node) or repr(node.value)), _ATOM
+        case ast.Name(id=name):
+            return values.get(name, name), _ATOM
+        case ast.UnaryOp(op=op, operand=operand):
+            inner, prec = _readable(operand, source, values)
+            sign = "−" if isinstance(op, ast.USub) else "+"
+            return sign + (f"({inner})" if prec < _UNARY else inner), _UNARY
+        case ast.BinOp(left=left, op=ast.Pow(), right=right):
+            base, base_prec = _readable(left, source, values)
+            if base_prec <= _PRECEDENCE[ast.Pow] or base.startswith("−"):
+                base = f"({base})"
+            if isinstance(right, ast.Constant) and isinstance(right.value, int):
+                return base + str(right.value).translate(_SUPERSCRIPT), _PRECEDENCE[ast.Pow]
+            exponent, exp_prec = _readable(right, source, values)
+            return f"{base}^({exponent})" if exp_prec < _ATOM else f"{base}^{exponent}", 4
+        case ast.BinOp(left=left, op=ast.FloorDiv(), right=right):
+            a, _ = _readable(left, source, values)
+            b, b_prec = _readable(right, source, values)
+            b = f"({b})" if b_prec <= _PRECEDENCE[ast.Div] else b
+            return f"floor({a} ÷ {b})", _ATOM
+        case ast.BinOp(left=left, op=op, right=right):
+            prec = _PRECEDENCE[type(op)]
+            a, a_prec = _readable(left, source, values)
+            b, b_prec = _readable(right, source, values)
+            if a_prec < prec:
+                a = f"({a})"
+            # a - (b - c), a / (b * c): the right side keeps its parentheses at equal precedence
+            if b_prec < prec or (b_prec == prec and not isinstance(op, (ast.Add, ast.Mult))):
+                b = f"({b})"
+            return f"{a} {_SYMBOL[type(op)]} {b}", prec
+        case ast.Call(func=ast.Name(id=name), args=args):
+            inner = ", ".join(_readable(a, source, values)[0] for a in args)
+            return f"{name}({inner})", _ATOM
+    raise CalcError(f"{type(node).__name__} is not allowed")  # pragma: no cover - parse() checks

@@ -22,8 +22,9 @@ from textual.widgets.option_list import Option
 
 from vocabgame.play import Outcome, Round
 from vocabgame.printable import printable
-from vocabgame.quiz import Kind
+from vocabgame.quiz import Kind, Refused
 from vocabgame.store import StoreError
+from vocabgame.ui.screens.flag_note import FlagNoteScreen
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.screens.results import ResultsScreen
 from vocabgame.ui.widgets.feedback import feedback_text, numbered, reveal_text
@@ -69,7 +70,15 @@ class RoundScreen(Screen[None]):
             "f,ctrl+f",
             "flag",
             "Flag",
-            tooltip="flag the question as wrong or unclear, for the deck's author",
+            tooltip="flag the question as wrong or unclear, with a note if you like; "
+            "again to take the flag back",
+        ),
+        Binding(
+            "o",
+            "override",
+            "I was right",
+            show=False,
+            tooltip="after a typed answer marked wrong: count it as right (I was right)",
         ),
         Binding(
             "q,escape", "end", "End round", tooltip="end the round early (every answer is kept)"
@@ -87,6 +96,7 @@ class RoundScreen(Screen[None]):
         # arrived with the one that left the feedback must not answer a question unseen.
         self.armed = False
         self.shown_at = 0.0  # monotonic time the question went up
+        self.feedback_at = 0.0  # monotonic time the last feedback went up
 
     @property
     def vocab(self) -> VocabApp:
@@ -190,7 +200,8 @@ class RoundScreen(Screen[None]):
             feedback.update(feedback_text(self.outcome, self.vocab.session.clock()))
             feedback.set_class(correct, "right")
             feedback.set_class(not correct, "wrong")
-            self.hint("Enter or Space: next   u: undo   f: flag this question")
+            right = "   o: I was right" if self.outcome.can_override else ""
+            self.hint(f"Enter or Space: next{right}   u: undo   f: flag this question")
             self.set_focus(None)  # Enter/Space/digits reach the screen
         if phase is not Phase.REVEALED:
             self.query_one("#body", VerticalScroll).scroll_home(animate=False)
@@ -201,6 +212,7 @@ class RoundScreen(Screen[None]):
 
     def show_feedback(self, outcome: Outcome) -> None:
         self.outcome = outcome
+        self.feedback_at = time.monotonic()
         if not outcome.saved:
             self.vocab.warn_unsaved()
         self.phase = Phase.FEEDBACK
@@ -257,8 +269,8 @@ class RoundScreen(Screen[None]):
         except StoreError as exc:
             self.store_failed(exc, "Answer not saved")
             return
-        if outcome is None:  # a number was expected; nothing was recorded
-            self.hint("That is not a number. Type it like 140, 140 GB, 1.4e2 or 1,400.")
+        if isinstance(outcome, Refused):  # not an answer; nothing was recorded
+            self.hint(outcome.reason)
         else:
             self.show_feedback(outcome)
 
@@ -289,14 +301,38 @@ class RoundScreen(Screen[None]):
         self.app.notify("Last answer undone: it is as if it was never given.", timeout=3)
         self.show_question()
 
+    def action_override(self) -> None:
+        """Count a typed answer marked wrong as right (I was right): only on its feedback, and
+        not from a key that arrived with the one that gave the answer."""
+        settled = time.monotonic() - self.feedback_at >= self.vocab.settle_seconds
+        if self.phase is not Phase.FEEDBACK or not settled or not self.round.can_override():
+            return
+        outcome = self._stored(self.round.override, "Override not saved")
+        if outcome is not None:
+            self.show_feedback(outcome)
+
     def action_flag(self) -> None:
-        key = self._stored(self.round.flag, "Flag not saved")
-        if key is not None:
-            self.app.notify(
-                printable(f"Flagged {key.item_id} for the deck's author. Thank you."),
-                timeout=3,
-                markup=False,
-            )
+        toggled = self._stored(self.round.toggle_flag, "Flag not saved")
+        if toggled is None:
+            return
+        key, flagged = toggled
+
+        def say(message: str) -> None:
+            self.app.notify(printable(message), timeout=3, markup=False)
+
+        if not flagged:
+            say(f"Unflagged {key.item_id}: its flag is taken back.")
+            return
+
+        def noted(note: str | None) -> None:
+            # A key pressed with the one that closed the note must not answer the question.
+            self.shown_at = time.monotonic()
+            if note is None:
+                say(f"Flagged {key.item_id} for the deck's author.")
+            elif self._stored(lambda: self.round.flag(note), "Note not saved") is not None:
+                say(f"Flagged {key.item_id} with your note. Thank you.")
+
+        self.app.push_screen(FlagNoteScreen(key.item_id), noted)
 
     def action_end(self) -> None:
         self.finish()

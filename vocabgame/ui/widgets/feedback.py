@@ -51,6 +51,12 @@ def feedback_text(outcome: Outcome, now: datetime) -> Text:
             text.append("\n")
     if grade.note:
         text.append(grade.note + "\n", style="italic")
+    if outcome.first_points is not None:
+        text.append(
+            f"Answered again after an undo: it scores at most what the first answer did "
+            f"({outcome.first_points} points).\n",
+            style="italic",
+        )
     if grade.why_not:
         text.append("Why not your choice: ", style="bold")
         text.append(grade.why_not + "\n")

@@ -1,0 +1,58 @@
+"""A one-line note for a flag just set: Enter saves it, Escape keeps the flag without one."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
+
+from vocabgame.printable import printable
+
+NOTE_MAX = 300  # characters: one line for the deck's author
+
+
+class FlagNoteScreen(ModalScreen[str | None]):
+    """Returns the note typed (None: no note; the flag stays either way)."""
+
+    DEFAULT_CSS = """
+    FlagNoteScreen { align: center middle; }
+    FlagNoteScreen > Vertical {
+        width: 76; max-width: 100%; height: auto; padding: 0 1;
+        border: round $accent; background: $surface;
+    }
+    FlagNoteScreen #flag-note { margin: 1 0 0 0; }
+    """
+    BINDINGS = [
+        Binding("escape", "skip", "No note", tooltip="keep the flag without a note"),
+    ]
+
+    def __init__(self, item_id: str) -> None:
+        super().__init__()
+        self.item_id = item_id
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(
+                Text(printable(f"Flagged {self.item_id} for the deck's author."), style="bold")
+            )
+            yield Static(
+                Text("Add a note if you like: Enter saves it, Escape keeps the flag without one.")
+            )
+            yield Input(
+                id="flag-note", placeholder="What is wrong or unclear?", max_length=NOTE_MAX
+            )
+
+    def on_mount(self) -> None:
+        self.query_one("#flag-note", Input).focus()
+
+    @on(Input.Submitted, "#flag-note")
+    def _save(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(" ".join(event.value.split()) or None)
+
+    def action_skip(self) -> None:
+        self.dismiss(None)
