@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from pathlib import Path
+
 from textual.app import App
 from textual.binding import Binding
 
@@ -28,6 +31,9 @@ class VocabApp(App[int]):
         size: int | None = None,
         seed: int | None = None,
         start_round: bool = False,
+        open_lab: bool = False,
+        lab_folders: Sequence[Path] = (),
+        mode: str = "review",
         settle_seconds: float = 0.25,
     ) -> None:
         super().__init__()
@@ -39,6 +45,9 @@ class VocabApp(App[int]):
         self.round_size = size
         self.seed = seed
         self.start_round = start_round
+        self.open_lab = open_lab
+        self.mode = mode  # the mode of rounds started from the command line
+        self.lab_folders = tuple(lab_folders)  # where *.lab.yaml files may add GPUs and models
         self._warned_unsaved = False
 
     def on_mount(self) -> None:
@@ -52,7 +61,15 @@ class VocabApp(App[int]):
             self.notify(printable(notice), markup=False, timeout=10)
         self.warn_unsaved()
         if self.start_round:
-            self.play(self.deck)
+            self.play(self.deck, self.mode)
+        elif self.open_lab:
+            self.show_lab()
+
+    def show_lab(self) -> None:
+        """Open the serving lab on the catalogue of the session's deck folders."""
+        from vocabgame.ui.screens.lab import LabScreen
+
+        self.push_screen(LabScreen(self.lab_folders))
 
     def warn_unsaved(self) -> None:
         """Say once, when the store turns out to be read-only, that answers are not kept."""
@@ -67,10 +84,12 @@ class VocabApp(App[int]):
                 timeout=12,
             )
 
-    def play(self, deck_id: str | None) -> None:
+    def play(self, deck_id: str | None, mode: str = "review") -> None:
         """Start a round on a deck (None: all decks) and show it."""
         try:
-            round_ = self.session.start_round(deck_id, size=self.round_size, seed=self.seed)
+            round_ = self.session.start_round(
+                deck_id, size=self.round_size, seed=self.seed, mode=mode
+            )
         except StoreError as exc:
             self.notify(
                 printable(str(exc)),
@@ -78,6 +97,14 @@ class VocabApp(App[int]):
                 severity="error",
                 timeout=10,
                 markup=False,
+            )
+            return
+        if round_ is None and mode == "lab":
+            self.notify(
+                "No lab challenges here: the serving-lab deck has them, or add lab_challenges "
+                "to a deck of yours.",
+                title="Nothing to play",
+                timeout=8,
             )
             return
         if round_ is None:

@@ -32,6 +32,7 @@ class HomeScreen(Screen[None]):
             "Play",
             tooltip="play a round of the highlighted deck (↑ ↓ move the highlight)",
         ),
+        Binding("l", "lab", "Lab", tooltip="the serving lab: estimate a setup, take a challenge"),
         Binding("question_mark", "help", "Keys", tooltip="these keys"),
         Binding("q", "app.quit", "Quit", tooltip="quit (every answer is already saved)"),
     ]
@@ -117,6 +118,9 @@ class HomeScreen(Screen[None]):
 
     def _play_row(self, key: str | None) -> None:
         self.vocab.play(key or None)
+
+    def action_lab(self) -> None:
+        self.vocab.show_lab()
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen("Home", active_key_rows(self)))
