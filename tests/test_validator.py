@@ -82,6 +82,7 @@ def test_a_deck_with_every_section_is_valid() -> None:
         "recall": 1,
         "claims": 1,
         "calculations": 1,
+        "lab_challenges": 1,
     }
 
 
@@ -122,6 +123,11 @@ FULL = with_base(
         unit: ms
         tolerance: 5%
         explanation: Decode time is tokens times time per token.
+        sources: [vllm]
+    lab_challenges:
+      - id: batch-tpot
+        change: batch
+        figure: tpot
         sources: [vllm]
     """
 )
@@ -325,7 +331,7 @@ def test_a_mapping_where_a_section_list_is_expected() -> None:
     text = "format: 1\nid: demo\ntitle: Demo\nterms:\n  id: prefill\n"
     assert errors(text) == [
         "deck.yaml:1:1: error: the deck has no items; add at least one entry to terms, "
-        "confusables, scenarios, recall, claims, calculations",
+        "confusables, scenarios, recall, claims, calculations, lab_challenges",
         "deck.yaml:5:3: error: terms should be a list, found a mapping",
     ]
 
@@ -763,7 +769,7 @@ def test_a_deck_without_items() -> None:
     text = "format: 1\nid: demo\ntitle: Demo\nterms: []\n"
     assert errors(text) == [
         "deck.yaml:1:1: error: the deck has no items; add at least one entry to terms, "
-        "confusables, scenarios, recall, claims, calculations"
+        "confusables, scenarios, recall, claims, calculations, lab_challenges"
     ]
 
 

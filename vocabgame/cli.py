@@ -124,6 +124,13 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
     p.add_argument(
         "--seed", type=_int, metavar="N", help="seed the shuffling, for a repeatable round"
     )
+    p.add_argument(
+        "--mode",
+        choices=("review", "lab"),
+        default="review",
+        help="review: the day's spaced-repetition round (the default); lab: the serving lab's "
+        "predict-then-reveal challenges, scheduled like other cards",
+    )
 
     p = command(
         "stats",
@@ -207,6 +214,17 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
     )
     p.add_argument("--json", action="store_true", help="print JSON for tools")
 
+    _lab_options(
+        command(
+            "lab",
+            "estimate a serving setup (the serving lab)",
+            "Estimate memory, TTFT, TPOT, throughput and cost of serving a model on GPUs, with "
+            "the working for every figure. With no setup options, opens the lab screen. "
+            "GPUs and models come from the built-in catalogue and *.lab.yaml files in the "
+            "decks folders.",
+        )
+    )
+
     p = command(
         "serve",
         "play in a web browser",
@@ -279,6 +297,37 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+_LAB_ASSUMED = ("bandwidth_efficiency", "compute_efficiency", "usd_per_gpu_hour")
+_LAB_SETUP = ("gpu", "model", "tp", "batch", "prompt", "output", "weights", "kv", *_LAB_ASSUMED)
+
+
+def _lab_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--gpu", metavar="G", help="GPU id, e.g. H100-SXM (default H100-SXM)")
+    p.add_argument("--model", metavar="M", help="model id, e.g. llama-3.1-8b (the default)")
+    p.add_argument("--tp", type=_positive_int, metavar="N", help="tensor-parallel GPUs (1)")
+    p.add_argument(
+        "--batch", type=_positive_int, metavar="B", help="sequences decoding at once (1)"
+    )
+    p.add_argument("--prompt", type=_positive_int, metavar="P", help="prompt tokens (1000)")
+    p.add_argument("--output", type=_positive_int, metavar="O", help="output tokens (200)")
+    p.add_argument("--weights", choices=("bf16", "fp8", "int8", "int4"), help="weight precision")
+    p.add_argument("--kv", choices=("bf16", "fp8"), help="KV cache precision")
+    p.add_argument(
+        "--bandwidth-efficiency",
+        type=float,
+        metavar="R",
+        help="achieved share of peak memory bandwidth (assumed 0.8)",
+    )
+    p.add_argument(
+        "--compute-efficiency",
+        type=float,
+        metavar="R",
+        help="achieved share of peak dense math (assumed 0.6)",
+    )
+    p.add_argument("--usd-per-gpu-hour", type=float, metavar="USD", help="GPU price (2.00)")
+    p.add_argument("--json", action="store_true", help="print JSON for tools")
+
+
 def _setting_type(key: str) -> Callable[[str], object]:
     """The setting's Python type for argparse; its range is checked by the settings module."""
     kind = type(SPEC[key].default)
@@ -320,6 +369,7 @@ def _effective_settings(argv: Sequence[str]) -> Settings | None:
 USES_DATA_FOLDER = (
     None,
     "play",
+    "lab",  # with no setup options it opens the game
     "stats",
     "flags",
     "settings",
@@ -371,6 +421,10 @@ def _run(args: argparse.Namespace, data_dir: Path, folders: list[Path]) -> int:
             case "settings":
                 changes = {s.key: getattr(args, s.key) for s in SPECS}
                 return cmd_settings(data_dir, {k: v for k, v in changes.items() if v is not None})
+            case "lab":
+                if args.json or any(getattr(args, k) is not None for k in _LAB_SETUP):
+                    return cmd_lab(args, folders)
+                return run_app(data_dir, folders, lab=True)
             case "preview":
                 return cmd_preview(args.path, args.item)
             case "export-progress":
@@ -386,7 +440,13 @@ def _run(args: argparse.Namespace, data_dir: Path, folders: list[Path]) -> int:
                 )
             case "play":
                 return run_app(
-                    data_dir, folders, deck=args.deck, size=args.size, seed=args.seed, start=True
+                    data_dir,
+                    folders,
+                    deck=args.deck,
+                    size=args.size,
+                    seed=args.seed,
+                    start=True,
+                    mode=args.mode,
                 )
             case _:
                 return run_app(data_dir, folders)
@@ -691,12 +751,16 @@ def _err(message: str) -> None:
 def cmd_validate(paths: list[Path], fmt: str, strict: bool, max_bytes: int | None) -> int:
     from vocabgame.deck import DEFAULT_MAX_BYTES, find_deck_files, load_text, read_text
     from vocabgame.deck.lint import Corpus
+    from vocabgame.lab.catalogue import lab_files
+    from vocabgame.lab.catalogue import load_text as load_lab_text
     from vocabgame.problems import DeckError, Problem
+    from vocabgame.reading.files import LAB_SUFFIXES
 
     corpus = Corpus()  # near-duplicates are looked for across all the files checked together
     owners: dict[str, str] = {}
     files = 0
     listed, not_searched = find_deck_files(paths, report_missing=True)
+    listed += lab_files(paths)  # the serving lab's GPU and model files in the folders
     problems: list[Problem] = list(not_searched)
     for path in listed:
         files += 1
@@ -704,6 +768,9 @@ def cmd_validate(paths: list[Path], fmt: str, strict: bool, max_bytes: int | Non
             text = read_text(path, max_bytes or DEFAULT_MAX_BYTES)
         except DeckError as exc:
             problems.extend(exc.problems)
+            continue
+        if path.name.endswith(LAB_SUFFIXES):
+            problems.extend(load_lab_text(text, str(path))[1])
             continue
         deck, found = load_text(text, str(path), strict=strict, corpus=corpus)
         problems.extend(found)
@@ -944,6 +1011,43 @@ def cmd_serve(data_dir: Path, decks: list[Path], host: str, port: int) -> int:
     return EXIT_OK
 
 
+def cmd_lab(args: argparse.Namespace, folders: list[Path]) -> int:
+    from vocabgame.lab import Assumptions, LabError, Setup, estimate, load_catalogue
+    from vocabgame.lab.report import render
+
+    catalogue = load_catalogue(folders)
+    for problem in catalogue.problems:
+        print(printable(str(problem)), file=sys.stderr)
+    gpu = catalogue.gpu(args.gpu or "H100-SXM")
+    model = catalogue.model(args.model or "llama-3.1-8b")
+    if gpu is None or model is None:
+        kind, wanted, known = (
+            ("GPU", args.gpu, catalogue.gpus)
+            if gpu is None
+            else ("model", args.model, catalogue.models)
+        )
+        _err(f"no {kind} with id {wanted!r}; known: {', '.join(known) or 'none'}")
+        return EXIT_USAGE
+    given = {k: getattr(args, k) for k in ("tp", "batch", "prompt", "output", "weights", "kv")}
+    assumed = {k: getattr(args, k) for k in _LAB_ASSUMED if getattr(args, k) is not None}
+    setup = Setup(
+        gpu,
+        model,
+        assumptions=Assumptions(**assumed),
+        **{k: v for k, v in given.items() if v is not None},
+    )
+    try:
+        result = estimate(setup)
+    except LabError as exc:
+        _err(str(exc))
+        return EXIT_PROBLEM
+    if args.json:
+        print(json.dumps(result.as_dict(), indent=2))
+    else:
+        print("\n".join(printable(line) for line in render(result).split("\n")))
+    return EXIT_OK
+
+
 def run_app(
     data_dir: Path,
     folders: list[Path],
@@ -952,6 +1056,8 @@ def run_app(
     size: int | None = None,
     seed: int | None = None,
     start: bool = False,
+    lab: bool = False,
+    mode: str = "review",
 ) -> int:
     from vocabgame.play import open_session
     from vocabgame.store import StoreError
@@ -973,7 +1079,15 @@ def run_app(
         return EXIT_USAGE
     from vocabgame.ui.app import VocabApp
 
-    app = VocabApp(session, deck=deck, size=size, seed=seed, start_round=start)
+    app = VocabApp(
+        session,
+        deck=deck,
+        size=size,
+        seed=seed,
+        start_round=start,
+        open_lab=lab,
+        lab_folders=folders,
+    )
     try:
         app.run()
     finally:

@@ -35,6 +35,7 @@ FACE_KINDS = {
     "claim": "true or false",
     "recall": "recall",
     "calculation": "calculation",
+    "predict": "lab challenge",
 }
 
 

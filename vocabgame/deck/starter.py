@@ -83,6 +83,14 @@ calculations:
     tolerance: 2%
     explanation: TPOT = (end-to-end latency - TTFT) / (output tokens - 1).
     sources: [vllm-bench]
+
+# Predict, then see: a fresh setup from the serving lab each time (change: batch, fp8, tp or
+# prompt; figure: tpot or throughput, or ttft or tpot for prompt).
+lab_challenges:
+  - id: double-batch-tpot
+    change: batch
+    figure: tpot
+    sources: [vllm-bench]
 """
 
 

@@ -15,6 +15,7 @@ from vocabgame.kinds.base import ItemKind
 from vocabgame.kinds.calculation import CalculationKind
 from vocabgame.kinds.claim import ClaimKind
 from vocabgame.kinds.confusable import ConfusableKind
+from vocabgame.kinds.lab import LabChallengeKind
 from vocabgame.kinds.recall import RecallKind
 from vocabgame.kinds.scenario import ScenarioKind
 from vocabgame.kinds.term import TermKind, distractors
@@ -54,6 +55,7 @@ _BUILTIN = (
     RecallKind(),
     ClaimKind(),
     CalculationKind(),
+    LabChallengeKind(),
 )
 for _kind in _BUILTIN:
     register(_kind)

@@ -17,6 +17,7 @@ from typing import ClassVar
 from fsrs import Card
 
 from vocabgame.kinds import KINDS, faces, item_faces
+from vocabgame.kinds.lab import LabChallengeKind
 from vocabgame.model import Deck, FaceKey
 
 POINTS_RIGHT = 10
@@ -30,6 +31,7 @@ class ModeId(StrEnum):
     LEARN = "review"  # the daily spaced-repetition round; stored as "review" since schema 1
     PRACTICE = "practice"  # nothing due or new: the faces due soonest, reviewed early
     MISSES = "misses"  # the questions just missed, again at once; the schedule stays
+    LAB = "lab"  # the serving lab's predict-then-reveal challenges only
 
 
 class PlanContext:
@@ -192,6 +194,35 @@ class MissesMode(Mode):
         return []
 
 
+class LabMode(Mode):
+    id = ModeId.LAB
+    title = "Lab challenges"
+    description = (
+        "The serving lab's predict-then-reveal challenges, each on a fresh setup: due ones "
+        "first, then new ones, then the ones due soonest."
+    )
+    banner = "lab challenges"
+
+    def plan(self, ctx: PlanContext) -> list[FaceKey]:
+        section = LabChallengeKind.section
+        ours = [
+            FaceKey(deck.id, item.id, face)
+            for deck in ctx.decks
+            for item in deck.section(section)
+            for face in item_faces(item)
+        ]
+        cards, now = ctx.cards, ctx.now
+        due = sorted(
+            (k for k in ours if k in cards and cards[k].due <= now),
+            key=lambda k: (ctx.retrievability(cards[k]), cards[k].due, k),
+        )
+        new = [k for k in ours if k not in cards]
+        later = sorted(
+            (k for k in ours if k in cards and cards[k].due > now), key=lambda k: (cards[k].due, k)
+        )
+        return one_per_item([*due, *new, *later], ctx.size, set())
+
+
 class PreviewMode(Mode):
     """An author's look at a deck: every face in deck order, nothing scheduled, nothing asked
     twice. Not a mode a player picks (it is not in MODES): `Session.preview` plays it."""
@@ -221,5 +252,5 @@ def unregister(mode_id: str) -> None:
     del MODES[mode_id]
 
 
-for _mode in (LearnMode(), PracticeMode(), MissesMode()):
+for _mode in (LearnMode(), PracticeMode(), MissesMode(), LabMode()):
     register(_mode)

@@ -11,6 +11,8 @@ from vocabgame.problems import DeckError, Problem
 
 DEFAULT_MAX_BYTES = 5 * 1024 * 1024
 DECK_SUFFIXES = (".yaml", ".yml")
+# The serving lab's GPU and model files may sit in a decks folder; they are not decks.
+LAB_SUFFIXES = (".lab.yaml", ".lab.yml")
 # Where the platform has them: opening a named pipe never waits, and no newline translation.
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _BINARY = getattr(os, "O_BINARY", 0)
@@ -122,7 +124,11 @@ def find_deck_files(
             continue
         inside: list[Path] = []
         for folder, _dirs, names in os.walk(path, onerror=unreadable):
-            inside.extend(Path(folder, n) for n in names if Path(n).suffix in DECK_SUFFIXES)
+            inside.extend(
+                Path(folder, n)
+                for n in names
+                if Path(n).suffix in DECK_SUFFIXES and not n.endswith(LAB_SUFFIXES)
+            )
         found.extend(sorted(inside))
     return found, problems
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from textual.app import App
 from textual.binding import Binding
@@ -31,6 +32,9 @@ class VocabApp(App[int]):
         size: int | None = None,
         seed: int | None = None,
         start_round: bool = False,
+        open_lab: bool = False,
+        lab_folders: Sequence[Path] = (),
+        mode: str = "review",
         settle_seconds: float = 0.25,
     ) -> None:
         super().__init__()
@@ -42,6 +46,9 @@ class VocabApp(App[int]):
         self.round_size = size
         self.seed = seed
         self.start_round = start_round
+        self.open_lab = open_lab
+        self.mode = mode  # the mode of rounds started from the command line
+        self.lab_folders = tuple(lab_folders)  # where *.lab.yaml files may add GPUs and models
         self._warned_unsaved = False
 
     def on_mount(self) -> None:
@@ -56,7 +63,15 @@ class VocabApp(App[int]):
             self.notify(printable(notice), markup=False, timeout=10)
         self.warn_unsaved()
         if self.start_round:
-            self.play(self.deck)
+            self.play(self.deck, self.mode)
+        elif self.open_lab:
+            self.show_lab()
+
+    def show_lab(self) -> None:
+        """Open the serving lab on the catalogue of the session's deck folders."""
+        from vocabgame.ui.screens.lab import LabScreen
+
+        self.push_screen(LabScreen(self.lab_folders))
 
     def apply_theme(self) -> None:
         theme = self.session.settings.theme
@@ -84,6 +99,14 @@ class VocabApp(App[int]):
             )
         except StoreError as exc:
             self.cannot_start(exc)
+            return
+        if round_ is None and mode == "lab":
+            self.notify(
+                "No lab challenges here: the serving-lab deck has them, or add lab_challenges "
+                "to a deck of yours.",
+                title="Nothing to play",
+                timeout=8,
+            )
             return
         if round_ is None:
             self.notify(

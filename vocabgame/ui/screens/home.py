@@ -86,6 +86,7 @@ class HomeScreen(Screen[None]):
         ),
         Binding("m", "more", "Learn more", tooltip="learn more new items of the deck today"),
         Binding("s", "settings", "Settings", tooltip="the settings: round size, new items a day …"),
+        Binding("l", "lab", "Lab", tooltip="the serving lab: estimate a setup, take a challenge"),
         Binding("question_mark", "help", "Keys", tooltip="these keys"),
         Binding("q", "app.quit", "Quit", tooltip="quit (every answer is already saved)"),
     ]
@@ -254,6 +255,9 @@ class HomeScreen(Screen[None]):
 
     def action_settings(self) -> None:
         self.app.push_screen(SettingsScreen())
+
+    def action_lab(self) -> None:
+        self.vocab.show_lab()
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen("Home", active_key_rows(self)))

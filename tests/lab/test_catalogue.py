@@ -1,0 +1,138 @@
+"""The GPU and model catalogue: the built-in files are valid and sourced, a player's
+*.lab.yaml adds to them, mistakes are reported at file:line:col, and every card a figure
+names exists in the built-in decks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from vocabgame.deck import load_catalog
+from vocabgame.lab import load_catalogue
+from vocabgame.lab.catalogue import load_text
+from vocabgame.lab.model import CARDS
+from vocabgame.paths import builtin_decks_dir
+from vocabgame.reading.files import deck_files
+
+MINE = """\
+lab: 1
+sources:
+  mine: {title: "My GPU's datasheet", url: "https://example.com/gpu.pdf"}
+gpus:
+  - id: My-GPU
+    name: My GPU
+    memory_gb: 24
+    bandwidth_gbs: 1000
+    tflops: {bf16: 165}
+    sources: [mine]
+"""
+
+
+def test_builtin_catalogue_loads_cleanly_with_every_figure_sourced() -> None:
+    catalogue = load_catalogue()
+    assert catalogue.problems == ()
+    assert {"H100-SXM", "A100-SXM-80GB", "H200-SXM", "L40S"} <= set(catalogue.gpus)
+    assert {"llama-3.1-8b", "llama-3.1-70b", "mixtral-8x7b"} <= set(catalogue.models)
+    for spec in [*catalogue.gpus.values(), *catalogue.models.values()]:
+        assert spec.sources, spec.id
+        for key in spec.sources:
+            assert catalogue.sources[key].url.startswith("https://"), key
+
+
+def test_builtin_figures_match_their_datasheets_and_configs() -> None:
+    c = load_catalogue()
+    h100 = c.gpus["H100-SXM"]
+    assert (h100.memory_gb, h100.bandwidth_gbs, h100.tflops["bf16"]) == (80, 3350, 989)
+    assert "fp8" not in c.gpus["A100-SXM-80GB"].tflops  # Ampere has no FP8 tensor cores
+    llama = c.models["llama-3.1-8b"]
+    assert (llama.layers, llama.hidden, llama.heads, llama.kv_heads, llama.head_dim) == (
+        32, 4096, 32, 8, 128,
+    )  # fmt: skip
+    assert c.models["mixtral-8x7b"].active_b == 12.9
+
+
+def test_ids_are_found_whatever_their_case() -> None:
+    c = load_catalogue()
+    assert c.gpu("h100-sxm") is c.gpus["H100-SXM"]
+    assert c.model("Llama-3.1-8B") is c.models["llama-3.1-8b"]
+
+
+def test_a_players_lab_file_in_a_decks_folder_adds_a_gpu_and_is_not_read_as_a_deck(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "my.lab.yaml").write_text(MINE, encoding="utf-8")
+    catalogue = load_catalogue([tmp_path])
+    assert catalogue.problems == ()
+    assert catalogue.gpus["My-GPU"].tflops["bf16"] == 165
+    assert deck_files([tmp_path]) == []
+    assert load_catalog([tmp_path]).problems == ()
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "where", "message"),
+    [
+        ("memory_gb: 24", "memory_gb: lots", "7:16", "memory_gb should be a number"),
+        ("memory_gb: 24", "memory_gb: -24", "7:16", "must be a positive number"),
+        (
+            "memory_gb: 24",
+            "memroy_gb: 24",
+            "7:5",
+            "unknown key 'memroy_gb' in a GPU (did you mean 'memory_gb'?)",
+        ),
+        (
+            "sources: [mine]",
+            "sources: [yours]",
+            "10:15",
+            "source 'yours' is not in the file's sources",
+        ),
+        ("tflops: {bf16: 165}", "tflops: {fp8: 165}", "9:13", "missing required key 'bf16'"),
+        ("lab: 1", "lab: 2", "1:6", "unsupported lab format"),
+        ("id: My-GPU", "id: my gpu", "5:9", "may hold only letters, digits"),
+    ],
+)
+def test_mistakes_are_reported_at_file_line_col(
+    old: str, new: str, where: str, message: str, tmp_path: Path
+) -> None:
+    spec, problems = load_text(MINE.replace(old, new), "my.lab.yaml")
+    assert spec is None
+    shown = [str(p) for p in problems]
+    assert any(s.startswith(f"my.lab.yaml:{where}: error: ") and message in s for s in shown), shown
+
+
+def test_a_file_with_problems_is_left_out_and_its_problems_reported(tmp_path: Path) -> None:
+    (tmp_path / "bad.lab.yaml").write_text(MINE.replace("memory_gb: 24", "memory_gb: x"), "utf-8")
+    catalogue = load_catalogue([tmp_path])
+    assert "My-GPU" not in catalogue.gpus
+    assert "H100-SXM" in catalogue.gpus
+    assert [p.line for p in catalogue.problems] == [7]
+
+
+def test_a_model_without_a_source_or_with_half_an_moe_is_refused() -> None:
+    text = """\
+lab: 1
+models:
+  - id: m
+    name: M
+    params_b: 7
+    layers: 32
+    hidden: 4096
+    heads: 32
+    kv_heads: 8
+    head_dim: 128
+    experts: 8
+"""
+    spec, problems = load_text(text, "m.lab.yaml")
+    assert spec is None
+    messages = " | ".join(p.message for p in problems)
+    assert "has no sources" in messages
+    assert "lacks active_experts, active_params_b" in messages
+
+
+def test_every_card_a_figure_names_exists_in_the_builtin_decks() -> None:
+    decks = {d.id: d for d in load_catalog([builtin_decks_dir()]).decks}
+    for key, card in CARDS.items():
+        deck = decks.get(card.deck)
+        assert deck is not None, f"{key}: no deck {card.deck}"
+        ids = {item.id for items in deck.sections.values() for item in items}
+        assert card.item in ids, f"{key}: no item {card}"

@@ -1,0 +1,62 @@
+"""Predict-then-reveal challenges: drawn from a seed, answered by the model, graded."""
+
+from __future__ import annotations
+
+import pytest
+
+from vocabgame.lab import load_catalogue
+from vocabgame.lab.challenge import DOWN, KINDS, SAME, UP, direction, make_challenge
+
+
+def test_direction_has_a_band_for_about_the_same() -> None:
+    assert direction(10, 10.9) == SAME
+    assert direction(10, 11.1) == UP
+    assert direction(10, 9.2) == SAME
+    assert direction(10, 9.0) == DOWN
+
+
+def test_a_challenge_is_the_same_for_the_same_seed_and_differs_across_seeds() -> None:
+    c = load_catalogue()
+    assert make_challenge(c, 3).prompt == make_challenge(c, 3).prompt
+    assert len({make_challenge(c, s).prompt for s in range(8)}) > 4
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_kind_of_change_makes_a_challenge_whose_answers_follow_the_numbers(kind: str) -> None:
+    for seed in range(5):
+        ch = make_challenge(load_catalogue(), seed, kind)
+        assert ch.kind == kind
+        for ask in ch.asks:
+            assert ask.before == ch.before.value(ask.key)
+            assert ask.after == ch.after.value(ask.key)
+            assert ask.answer == direction(ask.before, ask.after)
+        assert "Before, decode is" in ch.reason and "After, decode is" in ch.reason
+
+
+def test_doubling_a_memory_bound_batch_whose_weights_dominate_keeps_tpot_and_doubles_throughput() -> (
+    None
+):
+    c = load_catalogue()
+    for seed in range(40):
+        ch = make_challenge(c, seed, "batch")
+        kv_after = ch.after.value("kv_batch")  # small beside the weights: they set the step time
+        if ch.after.decode_regime == "memory-bound" and kv_after < 0.1 * ch.after.value(
+            "weights_per_gpu"
+        ):
+            break
+    else:
+        pytest.fail("no memory-bound batch with a small KV cache among 40 seeds")
+    tpot, throughput = ch.asks
+    assert (tpot.key, tpot.answer) == ("tpot", SAME)
+    assert (throughput.key, throughput.answer) == ("throughput", UP)
+    assert "shares each step's weight read" in ch.reason
+
+
+def test_grading_marks_each_prediction() -> None:
+    ch = make_challenge(load_catalogue(), 1, "fp8")
+    right = [a.answer for a in ch.asks]
+    wrong = [UP if a.answer != UP else DOWN for a in ch.asks]
+    assert all(v.right for v in ch.grade(right))
+    assert not any(v.right for v in ch.grade(wrong))
+    with pytest.raises(ValueError):
+        ch.grade(["sideways", "up"])

@@ -1,0 +1,191 @@
+"""The lab's roofline model, each formula against numbers worked out by hand here."""
+
+from __future__ import annotations
+
+import pytest
+
+from vocabgame.lab import Assumptions, GpuSpec, LabError, ModelSpec, Setup, estimate, sweep
+from vocabgame.lab.model import COMPUTE_BOUND, MEMORY_BOUND, next_batch, weights_read_b
+
+# A made-up GPU and model with round numbers, so every figure is easy to work by hand.
+GPU = GpuSpec("toy-gpu", "Toy GPU", memory_gb=100, bandwidth_gbs=1000, tflops={"bf16": 100})
+FP8_GPU = GpuSpec("toy-fp8", "Toy FP8", 100, 1000, {"bf16": 100, "fp8": 200})
+DENSE = ModelSpec(
+    "toy", "Toy 10B", params_b=10, layers=10, hidden=1000, heads=10, kv_heads=2, head_dim=100
+)
+MOE = ModelSpec(
+    "toy-moe", "Toy MoE", params_b=10, layers=10, hidden=1000, heads=10, kv_heads=2,
+    head_dim=100, experts=4, active_experts=1, active_params_b=4,
+)  # fmt: skip
+# Efficiencies of 1 and all memory usable keep the hand arithmetic short.
+IDEAL = Assumptions(
+    bandwidth_efficiency=1, compute_efficiency=1, usable_memory=1, usd_per_gpu_hour=3.6
+)
+
+
+def setup(**kw: object) -> Setup:
+    base: dict[str, object] = dict(gpu=GPU, model=DENSE, prompt=1000, output=101, assumptions=IDEAL)
+    base.update(kw)
+    return Setup(**base)  # type: ignore[arg-type]
+
+
+def test_memory_figures_by_hand() -> None:
+    e = estimate(setup(batch=4))
+    # 10e9 parameters x 2 bytes = 20 GB
+    assert e.value("weights") == pytest.approx(20)
+    # 2 x 10 layers x 2 KV heads x 100 dims x 2 bytes = 8,000 bytes a token
+    assert e.value("kv_per_token") == 8000
+    # 8,000 bytes x (1000 + 101) tokens = 8.808 MB
+    assert e.value("kv_per_sequence") == pytest.approx(8000 * 1101 / 1e9)
+    # 100 GB - 20 GB of weights = 80 GB for KV; 80e9 / 8.808e6 = 9082.6 -> 9082 sequences
+    assert e.value("kv_space") == pytest.approx(80)
+    assert e.value("max_batch") == 9082
+    assert e.value("kv_batch") == pytest.approx(4 * 8000 * 1101 / 1e9)
+
+
+def test_tensor_parallel_splits_weights_and_kv_heads_but_never_below_one_head() -> None:
+    two = estimate(setup(tp=2))
+    assert two.value("weights_per_gpu") == pytest.approx(10)
+    # Each GPU holds 1 of the 2 KV heads: half the KV per sequence, 90 GB of room.
+    assert two.value("max_batch") == int(90e9 // (8000 * 1101 / 2))
+    five = estimate(setup(tp=5))  # 2 KV heads over 5 GPUs: each keeps a whole copy of one
+    assert five.value("max_batch") == int(96e9 // (8000 * 1101 / 2))
+
+
+def test_fp8_halves_weights_and_kv() -> None:
+    e = estimate(setup(weights="fp8", kv="fp8", gpu=FP8_GPU))
+    assert e.value("weights") == pytest.approx(10)
+    assert e.value("kv_per_token") == 4000
+    assert e.math_precision == "fp8"  # W8A8 runs at the FP8 rate where the GPU has one
+    assert e.value("ops_byte") == pytest.approx(200e12 / 1000e9)
+
+
+def test_fp8_weights_on_a_gpu_without_fp8_math_run_at_bf16() -> None:
+    e = estimate(setup(weights="fp8"))
+    assert e.math_precision == "bf16"
+    assert e.value("ridge") == pytest.approx(100)
+
+
+def test_prefill_ttft_by_hand() -> None:
+    e = estimate(setup())
+    # FLOPs: 2 x 10e9 x 1000 = 2e13, plus attention 2 x 10 x 10 x 100 x 1000^2 = 2e10
+    flops = 2e13 + 2e10
+    # 100 TFLOPS achieved: 0.20020 s; bytes 20e9 + 8e6 at 1000 GB/s: 0.020 s -> compute-bound
+    assert e.value("prefill") == pytest.approx(flops / 100e12 * 1000)
+    assert e.value("ttft") == e.value("prefill")
+    assert e.prefill_regime == COMPUTE_BOUND
+    assert e.value("prefill_intensity") == pytest.approx(flops / (20e9 + 8000 * 1000))
+
+
+def test_decode_step_by_hand_at_batch_1_is_memory_bound() -> None:
+    e = estimate(setup(batch=1))
+    context = 1000 + 101 / 2  # the mean context over the reply
+    step_bytes = 20e9 + 8000 * context
+    step_flops = 2 * 10e9 + 4 * 10 * 10 * 100 * context
+    assert e.value("decode_memory") == pytest.approx(step_bytes / 1000e9 * 1000)
+    assert e.value("decode_compute") == pytest.approx(step_flops / 100e12 * 1000)
+    assert e.value("tpot") == pytest.approx(e.value("decode_memory"))
+    assert e.decode_regime == MEMORY_BOUND
+    assert e.value("decode_intensity") == pytest.approx(step_flops / step_bytes)
+    # End to end: TTFT + 100 more tokens at one TPOT each
+    assert e.value("e2e") == pytest.approx(e.value("ttft") / 1000 + 100 * e.value("tpot") / 1000)
+    assert e.value("user_speed") == pytest.approx(1000 / e.value("tpot"))
+    assert e.value("throughput") == pytest.approx(e.value("user_speed"))
+
+
+def test_cost_per_million_tokens_by_hand() -> None:
+    e = estimate(setup(batch=8, tp=2))
+    # $3.60 an hour x 2 GPUs = $0.002 a second; at T tokens/s a million tokens cost 2000 / T
+    assert e.value("cost") == pytest.approx(0.002 / e.value("throughput") * 1e6)
+
+
+def test_regime_switches_at_the_ridge_point() -> None:
+    # Ridge 100 FLOP/byte. With a tiny context, decode intensity is about 2B / 2 bytes = B.
+    tiny = dict(prompt=1, output=1)
+    below = estimate(setup(batch=90, **tiny))
+    above = estimate(setup(batch=110, **tiny))
+    assert below.value("decode_intensity") < below.value("ridge") < above.value("decode_intensity")
+    assert below.decode_regime == MEMORY_BOUND
+    assert above.decode_regime == COMPUTE_BOUND
+    assert above.value("tpot") == pytest.approx(above.value("decode_compute"))
+    assert below.value("tpot") == pytest.approx(below.value("decode_memory"))
+    assert below.value("knee") == pytest.approx(100)  # ridge x 2 bytes / 2
+
+
+def test_doubling_the_batch_in_the_memory_bound_regime_barely_moves_tpot() -> None:
+    small, large = (estimate(setup(batch=b, prompt=100, output=10)) for b in (8, 16))
+    assert large.value("tpot") / small.value("tpot") < 1.05
+    assert large.value("throughput") / small.value("throughput") > 1.9
+
+
+def test_past_the_knee_tpot_grows_with_the_batch_and_throughput_flattens() -> None:
+    small, large = (estimate(setup(batch=b, prompt=1, output=1)) for b in (400, 800))
+    assert large.value("tpot") / small.value("tpot") == pytest.approx(2, rel=0.02)
+    assert large.value("throughput") / small.value("throughput") == pytest.approx(1, rel=0.02)
+
+
+def test_a_batch_that_does_not_fit_is_refused_with_the_reason() -> None:
+    with pytest.raises(LabError, match=r"largest batch that fits is 9082"):
+        estimate(setup(batch=9083))
+    estimate(setup(batch=9082))
+
+
+def test_weights_that_do_not_fit_are_refused_with_the_reason() -> None:
+    big = ModelSpec("big", "Big", 70, 80, 8192, 64, 8, 128)
+    with pytest.raises(LabError, match=r"140 GB of weights.*raise TP or quantize"):
+        estimate(setup(model=big))
+    assert estimate(setup(model=big, tp=2, assumptions=Assumptions(usable_memory=0.9)))
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (dict(batch=0), "batch must be at least 1"),
+        (dict(weights="fp4"), "unknown weight precision 'fp4'"),
+        (dict(kv="int4"), "unknown KV cache precision 'int4'"),
+        (dict(tp=3), "does not divide"),
+        (dict(assumptions=Assumptions(compute_efficiency=1.5)), "compute efficiency"),
+    ],
+)
+def test_nonsense_setups_are_refused(change: dict[str, object], message: str) -> None:
+    with pytest.raises(LabError, match=message):
+        estimate(setup(**change))
+
+
+def test_moe_reads_the_active_experts_at_batch_1_and_all_of_them_at_large_batches() -> None:
+    # 4 experts of 2B each (10 - 4 = 6B over 3 unused), 2B shared: batch 1 reads 2 + 2 = 4B
+    assert weights_read_b(MOE, 1) == pytest.approx(4)
+    # Batch 2: each expert missed by both tokens with (3/4)^2; 4 x (1 - 9/16) = 1.75 experts
+    assert weights_read_b(MOE, 2) == pytest.approx(2 + 1.75 * 2)
+    assert weights_read_b(MOE, 1000) == pytest.approx(10)
+    assert weights_read_b(DENSE, 1) == 10
+    # Compute follows the active parameters only: 2 x 4e9 per token
+    e = estimate(setup(model=MOE, prompt=1, output=1, batch=1))
+    assert e.value("decode_compute") == pytest.approx(
+        (2 * 4e9 + 4 * 10 * 10 * 100 * 1.5) / 100e12 * 1000
+    )
+
+
+def test_every_figure_carries_its_formula_and_inputs() -> None:
+    e = estimate(setup())
+    for fig in e.figures.values():
+        assert fig.formula and fig.inputs, fig.key
+        assert all(name and value for name, value in fig.inputs), fig.key
+
+
+def test_tpot_with_prefills_mixed_in_adds_each_steps_share_of_prefill() -> None:
+    e = estimate(setup(batch=10))
+    assert e.value("tpot_loaded") == pytest.approx(e.value("tpot") + 10 / 101 * e.value("prefill"))
+
+
+def test_sweep_marks_batches_that_do_not_fit() -> None:
+    points = sweep(setup(), [1, 9082, 9083])
+    assert [b for b, e in points if e is None] == [9083]
+
+
+def test_batch_ladder() -> None:
+    assert next_batch(8, up=True) == 16
+    assert next_batch(8, up=False) == 4
+    assert next_batch(1, up=False) == 1
+    assert next_batch(1024, up=True) == 2048
+    assert next_batch(12, up=True) == 16

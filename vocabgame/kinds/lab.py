@@ -1,0 +1,106 @@
+"""Lab challenges: "on this setup, does TPOT go up, down or stay about the same?", with a fresh
+setup drawn from the serving lab's model every time the face is asked. The deck names the
+change and the figure; the lab builds the setup, knows the answer and gives the reason.
+
+The question keeps only the seed it drew; grading draws the same challenge again from it."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+
+from vocabgame.kinds.base import ItemKind, refuse
+from vocabgame.kinds.common import choice_grade
+from vocabgame.lab import Catalogue, load_catalogue
+from vocabgame.lab.challenge import ASKED, DOWN, SAME, TOLERANCE, UP, Challenge, make_challenge
+from vocabgame.model import Deck, FaceKey
+from vocabgame.quiz.question import Choice, Grade, Kind, Picked, Question, Response
+from vocabgame.reading.checker import Checker
+from vocabgame.reading.yamltree import Node
+
+FACE = "predict"
+CHOICES = (
+    Choice("Goes up", UP),
+    Choice("Goes down", DOWN),
+    Choice(f"Stays about the same (within {TOLERANCE:.0%})", SAME),
+)
+
+
+@dataclass(frozen=True)
+class LabChallenge:
+    id: str
+    change: str  # batch, fp8, tp or prompt
+    figure: str  # the figure asked: tpot, throughput or ttft
+    note: str | None = None  # what the deck's author wants said after the lab's reason
+    tags: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
+    line: int = 0
+
+
+@lru_cache(maxsize=1)
+def _catalogue() -> Catalogue:
+    return load_catalogue()  # the built-in GPUs and models: rounds need no folders
+
+
+def challenge(item: LabChallenge, seed: int) -> Challenge:
+    return make_challenge(_catalogue(), seed, item.change)
+
+
+class LabChallengeKind(ItemKind):
+    section = "lab_challenges"
+    noun = singular = "lab challenge"
+    plural = "lab challenges"
+    required = ("id", "change", "figure")
+    optional = ("note",)
+    item_type = LabChallenge
+
+    def read(self, checker: Checker, entry: Node, fields: dict[str, Node]) -> LabChallenge:
+        change = checker.req_text(fields, "change")
+        figure = checker.req_text(fields, "figure")
+        if change and change not in ASKED:
+            checker.error(fields["change"], f"change {change!r} is not one of {', '.join(ASKED)}")
+        elif change and figure and figure not in ASKED[change]:
+            checker.error(
+                fields["figure"],
+                f"figure {figure!r} is not asked of the change {change!r}; "
+                f"choose {' or '.join(ASKED[change])}",
+            )
+        return LabChallenge(
+            change=change,
+            figure=figure,
+            note=checker.opt_text(fields, "note"),
+            **checker.common(fields),
+        )
+
+    def faces(self, item: LabChallenge) -> list[str]:
+        return [FACE]
+
+    def question(self, deck: Deck, item: LabChallenge, face: str, rng: random.Random) -> Question:
+        seed = rng.randrange(1 << 30)
+        ch = challenge(item, seed)
+        ask = next(a for a in ch.asks if a.key == item.figure)
+        return Question(
+            kind=Kind.CHOICE,
+            label="Predict, then see",
+            prompt=f"{ch.before.setup.describe()}.\n{ch.change}: {ask.label} goes up, down, or "
+            f"stays about the same?",
+            choices=CHOICES,
+            answer=ask.answer,
+            values=(("seed", float(seed)),),
+            key=FaceKey(deck.id, item.id, face),
+            deck_title=deck.title,
+        )
+
+    def grade(
+        self, deck: Deck, item: LabChallenge, question: Question, response: Response
+    ) -> Grade:
+        if not isinstance(response, Picked):
+            refuse(self, response)
+        ch = challenge(item, int(dict(question.values)["seed"]))
+        moved = "\n".join(a.moved() for a in ch.asks)
+        explanation = f"{moved}\n{ch.reason}"
+        if item.note:
+            explanation += f"\n{item.note}"
+        explanation += "\n(An estimate from the serving lab's roofline model.)"
+        return choice_grade(deck, item, question, response.index, explanation)

@@ -1,0 +1,638 @@
+"""A roofline estimate of one LLM serving setup: memory, prefill, decode, throughput and cost.
+
+Every figure is a `Figure` that carries its value, its formula and the inputs it used, so a
+screen can show the working. The model is an estimate: it leaves out queueing, kernel launch
+and scheduling overheads, and GPU-to-GPU communication under tensor parallelism, and it folds
+every kernel's real speed into two efficiency factors (`Assumptions`). docs/lab.md compares it
+with published measurements.
+
+Units: GB and GB/s are 10^9 bytes; TFLOPS are 10^12 operations a second.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+
+GB = 1e9
+TERA = 1e12
+
+# Bytes per stored number, by precision. INT4 is weight-only here (W4A16).
+BYTES: Mapping[str, float] = MappingProxyType({"bf16": 2.0, "fp8": 1.0, "int8": 1.0, "int4": 0.5})
+WEIGHT_PRECISIONS = ("bf16", "fp8", "int8", "int4")
+KV_PRECISIONS = ("bf16", "fp8")
+# The tensor-core rate the weight matmuls run at: 8-bit weights use 8-bit math where the GPU has
+# it (W8A8); 4-bit weights are widened to BF16 before the multiply.
+MATH_FOR_WEIGHTS: Mapping[str, str] = MappingProxyType(
+    {"bf16": "bf16", "fp8": "fp8", "int8": "int8", "int4": "bf16"}
+)
+
+MEMORY_BOUND = "memory-bound"
+COMPUTE_BOUND = "compute-bound"
+
+
+class LabError(Exception):
+    """A setup the model refuses, with one sentence saying why (it does not fit, an unknown
+    precision, a batch of zero)."""
+
+
+@dataclass(frozen=True)
+class CardRef:
+    """The built-in deck item that teaches a figure."""
+
+    deck: str
+    item: str
+
+    def __str__(self) -> str:
+        return f"{self.deck}/{self.item}"
+
+
+@dataclass(frozen=True)
+class GpuSpec:
+    """One GPU's datasheet figures: memory, bandwidth and dense (not sparse) tensor rates."""
+
+    id: str
+    name: str
+    memory_gb: float
+    bandwidth_gbs: float
+    tflops: Mapping[str, float]  # dense tensor-core rate by math precision: bf16, fp8, int8
+    sources: tuple[str, ...] = ()
+    path: str = ""
+    line: int = 0
+
+    def math_rate(self, weights: str) -> tuple[str, float]:
+        """The math precision the weight matmuls run in and its dense rate in TFLOPS: the
+        weights' own 8-bit rate where this GPU has one, else BF16."""
+        want = MATH_FOR_WEIGHTS[weights]
+        if want in self.tflops:
+            return want, self.tflops[want]
+        return "bf16", self.tflops["bf16"]
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A decoder-only transformer's shape, from its config.json. A dense model has
+    experts = active_experts = 1 and active_params_b = params_b."""
+
+    id: str
+    name: str
+    params_b: float
+    layers: int
+    hidden: int
+    heads: int
+    kv_heads: int
+    head_dim: int
+    experts: int = 1
+    active_experts: int = 1
+    active_params_b: float | None = None
+    sources: tuple[str, ...] = ()
+    path: str = ""
+    line: int = 0
+
+    @property
+    def active_b(self) -> float:
+        return self.params_b if self.active_params_b is None else self.active_params_b
+
+    @property
+    def is_moe(self) -> bool:
+        return self.experts > 1
+
+
+@dataclass(frozen=True)
+class Assumptions:
+    """What the estimate cannot know and takes as given. Each is a share of a datasheet peak
+    that real kernels reach, or a price."""
+
+    bandwidth_efficiency: float = 0.8  # achieved share of peak memory bandwidth (like MBU)
+    compute_efficiency: float = 0.6  # achieved share of peak dense tensor math (like MFU)
+    usable_memory: float = 0.9  # share of GPU memory the server may use (vLLM's default 0.9)
+    usd_per_gpu_hour: float = 2.0  # a rental price; change it to yours
+
+    def check(self) -> None:
+        for name in ("bandwidth_efficiency", "compute_efficiency", "usable_memory"):
+            value = getattr(self, name)
+            if not 0 < value <= 1:
+                raise LabError(
+                    f"{name.replace('_', ' ')} must be above 0 and at most 1, not {value}"
+                )
+        if self.usd_per_gpu_hour < 0:
+            raise LabError(f"the price per GPU-hour cannot be negative ({self.usd_per_gpu_hour})")
+
+
+@dataclass(frozen=True)
+class Setup:
+    """One serving setup: a model on `tp` GPUs, `batch` sequences decoding together, each with
+    a prompt of `prompt` tokens and `output` tokens to generate."""
+
+    gpu: GpuSpec
+    model: ModelSpec
+    weights: str = "bf16"
+    kv: str = "bf16"
+    tp: int = 1
+    batch: int = 1
+    prompt: int = 1000
+    output: int = 200
+    assumptions: Assumptions = field(default_factory=Assumptions)
+
+    def with_batch(self, batch: int) -> Setup:
+        return replace(self, batch=batch)
+
+    def describe(self) -> str:
+        return (
+            f"{self.model.name} on {self.tp} x {self.gpu.name}, weights {self.weights.upper()}, "
+            f"KV {self.kv.upper()}, batch {self.batch}, prompt {self.prompt}, output {self.output}"
+        )
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One number of the estimate with its working: `formula` in words and symbols, and the
+    `inputs` it used as (name, value with unit) pairs, in the formula's order."""
+
+    key: str
+    label: str
+    value: float
+    unit: str
+    formula: str
+    inputs: tuple[tuple[str, str], ...]
+    card: CardRef | None = None
+    note: str = ""
+
+    def shown(self) -> str:
+        return f"{fmt(self.value)} {self.unit}".strip()
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "label": self.label,
+            "value": self.value,
+            "unit": self.unit,
+            "formula": self.formula,
+            "inputs": dict(self.inputs),
+            "card": str(self.card) if self.card else None,
+            "note": self.note or None,
+        }
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Every figure of one setup, by key, in the order a reader follows them."""
+
+    setup: Setup
+    figures: Mapping[str, Figure]
+    decode_regime: str
+    prefill_regime: str
+    math_precision: str
+
+    def __getitem__(self, key: str) -> Figure:
+        return self.figures[key]
+
+    def value(self, key: str) -> float:
+        return self.figures[key].value
+
+    def as_dict(self) -> dict[str, object]:
+        s = self.setup
+        return {
+            "setup": {
+                "gpu": s.gpu.id,
+                "model": s.model.id,
+                "weights": s.weights,
+                "kv": s.kv,
+                "tp": s.tp,
+                "batch": s.batch,
+                "prompt": s.prompt,
+                "output": s.output,
+            },
+            "assumptions": {
+                "bandwidth_efficiency": s.assumptions.bandwidth_efficiency,
+                "compute_efficiency": s.assumptions.compute_efficiency,
+                "usable_memory": s.assumptions.usable_memory,
+                "usd_per_gpu_hour": s.assumptions.usd_per_gpu_hour,
+                "left_out": LEFT_OUT,
+            },
+            "regime": {"prefill": self.prefill_regime, "decode": self.decode_regime},
+            "math_precision": self.math_precision,
+            "figures": {k: f.as_dict() for k, f in self.figures.items()},
+        }
+
+
+LEFT_OUT = (
+    "queueing, scheduling and kernel-launch overheads, GPU-to-GPU communication under tensor "
+    "parallelism, and activation memory"
+)
+
+
+def fmt(value: float) -> str:
+    """A figure as a reader wants it: three significant digits, thousands separated."""
+    if value == 0 or not math.isfinite(value):
+        return str(value) if not math.isfinite(value) else "0"
+    magnitude = abs(value)
+    if value == int(value) and magnitude < 1e15:
+        return f"{int(value):,}"
+    if magnitude >= 1000:
+        return f"{value:,.0f}"
+    if magnitude >= 100:
+        return f"{value:.0f}"
+    if magnitude >= 10:
+        return f"{value:.1f}"
+    if magnitude >= 1:
+        return f"{value:.2f}"
+    return f"{value:.3g}"
+
+
+def _card(deck: str, item: str) -> CardRef:
+    return CardRef(deck, item)
+
+
+# The deck item that teaches each figure (tests check every one exists in decks/).
+CARDS: Mapping[str, CardRef] = MappingProxyType(
+    {
+        "weights": _card("quantization", "weight-memory"),
+        "weights_per_gpu": _card("scaling-capacity", "tensor-parallelism"),
+        "kv_per_token": _card("kv-cache", "kv-bytes-per-token"),
+        "kv_per_sequence": _card("kv-cache", "kv-one-sequence"),
+        "kv_space": _card("kv-cache", "kv-sequences-fit"),
+        "kv_batch": _card("kv-cache", "kv-batch"),
+        "max_batch": _card("interview-classics", "kv-limited-concurrency"),
+        "prefill": _card("batching-scheduling", "prefill"),
+        "prefill_intensity": _card("scaling-capacity", "arithmetic-intensity"),
+        "ttft": _card("latency-throughput", "ttft"),
+        "decode_memory": _card("estimates", "decode-bandwidth-ceiling"),
+        "decode_compute": _card("scaling-capacity", "compute-bound"),
+        "decode_intensity": _card("scaling-capacity", "arithmetic-intensity"),
+        "ops_byte": _card("scaling-capacity", "ops-byte-ratio"),
+        "ridge": _card("scaling-capacity", "roofline-model"),
+        "knee": _card("estimates", "crossover-batch-size"),
+        "tpot": _card("latency-throughput", "tpot"),
+        "tpot_loaded": _card("batching-scheduling", "chunked-prefill"),
+        "e2e": _card("latency-throughput", "e2el"),
+        "user_speed": _card("latency-throughput", "per-user-output-speed"),
+        "throughput": _card("latency-throughput", "output-token-throughput"),
+        "cost": _card("latency-throughput", "cost-per-token"),
+    }
+)
+
+
+def _n(value: float, unit: str = "") -> str:
+    return f"{fmt(value)} {unit}".strip()
+
+
+def check_setup(setup: Setup) -> None:
+    """Raise LabError for a setup that makes no sense, before any arithmetic."""
+    if setup.weights not in WEIGHT_PRECISIONS:
+        raise LabError(
+            f"unknown weight precision {setup.weights!r}; choose one of {', '.join(WEIGHT_PRECISIONS)}"
+        )
+    if setup.kv not in KV_PRECISIONS:
+        raise LabError(
+            f"unknown KV cache precision {setup.kv!r}; choose one of {', '.join(KV_PRECISIONS)}"
+        )
+    for name in ("tp", "batch", "prompt", "output"):
+        value = getattr(setup, name)
+        if value < 1:
+            raise LabError(f"{name} must be at least 1, not {value}")
+    if setup.model.heads % setup.tp:
+        raise LabError(
+            f"tensor parallelism of {setup.tp} does not divide {setup.model.name}'s "
+            f"{setup.model.heads} attention heads; choose a TP that does"
+        )
+    setup.assumptions.check()
+
+
+def weights_read_b(model: ModelSpec, batch: int) -> float:
+    """Billions of parameters one decode step reads. Dense: all of them. MoE: the shared part
+    plus every expert that at least one of the batch's tokens is routed to, taking routing as
+    uniform and independent: each expert is missed by all `batch` tokens with probability
+    (1 - k/E)^batch."""
+    if not model.is_moe:
+        return model.params_b
+    e, k = model.experts, model.active_experts
+    per_expert = (model.params_b - model.active_b) / (e - k)
+    shared = model.params_b - e * per_expert
+    touched = e * (1 - (1 - k / e) ** batch)
+    return shared + touched * per_expert
+
+
+def estimate(setup: Setup) -> Estimate:
+    """Every figure of a setup. Raises LabError with the reason when the weights, or the KV
+    cache of this batch at these lengths, do not fit in the GPUs' memory."""
+    check_setup(setup)
+    s, g, m, a = setup, setup.gpu, setup.model, setup.assumptions
+    f: dict[str, Figure] = {}
+
+    def put(
+        key: str,
+        label: str,
+        value: float,
+        unit: str,
+        formula: str,
+        *inputs: tuple[str, str],
+        note: str = "",
+    ) -> float:
+        f[key] = Figure(key, label, value, unit, formula, tuple(inputs), CARDS.get(key), note)
+        return value
+
+    wbytes = BYTES[s.weights]
+    kvbytes = BYTES[s.kv]
+
+    # -- memory ---------------------------------------------------------------------------
+    weights_gb = put(
+        "weights",
+        "Weights",
+        m.params_b * 1e9 * wbytes / GB,
+        "GB",
+        "parameters x bytes per parameter",
+        ("parameters", f"{fmt(m.params_b)} B"),
+        (f"bytes per {s.weights.upper()} parameter", fmt(wbytes)),
+    )
+    weights_gpu = put(
+        "weights_per_gpu",
+        "Weights per GPU",
+        weights_gb / s.tp,
+        "GB",
+        "weights / TP",
+        ("weights", _n(weights_gb, "GB")),
+        ("TP", str(s.tp)),
+    )
+    kv_heads_gpu = max(1.0, m.kv_heads / s.tp)
+    kv_token = put(
+        "kv_per_token",
+        "KV cache per token",
+        2 * m.layers * m.kv_heads * m.head_dim * kvbytes,
+        "bytes",
+        "2 (K and V) x layers x KV heads x head dim x bytes per element",
+        ("layers", str(m.layers)),
+        ("KV heads", str(m.kv_heads)),
+        ("head dim", str(m.head_dim)),
+        (f"bytes per {s.kv.upper()} element", fmt(kvbytes)),
+    )
+    seq_tokens = s.prompt + s.output
+    kv_seq = put(
+        "kv_per_sequence",
+        "KV cache per sequence",
+        kv_token * seq_tokens / GB,
+        "GB",
+        "KV per token x (prompt + output)",
+        ("KV per token", _n(kv_token, "bytes")),
+        ("prompt + output", f"{seq_tokens} tokens"),
+    )
+    usable = g.memory_gb * a.usable_memory
+    space = put(
+        "kv_space",
+        "Room for KV cache per GPU",
+        usable - weights_gpu,
+        "GB",
+        "GPU memory x usable share - weights per GPU",
+        ("GPU memory", _n(g.memory_gb, "GB")),
+        ("usable share", fmt(a.usable_memory)),
+        ("weights per GPU", _n(weights_gpu, "GB")),
+    )
+    if space <= 0:
+        raise LabError(
+            f"{m.name} in {s.weights.upper()} needs {fmt(weights_gb)} GB of weights, "
+            f"{fmt(weights_gpu)} GB per GPU at TP {s.tp}, more than the {fmt(usable)} GB usable "
+            f"on one {g.name} ({fmt(g.memory_gb)} GB x {fmt(a.usable_memory)}); raise TP or "
+            "quantize the weights"
+        )
+    # Under TP each GPU keeps its share of the KV heads, but never less than one whole head.
+    kv_seq_gpu = kv_seq * kv_heads_gpu / m.kv_heads
+    max_batch = put(
+        "max_batch",
+        "Largest batch that fits",
+        math.floor(space / kv_seq_gpu),
+        "sequences",
+        "room for KV per GPU / KV per sequence per GPU (KV heads split by TP, at least 1)",
+        ("room for KV per GPU", _n(space, "GB")),
+        ("KV per sequence per GPU", _n(kv_seq_gpu, "GB")),
+        ("KV heads per GPU", fmt(kv_heads_gpu)),
+    )
+    kv_batch_gpu = put(
+        "kv_batch",
+        "KV cache of this batch per GPU",
+        kv_seq_gpu * s.batch,
+        "GB",
+        "KV per sequence per GPU x batch",
+        ("KV per sequence per GPU", _n(kv_seq_gpu, "GB")),
+        ("batch", str(s.batch)),
+    )
+    if s.batch > max_batch:
+        raise LabError(
+            f"a batch of {s.batch} needs {fmt(kv_batch_gpu)} GB of KV cache per GPU at "
+            f"{seq_tokens} tokens a sequence, but only {fmt(space)} GB is left after the weights; "
+            f"the largest batch that fits is {int(max_batch)}"
+        )
+
+    # -- rates ----------------------------------------------------------------------------
+    math_prec, peak_tflops = g.math_rate(s.weights)
+    flops_rate = peak_tflops * TERA * a.compute_efficiency  # per GPU, achieved
+    bytes_rate = g.bandwidth_gbs * GB * a.bandwidth_efficiency  # per GPU, achieved
+    put(
+        "ops_byte",
+        "GPU ops:byte (datasheet)",
+        peak_tflops * TERA / (g.bandwidth_gbs * GB),
+        "FLOP/byte",
+        "peak dense math / peak memory bandwidth",
+        (f"peak {math_prec.upper()}", f"{fmt(peak_tflops)} TFLOPS"),
+        ("peak bandwidth", f"{fmt(g.bandwidth_gbs)} GB/s"),
+    )
+    ridge = put(
+        "ridge",
+        "Ridge point (achieved)",
+        flops_rate / bytes_rate,
+        "FLOP/byte",
+        "(peak math x compute efficiency) / (peak bandwidth x bandwidth efficiency)",
+        (f"peak {math_prec.upper()}", f"{fmt(peak_tflops)} TFLOPS"),
+        ("compute efficiency", fmt(a.compute_efficiency)),
+        ("peak bandwidth", f"{fmt(g.bandwidth_gbs)} GB/s"),
+        ("bandwidth efficiency", fmt(a.bandwidth_efficiency)),
+    )
+
+    # -- prefill: one request's prompt, all tokens at once ----------------------------------
+    # Matmuls: 2 FLOPs per active parameter per token. Attention: QK^T and AV, each
+    # 2 x heads x head_dim per pair of tokens, over the P^2/2 pairs a causal prompt has.
+    attn_prefill = 2 * m.layers * m.heads * m.head_dim * s.prompt**2
+    prefill_flops = 2 * m.active_b * 1e9 * s.prompt + attn_prefill
+    prefill_bytes = m.params_b * 1e9 * wbytes + kv_token * s.prompt
+    prefill_compute = prefill_flops / (flops_rate * s.tp)
+    prefill_memory = prefill_bytes / (bytes_rate * s.tp)
+    prefill_intensity = put(
+        "prefill_intensity",
+        "Prefill arithmetic intensity",
+        prefill_flops / prefill_bytes,
+        "FLOP/byte",
+        "(2 x active parameters x prompt + 2 x layers x heads x head dim x prompt^2) / "
+        "(weight bytes + KV bytes written)",
+        ("active parameters", f"{fmt(m.active_b)} B"),
+        ("prompt", f"{s.prompt} tokens"),
+        ("attention FLOPs", fmt(attn_prefill)),
+        ("weight bytes", _n(m.params_b * wbytes, "GB")),
+    )
+    prefill_regime = COMPUTE_BOUND if prefill_intensity >= ridge else MEMORY_BOUND
+    prefill_s = max(prefill_compute, prefill_memory)
+    put(
+        "prefill",
+        "Prefill time",
+        prefill_s * 1000,
+        "ms",
+        "max(prefill FLOPs / (TP x achieved FLOP/s), prefill bytes / (TP x achieved bytes/s))",
+        ("prefill FLOPs", fmt(prefill_flops)),
+        ("compute term", _n(prefill_compute * 1000, "ms")),
+        ("memory term", _n(prefill_memory * 1000, "ms")),
+        ("TP", str(s.tp)),
+        note=prefill_regime,
+    )
+    ttft = put(
+        "ttft",
+        "TTFT",
+        prefill_s * 1000,
+        "ms",
+        "prefill time (queueing left out: the request starts at once)",
+        ("prefill time", _n(prefill_s * 1000, "ms")),
+    )
+
+    # -- decode: one step makes one token for each of the batch's sequences -----------------
+    context = s.prompt + s.output / 2  # the mean context over the reply
+    read_b = weights_read_b(m, s.batch)
+    step_weight_bytes = read_b * 1e9 * wbytes
+    step_kv_bytes = kv_token * context * s.batch
+    step_bytes = step_weight_bytes + step_kv_bytes
+    attn_step = 4 * m.layers * m.heads * m.head_dim * context * s.batch
+    step_flops = 2 * m.active_b * 1e9 * s.batch + attn_step
+    mem_s = (
+        put(
+            "decode_memory",
+            "Decode step, memory term",
+            step_bytes / (bytes_rate * s.tp) * 1000,
+            "ms",
+            "(weights read + KV read) / (TP x bandwidth x bandwidth efficiency)",
+            ("weights read", _n(step_weight_bytes / GB, "GB")),
+            ("KV read", _n(step_kv_bytes / GB, "GB")),
+            ("mean context", f"{fmt(context)} tokens"),
+            ("achieved bandwidth per GPU", _n(bytes_rate / GB, "GB/s")),
+            ("TP", str(s.tp)),
+            note="MoE: experts any token of the batch is routed to" if m.is_moe else "",
+        )
+        / 1000
+    )
+    comp_s = (
+        put(
+            "decode_compute",
+            "Decode step, compute term",
+            step_flops / (flops_rate * s.tp) * 1000,
+            "ms",
+            "(2 x active parameters x batch + 4 x layers x heads x head dim x context x batch) / "
+            "(TP x peak x compute efficiency)",
+            ("active parameters", f"{fmt(m.active_b)} B"),
+            ("batch", str(s.batch)),
+            ("attention FLOPs", fmt(attn_step)),
+            (f"achieved {math_prec.upper()} per GPU", f"{fmt(flops_rate / TERA)} TFLOPS"),
+            ("TP", str(s.tp)),
+        )
+        / 1000
+    )
+    intensity = put(
+        "decode_intensity",
+        "Decode arithmetic intensity",
+        step_flops / step_bytes,
+        "FLOP/byte",
+        "decode step FLOPs / decode step bytes",
+        ("step FLOPs", fmt(step_flops)),
+        ("step bytes", fmt(step_bytes)),
+    )
+    decode_regime = COMPUTE_BOUND if intensity >= ridge else MEMORY_BOUND
+    # Weight matmuls alone: 2 x batch FLOPs per parameter read, so intensity 2B / bytes per
+    # weight; they reach the ridge at this batch.
+    put(
+        "knee",
+        "Batch where weight matmuls turn compute-bound",
+        ridge * wbytes / 2,
+        "sequences",
+        "ridge point x bytes per weight / 2 (attention's KV reads push the real knee later)",
+        ("ridge point", _n(ridge, "FLOP/byte")),
+        ("bytes per weight", fmt(wbytes)),
+    )
+    step_s = max(mem_s, comp_s)
+    tpot = put(
+        "tpot",
+        "TPOT",
+        step_s * 1000,
+        "ms",
+        "decode step time = max(memory term, compute term)",
+        ("memory term", _n(mem_s * 1000, "ms")),
+        ("compute term", _n(comp_s * 1000, "ms")),
+        note=decode_regime,
+    )
+    # Under steady load each sequence's prefill runs once in its reply's `output` steps, and
+    # the batch holds `batch` sequences: batch / output prefills share every step.
+    put(
+        "tpot_loaded",
+        "TPOT with prefills mixed in",
+        tpot + s.batch / s.output * prefill_s * 1000,
+        "ms",
+        "TPOT + (batch / output) x prefill time (steady load: each new request's prefill "
+        "runs between decode steps)",
+        ("TPOT", _n(tpot, "ms")),
+        ("batch", str(s.batch)),
+        ("output", f"{s.output} tokens"),
+        ("prefill time", _n(prefill_s * 1000, "ms")),
+    )
+    put(
+        "e2e",
+        "End-to-end latency",
+        ttft / 1000 + (s.output - 1) * step_s,
+        "s",
+        "TTFT + (output - 1) x TPOT",
+        ("TTFT", _n(ttft, "ms")),
+        ("output", f"{s.output} tokens"),
+        ("TPOT", _n(tpot, "ms")),
+    )
+    put(
+        "user_speed",
+        "Output speed per user",
+        1 / step_s,
+        "tokens/s",
+        "1 / TPOT",
+        ("TPOT", _n(tpot, "ms")),
+    )
+    total = put(
+        "throughput",
+        "Output throughput, all users",
+        s.batch / step_s,
+        "tokens/s",
+        "batch / TPOT (decode only)",
+        ("batch", str(s.batch)),
+        ("TPOT", _n(tpot, "ms")),
+    )
+    put(
+        "cost",
+        "Cost per million output tokens",
+        a.usd_per_gpu_hour * s.tp / (total * 3600) * 1e6,
+        "$",
+        "$ per GPU-hour x TP / (output tokens/s x 3600) x 10^6",
+        ("$ per GPU-hour", fmt(a.usd_per_gpu_hour)),
+        ("TP", str(s.tp)),
+        ("output throughput", _n(total, "tokens/s")),
+    )
+    return Estimate(setup, MappingProxyType(f), decode_regime, prefill_regime, math_prec)
+
+
+def sweep(setup: Setup, batches: Iterable[int]) -> list[tuple[int, Estimate | None]]:
+    """The setup at each batch size; None where that batch does not fit."""
+    out: list[tuple[int, Estimate | None]] = []
+    for batch in batches:
+        try:
+            out.append((batch, estimate(setup.with_batch(batch))))
+        except LabError:
+            out.append((batch, None))
+    return out
+
+
+BATCH_STEPS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
+
+
+def next_batch(batch: int, up: bool) -> int:
+    """The next batch size on the doubling ladder, up or down."""
+    if up:
+        return next((b for b in BATCH_STEPS if b > batch), batch * 2)
+    return next((b for b in reversed(BATCH_STEPS) if b < batch), 1)

@@ -1,0 +1,68 @@
+"""Plain-text charts for the serving lab: a column per batch size, and a memory bar."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+
+from vocabgame.lab.model import fmt
+
+BLOCKS = " ▁▂▃▄▅▆▇█"
+MEMORY_STYLE = "green"
+COMPUTE_STYLE = "yellow"
+
+
+def _label(batch: int) -> str:
+    return f"{batch // 1024}k" if batch >= 1024 and batch % 1024 == 0 else str(batch)
+
+
+def column_chart(
+    title: str,
+    points: Sequence[tuple[int, float | None, bool]],
+    current: int,
+    height: int = 3,
+    width: int = 3,
+) -> Text:
+    """`title`, then one column per (batch, value or None, compute-bound) from the bottom up,
+    `height` rows tall, then every other batch size under its column. The current batch's
+    column is drawn in reverse; a batch that does not fit is blank."""
+    values = [v for _, v, _ in points if v is not None]
+    top = max(values) if values else 1.0
+    out = Text(title, style="bold")
+    for row in range(height, 0, -1):
+        out.append("\n")
+        for batch, value, compute in points:
+            cell = " " * width
+            if value is not None and top > 0:
+                eighths = round(value / top * height * 8)
+                level = max(0, min(8, eighths - (row - 1) * 8))
+                if row == 1 and level == 0:
+                    level = 1  # every fitting batch shows at least a sliver
+                cell = BLOCKS[level] * (width - 1) + " "
+            style = COMPUTE_STYLE if compute else MEMORY_STYLE
+            if batch == current:
+                style += " reverse"
+            out.append(cell, style=style)
+    out.append("\n")
+    for i, (batch, _, _) in enumerate(points):
+        out.append(_label(batch).ljust(width * 2)[: width * 2] if i % 2 == 0 else "")
+    return out
+
+
+def memory_bar(weights: float, kv: float, usable: float, total: float, width: int = 20) -> Text:
+    """One GPU's memory: weights, this batch's KV cache, and what is free of the usable share."""
+    scale = width / total if total > 0 else 0
+    w = min(width, round(weights * scale))
+    k = min(width - w, round(kv * scale))
+    u = min(width - w - k, max(0, round(usable * scale) - w - k))
+    out = Text("Memory/GPU ")
+    out.append("█" * w, style="magenta")
+    out.append("█" * k, style="cyan")
+    out.append("░" * u, style="green")
+    out.append("·" * (width - w - k - u), style="dim")
+    free = usable - weights - kv
+    out.append(
+        f" weights {fmt(weights)} · KV {fmt(kv)} · free {fmt(max(free, 0))} of {fmt(usable)} GB"
+    )
+    return out
