@@ -158,7 +158,7 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
         type=_positive_int,
         default=None,
         metavar="N",
-        help="largest deck file accepted (default 5 MB)",
+        help="largest deck file accepted (default 16 MB)",
     )
 
     p = command(
