@@ -301,6 +301,7 @@ class Session:
             first_seen=self.store.first_seen,
             new_left=self.new_left_by_deck,
             retrievability=lambda card: self.srs.retrievability(card, now),
+            store=self.store,
         )
 
     def plan(
