@@ -40,6 +40,7 @@ class Overview:
     weakest: tuple[tuple[Weak, Named], ...]
     flagged: tuple[Flagged, ...]
     tags: tuple[str, ...]  # every tag of the decks in view, to pick one
+    drills: tuple[tuple[FaceKey, ...], ...] = ()  # per confusion: both terms' faces
 
     @property
     def retention_note(self) -> str:
@@ -124,6 +125,7 @@ def overview(
         ),
         flagged=tuple(Flagged(k, label(decks, k), note) for k, note in flags if k in keys),
         tags=tuple(tags),
+        drills=tuple(tuple(confusion_faces(decks, c)) for c in figures.confusions),
     )
 
 
