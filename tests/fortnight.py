@@ -42,7 +42,9 @@ def play_fortnight(session: Session, clock: object) -> None:
     assert claim is not None
     question = claim.question()
     assert question is not None
-    claim.answer_choice(next(i for i, c in enumerate(question.choices) if c.value != question.answer))
+    claim.answer_choice(
+        next(i for i, c in enumerate(question.choices) if c.value != question.answer)
+    )
     claim.finish()
     typed = session.start_misses_round("serving", "drill", [TTFT_TYPED])
     assert typed is not None
