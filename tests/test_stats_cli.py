@@ -189,3 +189,13 @@ def test_a_confusion_drill_asks_both_terms() -> None:
         ("tpot", "term"),
         ("tpot", "typed"),
     ]
+
+
+def test_the_documented_example_has_every_key(stats_json) -> None:
+    doc = (Path(__file__).parents[1] / "docs" / "stats-json.md").read_text(encoding="utf-8")
+    example = json.loads(doc.split("```json\n")[1].split("```")[0])
+    out = stats_json("--deck", "serving")
+    assert list(example) == list(out)
+    for key in ("retention", "modes", "per_tag", "per_kind", "confusions", "flagged"):
+        assert example[key] == out[key]
+    assert list(example["weakest"][0]) == list(out["weakest"][0])
