@@ -112,6 +112,76 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE reviews ADD COLUMN overridden INTEGER NOT NULL DEFAULT 0;
     """,
+    # 5 -> 6: per item, when it was first answered, its answers and its scheduled faces, kept
+    # by triggers on every write to reviews and cards, so the home screen and round planning
+    # read one small row per item instead of a year of reviews
+    """
+    CREATE TABLE items (
+        deck_id TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        first_at TEXT,
+        reviews INTEGER NOT NULL DEFAULT 0,
+        faces INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (deck_id, item_id)
+    ) WITHOUT ROWID;
+    INSERT INTO items (deck_id, item_id, first_at, reviews)
+        SELECT deck_id, item_id, MIN(reviewed_at), COUNT(*) FROM reviews GROUP BY deck_id, item_id;
+    INSERT INTO items (deck_id, item_id, faces)
+        SELECT deck_id, item_id, COUNT(*) FROM cards WHERE true GROUP BY deck_id, item_id
+        ON CONFLICT (deck_id, item_id) DO UPDATE SET faces = excluded.faces;
+    CREATE TRIGGER items_review_added AFTER INSERT ON reviews BEGIN
+        INSERT INTO items (deck_id, item_id, first_at, reviews)
+            VALUES (NEW.deck_id, NEW.item_id, NEW.reviewed_at, 1)
+            ON CONFLICT (deck_id, item_id) DO UPDATE SET reviews = reviews + 1,
+                first_at = CASE WHEN first_at IS NULL
+                    OR julianday(excluded.first_at) < julianday(first_at)
+                    THEN excluded.first_at ELSE first_at END;
+    END;
+    CREATE TRIGGER items_review_removed AFTER DELETE ON reviews BEGIN
+        UPDATE items SET reviews = reviews - 1,
+            first_at = (SELECT reviewed_at FROM reviews AS r
+                        WHERE r.deck_id = OLD.deck_id AND r.item_id = OLD.item_id
+                        ORDER BY julianday(r.reviewed_at) LIMIT 1)
+            WHERE deck_id = OLD.deck_id AND item_id = OLD.item_id;
+        DELETE FROM items WHERE deck_id = OLD.deck_id AND item_id = OLD.item_id
+            AND reviews <= 0 AND faces <= 0;
+    END;
+    CREATE TRIGGER items_review_moved AFTER UPDATE OF deck_id, item_id ON reviews
+        WHEN OLD.deck_id IS NOT NEW.deck_id OR OLD.item_id IS NOT NEW.item_id BEGIN
+        UPDATE items SET reviews = reviews - 1,
+            first_at = (SELECT reviewed_at FROM reviews AS r
+                        WHERE r.deck_id = OLD.deck_id AND r.item_id = OLD.item_id
+                        ORDER BY julianday(r.reviewed_at) LIMIT 1)
+            WHERE deck_id = OLD.deck_id AND item_id = OLD.item_id;
+        DELETE FROM items WHERE deck_id = OLD.deck_id AND item_id = OLD.item_id
+            AND reviews <= 0 AND faces <= 0;
+        INSERT INTO items (deck_id, item_id, first_at, reviews)
+            VALUES (NEW.deck_id, NEW.item_id, NEW.reviewed_at, 1)
+            ON CONFLICT (deck_id, item_id) DO UPDATE SET reviews = reviews + 1,
+                first_at = CASE WHEN first_at IS NULL
+                    OR julianday(excluded.first_at) < julianday(first_at)
+                    THEN excluded.first_at ELSE first_at END;
+    END;
+    CREATE TRIGGER items_card_added AFTER INSERT ON cards BEGIN
+        INSERT INTO items (deck_id, item_id, faces) VALUES (NEW.deck_id, NEW.item_id, 1)
+            ON CONFLICT (deck_id, item_id) DO UPDATE SET faces = faces + 1;
+    END;
+    CREATE TRIGGER items_card_removed AFTER DELETE ON cards BEGIN
+        UPDATE items SET faces = faces - 1
+            WHERE deck_id = OLD.deck_id AND item_id = OLD.item_id;
+        DELETE FROM items WHERE deck_id = OLD.deck_id AND item_id = OLD.item_id
+            AND reviews <= 0 AND faces <= 0;
+    END;
+    CREATE TRIGGER items_card_moved AFTER UPDATE OF deck_id, item_id ON cards
+        WHEN OLD.deck_id IS NOT NEW.deck_id OR OLD.item_id IS NOT NEW.item_id BEGIN
+        UPDATE items SET faces = faces - 1
+            WHERE deck_id = OLD.deck_id AND item_id = OLD.item_id;
+        DELETE FROM items WHERE deck_id = OLD.deck_id AND item_id = OLD.item_id
+            AND reviews <= 0 AND faces <= 0;
+        INSERT INTO items (deck_id, item_id, faces) VALUES (NEW.deck_id, NEW.item_id, 1)
+            ON CONFLICT (deck_id, item_id) DO UPDATE SET faces = faces + 1;
+    END;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -194,6 +264,18 @@ def _explain(path: Path, exc: sqlite3.Error, unsaved: bool = False) -> StoreErro
             "the file and its folder, and the free space."
         )
     return StoreError(f"The progress database {path} cannot be used ({exc}).")
+
+
+def _statements(script: str) -> Iterator[str]:
+    """The SQL statements of a migration, one at a time (a trigger's body holds semicolons,
+    so the split asks SQLite where each statement is complete)."""
+    pending = ""
+    for piece in script.split(";"):
+        pending += piece + ";"
+        if sqlite3.complete_statement(pending):
+            if pending.strip(" \n;"):
+                yield pending.strip()
+            pending = ""
 
 
 def _read_only(path: Path, unsaved: bool) -> StoreReadOnly:
@@ -330,9 +412,8 @@ class Store:
         version = self.schema_version()
         for number in range(version, SCHEMA_VERSION):
             with self.transaction():
-                for statement in MIGRATIONS[number].split(";"):
-                    if statement.strip():
-                        self.conn.execute(statement)
+                for statement in _statements(MIGRATIONS[number]):
+                    self.conn.execute(statement)
                 self.conn.execute(f"PRAGMA user_version = {number + 1}")
 
     def close(self) -> None:

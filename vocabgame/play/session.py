@@ -105,6 +105,7 @@ class Session:
         self.settings, self.settings_problems = store.settings()
         self.srs = Srs(self.settings.desired_retention, fuzz=fuzz)
         self.renames = self.carry_renames()
+        self._new_renames: tuple[str, ...] = ()
 
     @property
     def new_per_day(self) -> int:
@@ -135,8 +136,14 @@ class Session:
         if not force and not self.catalog.changed():
             return False
         self.catalog = load_catalog(self.catalog.folders)
-        self.renames = (*self.renames, *self.carry_renames())
+        self._new_renames = self.carry_renames()
+        self.renames = (*self.renames, *self._new_renames)
         return True
+
+    def renames_since_start(self) -> tuple[str, ...]:
+        """Progress carried by the last reload_decks (to say once, like the start's notices)."""
+        said, self._new_renames = self._new_renames, ()
+        return said
 
     def carry_renames(self) -> tuple[str, ...]:
         """Carry progress from the old ids the decks list under `formerly` (each once)."""
