@@ -8,13 +8,17 @@ from datetime import date, timedelta
 
 from textual.pilot import Pilot
 
-from vocabgame.play import ModeId
+from vocabgame.deck import load_catalog
+from vocabgame.play import ModeId, Session
+from vocabgame.store import DB_NAME, Store
+from vocabgame.ui.app import VocabApp
 from vocabgame.ui.screens.home import HomeScreen
 from vocabgame.ui.screens.results import ResultsScreen
 from vocabgame.ui.screens.round import RoundScreen
 from vocabgame.ui.screens.stats import HEAT, StatsScreen, heatmap
 
-from ..fortnight import START, play_fortnight
+from ..conftest import DATA
+from ..fortnight import START, TTFT_TYPED, play_fortnight
 from .conftest import screen_text
 from .test_play import play_round
 
@@ -152,3 +156,33 @@ def test_snapshot_with_a_fortnight_of_history(snap_compare, make_app, make_sessi
 
 def test_snapshot_with_no_history(snap_compare, make_app) -> None:
     assert snap_compare(make_app(), terminal_size=(80, 24), run_before=_open_stats)
+
+
+async def test_deck_text_and_notes_are_shown_literally(tmp_path, clock) -> None:
+    """Markup and terminal escapes in a deck's title, a term and a flag's note are shown as
+    text: never styled, never sent to the terminal."""
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    text = (DATA / "ui" / "serving.yaml").read_text(encoding="utf-8")
+    text = text.replace("title: Serving basics", 'title: "Serving [/] [bold]basics"', 1)
+    text = text.replace("term: Time to first token", 'term: "Time [/] [bold]first"', 1)
+    (folder / "serving.yaml").write_text(text, encoding="utf-8")
+    session = Session(
+        Store.open(tmp_path / "data" / DB_NAME), load_catalog([folder]), clock=clock, fuzz=False
+    )
+    drill = session.start_misses_round("serving", "drill", [TTFT_TYPED])
+    assert drill is not None
+    drill.answer_text("Time per output token")
+    drill.finish()
+    session.store.flag(TTFT_TYPED, clock(), "see [red]here[/] \x1b]52;c;aGk=\x07")
+    app = VocabApp(session, seed=7, settle_seconds=0)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _open_stats(pilot)
+            shown = screen_text(app)
+            assert "Stats: Serving [/] [bold]basics" in shown
+            assert "when the answer was Time [/] [bold]first: 1 time" in shown
+            assert "Time [/] [bold]first (type the term)" in shown
+            assert "see [red]here[/] \\x1b]52;c;aGk=\\x07" in shown
+    finally:
+        session.close()
