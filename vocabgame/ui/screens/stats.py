@@ -171,11 +171,16 @@ class StatsScreen(Screen[None]):
         Binding("t", "next_tag", "Tag", tooltip="show one tag, the next on each press"),
         Binding("w", "weakest", "Weakest", tooltip="a round of all the weakest questions"),
         *(
-            Binding(k, f"weak({i})", show=False, tooltip=f"a round of weak question {k}")
+            Binding(k, f"weak({i})", show=False, tooltip=f"a round of the weak question marked {k}")
             for i, k in enumerate(WEAK_KEYS)
         ),
         *(
-            Binding(k, f"drill({i})", show=False, tooltip=f"a round of confusion {k}'s terms")
+            Binding(
+                k,
+                f"drill({i})",
+                show=False,
+                tooltip=f"a round of both terms of the confusion marked {k}",
+            )
             for i, k in enumerate(DRILL_KEYS)
         ),
         Binding("question_mark", "help", "Keys", tooltip="these keys"),
