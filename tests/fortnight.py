@@ -3,6 +3,8 @@ figure can be worked out by hand:
 
 - day 0: a learn round of the deck's 6 items (one question each), all right;
 - days 1-7 and 9-13 (none on day 8): a practice round of the same 6 questions, all right;
+- day 12, after its round: a practice round of one question, answered wrong: all six are due
+  at the same moment, so it asks the first by id, the scenario (blank-reply), which lapses;
 - day 13, after the round: two single-question drills of the misses kind (answers kept,
   schedule and rounds untouched): the true/false claim answered wrong, and TTFT's typed face
   answered "Time per output token";
@@ -37,6 +39,16 @@ def play_fortnight(session: Session, clock: object) -> None:
             answer_right(round_)
             round_.advance()
         assert round_.finish().finished
+        if day == 12:
+            clock.now += timedelta(minutes=5)  # type: ignore[attr-defined]
+            lapse = session.start_round("serving", size=1, seed=day, mode=ModeId.PRACTICE)
+            assert lapse is not None and lapse.queue == [SCENARIO]
+            question = lapse.question()
+            assert question is not None
+            lapse.answer_choice(
+                next(i for i, c in enumerate(question.choices) if c.value != question.answer)
+            )
+            assert lapse.finish().finished
     clock.now = START + timedelta(days=13, minutes=30)  # type: ignore[attr-defined]
     claim = session.start_misses_round("serving", "drill", [CLAIM])
     assert claim is not None
