@@ -497,6 +497,17 @@ class Store:
         return {FaceKey(d, i, f) for d, i, f in self.conn.execute(sql, args)}
 
     @_reads
+    def due_counts(self, now: datetime) -> dict[str, dict[tuple[str, str], None]]:
+        """Per deck, the (item id, face) pairs due at `now`: plain tuples from an index range,
+        for counting at any size."""
+        out: dict[str, dict[tuple[str, str], None]] = {}
+        for d, i, f in self.conn.execute(
+            "SELECT deck_id, item_id, face FROM cards WHERE due <= ?", (as_utc(now).isoformat(),)
+        ):
+            out.setdefault(d, {})[(i, f)] = None
+        return out
+
+    @_reads
     def card_keys(self) -> set[FaceKey]:
         """Every face that has a schedule, that is, every face answered at least once."""
         return {
@@ -633,15 +644,59 @@ class Store:
 
     @_reads
     def review_count(self) -> int:
-        return int(self.conn.execute("SELECT COUNT(*) FROM reviews").fetchone()[0])
+        """Every answer kept (from the per-item summary: no count over the reviews)."""
+        row = self.conn.execute("SELECT COALESCE(SUM(reviews), 0) FROM items").fetchone()
+        return int(row[0])
 
     @_reads
     def first_seen(self) -> dict[tuple[str, str], datetime]:
         """When each item (deck id, item id) was first answered."""
-        rows = self.conn.execute(
-            "SELECT deck_id, item_id, MIN(reviewed_at) FROM reviews GROUP BY deck_id, item_id"
-        )
+        rows = self.conn.execute("SELECT deck_id, item_id, first_at FROM items WHERE reviews > 0")
         return {(d, i): datetime.fromisoformat(at) for d, i, at in rows}
+
+    @_reads
+    def started_items(self) -> dict[tuple[str, str], int]:
+        """Every item (deck id, item id) answered at least once, with how many of its faces
+        have a schedule. One small row per item, kept by triggers: no scan of the reviews."""
+        rows = self.conn.execute("SELECT deck_id, item_id, faces FROM items WHERE reviews > 0")
+        return {(d, i): faces for d, i, faces in rows}
+
+    @_reads
+    def deck_summary(self, deck_id: str, live: str) -> tuple[int, int, int]:
+        """For one deck's live items (`live`: a JSON object of item id -> number of faces, in
+        the order new items start): the items answered at least once, their faces with a
+        schedule (at most the item's faces now) and all their faces. One indexed join, done
+        by SQLite, whatever the number of items."""
+        row = self.conn.execute(
+            "SELECT COUNT(*), COALESCE(SUM(MIN(i.faces, j.value)), 0),"
+            " COALESCE(SUM(j.value), 0) FROM json_each(?) AS j"  # CROSS JOIN: parse it once
+            " CROSS JOIN items AS i ON i.deck_id = ? AND i.item_id = j.key WHERE i.reviews > 0",
+            (live, deck_id),
+        ).fetchone()
+        return int(row[0]), int(row[1]), int(row[2])
+
+    @_reads
+    def first_unstarted(self, deck_id: str, live: str, count: int) -> list[tuple[str, int]]:
+        """The first `count` items of `live` (as in `deck_summary`) never answered, in order,
+        with their number of faces."""
+        if count <= 0:
+            return []
+        rows = self.conn.execute(
+            "SELECT j.key, j.value FROM json_each(?) AS j WHERE NOT EXISTS (SELECT 1 FROM items"
+            " AS i WHERE i.deck_id = ? AND i.item_id = j.key AND i.reviews > 0) LIMIT ?",
+            (live, deck_id, count),
+        )
+        return [(item, int(n)) for item, n in rows]
+
+    @_reads
+    def started_since(self, moment: datetime) -> dict[str, int]:
+        """Per deck, the items first answered at or after `moment`."""
+        rows = self.conn.execute(
+            "SELECT deck_id, COUNT(*) FROM items WHERE reviews > 0"
+            " AND julianday(first_at) >= julianday(?) GROUP BY deck_id",
+            (moment.isoformat(),),
+        )
+        return {deck_id: int(n) for deck_id, n in rows}
 
     # -- rounds ---------------------------------------------------------------------------
 

@@ -193,10 +193,13 @@ class Session:
     def started_today(
         self, first_seen: Mapping[tuple[str, str], datetime] | None = None
     ) -> Counter[str]:
-        """New items started today, by deck id."""
-        seen = self.store.first_seen() if first_seen is None else first_seen
+        """New items started today, by deck id (from `first_seen` when the caller has it)."""
+        if first_seen is None:
+            midnight = self.clock().astimezone(self.tz)
+            midnight = midnight.replace(hour=0, minute=0, second=0, microsecond=0)
+            return Counter(self.store.started_since(midnight))
         today = self.today()
-        return Counter(deck for (deck, _), at in seen.items() if self.today(at) == today)
+        return Counter(deck for (deck, _), at in first_seen.items() if self.today(at) == today)
 
     def new_left_by_deck(
         self, first_seen: Mapping[tuple[str, str], datetime] | None = None
@@ -248,9 +251,12 @@ class Session:
         )
 
     def home(self) -> Home:
-        first_seen = self.store.first_seen()
-        started = self.started_today(first_seen)
-        left = self.new_left_by_deck(first_seen)
+        started = self.started_today()
+        extra = self.extra_new_today()
+        left = {
+            deck.id: max(0, self.new_per_day + max(0, extra.get(deck.id, 0)) - started[deck.id])
+            for deck in self.catalog.decks
+        }
         progress = stats.deck_progress(self.store, self.catalog.decks, self.clock(), left)
         rows = [
             DeckSummary(
