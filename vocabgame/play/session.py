@@ -17,10 +17,11 @@ from pathlib import Path
 
 from fsrs import Card
 
-from vocabgame import backup, stats
+from vocabgame import backup, insights, stats
 from vocabgame.deck import Catalog, load_catalog
 from vocabgame.kinds import faces
 from vocabgame.model import Deck, FaceKey
+from vocabgame.play import overview
 from vocabgame.play.modes import MODES, ModeId, PlanContext, PreviewMode
 from vocabgame.play.round import Round
 from vocabgame.play.spacing import space_round
@@ -232,6 +233,21 @@ class Session:
     def stats(self) -> stats.Stats:
         return stats.collect(
             self.store, self.catalog.decks, self.clock(), self.today, self.new_left_by_deck()
+        )
+
+    def insights(self, deck_id: str | None = None, tag: str | None = None) -> overview.Overview:
+        """The stats screen's figures for one deck, one tag (within the deck, if one is
+        given) or everything; KeyError for a deck that is not there."""
+        decks = self.decks_for(deck_id)
+        figures = insights.collect(self.store, decks, self.clock(), self.today, deck_id, tag)
+        return overview.overview(
+            figures,
+            self.catalog.decks,
+            self.settings.desired_retention,
+            self.store.override_count(),
+            [(key, note) for key, _, note in self.store.flags()],
+            deck_id,
+            tag,
         )
 
     def home(self) -> Home:
