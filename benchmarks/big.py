@@ -104,8 +104,10 @@ def write_store(
     card_rows = []
     for number, (face_deck, item_id, face) in enumerate(faces, 1):
         count = per_face + (number <= extra)
-        when = start + timedelta(minutes=rng.randrange(60 * 24 * 30))
-        for _ in range(count):
+        # The face's answers, spread over the year at random times.
+        times = sorted(rng.randrange(60 * 24 * 365) for _ in range(count))
+        for minute in times:
+            when = start + timedelta(minutes=minute)
             rating = 3 if rng.random() < 0.85 else 1
             review_rows.append(
                 (
@@ -123,7 +125,6 @@ def write_store(
                     None,
                 )
             )
-            when += timedelta(days=rng.randrange(1, 40))
         # A card in review, last seen within the past month and due within the next two:
         # about 2% of faces are due on a given day, as with a steady year of reviews.
         last = NOW - timedelta(minutes=rng.randrange(60 * 24 * 30))

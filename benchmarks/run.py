@@ -188,7 +188,10 @@ def _big(folder: Path, items: int, reviews: int, name: str) -> tuple[Path, Path]
     decks, data = folder / name / "decks", folder / name / "data"
     if not decks.exists():
         write_deck(decks, items)
-        write_store(data, generated_faces(items), reviews)
+        if reviews:
+            write_store(data, generated_faces(items), reviews)
+        else:
+            Store.open(data / "vocabgame.db").close()
     return decks, data
 
 
@@ -212,6 +215,20 @@ def bench_history(repeat: int, folder: Path) -> None:
         report(f"{what}, 100k faces, 1M answers", big, small, "the same, 10k answers")
     for session in sessions.values():
         session.close()
+
+    from vocabgame.ui.app import VocabApp
+
+    async def launch(name: str) -> None:
+        decks, data = _big(folder, 33_334, 0, name)
+        session = Session(Store.open(data / "vocabgame.db"), load_catalog([decks]), clock=clock)
+        async with VocabApp(session).run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+        session.close()
+
+    _big(folder, 33_334, 1_000_000, "1M")
+    empty = best_of(max(1, repeat // 3), lambda: asyncio.run(launch("empty")))
+    full = best_of(max(1, repeat // 3), lambda: asyncio.run(launch("1M")))
+    report("open the game, 100k faces, 1M answers", full, empty, "the same deck, empty store")
 
 
 def bench_stats_command(repeat: int, folder: Path) -> None:

@@ -163,25 +163,47 @@ def collect(
         }
         since = (now - timedelta(days=RETENTION_DAYS)).isoformat()
         learned = [
-            (FaceKey(d, i, f), correct)
-            for d, i, f, correct in conn.execute(
-                "SELECT deck_id, item_id, face, correct FROM reviews"
-                " WHERE reviewed_at >= ? AND scheduled = 1 AND json_extract(card_before, '$.state') = ?",
+            (FaceKey(d, i, f), total, right)
+            for d, i, f, total, right in conn.execute(
+                "SELECT deck_id, item_id, face, COUNT(*), SUM(correct) FROM reviews"
+                " WHERE reviewed_at >= ? AND scheduled = 1"
+                " AND json_extract(card_before, '$.state') = ? GROUP BY deck_id, item_id, face",
                 (since, LEARNED),
             )
         ]
         first_day = today - timedelta(days=HEATMAP_DAYS - 1)
-        recent = [
-            (FaceKey(d, i, f), datetime.fromisoformat(at))
-            for d, i, f, at in conn.execute(
-                "SELECT deck_id, item_id, face, reviewed_at FROM reviews WHERE reviewed_at >= ?",
-                ((now - timedelta(days=HEATMAP_DAYS + 1)).isoformat(),),
-            )
-        ]
+        # Answers per quarter hour (UTC), so that any time zone's days can be made of them
+        # without reading every answer.
+        bucket = (
+            "strftime('%Y-%m-%dT%H', reviewed_at) || ':'"
+            " || printf('%02d', CAST(strftime('%M', reviewed_at) AS INTEGER) / 15 * 15)"
+        )
+        window = ((now - timedelta(days=HEATMAP_DAYS + 1)).isoformat(),)
+        if tag is None:
+            recent = [
+                (datetime.fromisoformat(at + ":00+00:00"), n)
+                for at, n in conn.execute(
+                    f"SELECT {bucket} AS b, COUNT(*) FROM reviews WHERE reviewed_at >= ?"
+                    + (" AND deck_id = ?" if deck_id else "")
+                    + " GROUP BY b",
+                    (*window, deck_id) if deck_id else window,
+                )
+            ]
+        else:
+            recent = [
+                (datetime.fromisoformat(at + ":00+00:00"), n)
+                for d, i, f, at, n in conn.execute(
+                    f"SELECT deck_id, item_id, face, {bucket} AS b, COUNT(*) FROM reviews"
+                    " WHERE reviewed_at >= ? GROUP BY deck_id, item_id, face, b",
+                    window,
+                )
+                if FaceKey(d, i, f) in keys
+            ]
         wrong = [
-            (FaceKey(d, i, f), given)
-            for d, i, f, given in conn.execute(
-                "SELECT deck_id, item_id, face, answer FROM reviews WHERE correct = 0"
+            (FaceKey(d, i, f), given, n)
+            for d, i, f, given, n in conn.execute(
+                "SELECT deck_id, item_id, face, answer, COUNT(*) FROM reviews WHERE correct = 0"
+                " GROUP BY deck_id, item_id, face, answer"
             )
             if FaceKey(d, i, f) in keys
         ]
@@ -209,7 +231,9 @@ def collect(
         )
 
     forecast = Counter(max(0, (day_of(due) - today).days) for _, due, _ in cards)
-    daily = Counter(day_of(at) for key, at in recent if key in keys)
+    daily: Counter[date] = Counter()
+    for at, n in recent:
+        daily[day_of(at)] += n
     current, longest = streaks((day_of(at) for at in finished), today)
     # An item without tags of its own carries its deck's, as in `scope_keys`.
     item_tags = {(d.id, item.id): item.tags or d.tags for d in decks for item in d.items()}
@@ -240,7 +264,7 @@ def collect(
             (today + timedelta(days=n), forecast.get(n, 0)) for n in range(FORECAST_DAYS)
         ),
         retention=Tally(
-            sum(c for k, c in learned if k in keys), sum(1 for k, _ in learned if k in keys)
+            sum(r for k, _, r in learned if k in keys), sum(n for k, n, _ in learned if k in keys)
         ),
         daily=tuple(
             (first_day + timedelta(days=n), daily.get(first_day + timedelta(days=n), 0))
@@ -258,34 +282,38 @@ def collect(
 
 
 def confusions(
-    decks: Sequence[Deck], wrong: Iterable[tuple[FaceKey, str]], top: int = 10
+    decks: Sequence[Deck], wrong: Iterable[tuple[FaceKey, str, int]], top: int = 10
 ) -> tuple[Confusion, ...]:
-    """Which term was picked when another was the answer, most often first. Only answers
-    that name a term of the deck (by name, alias or definition) count: a wrong number is
-    not a confusion."""
+    """Which term was picked when another was the answer, most often first, from wrong
+    answers counted by face and text. Only answers that name a term of the deck (by name,
+    alias or definition) count: a wrong number is not a confusion."""
     by_deck = {d.id: d for d in decks}
+    names: dict[str, dict[str, str]] = {}
     counts: Counter[tuple[str, str, str]] = Counter()
-    for key, given in wrong:
+    for key, given, times in wrong:
         deck = by_deck.get(key.deck_id)
         if deck is None:
             continue
+        if deck.id not in names:
+            names[deck.id] = _term_names(deck)
         right = _right_term(deck, key)
-        picked = _term_named(deck, given)
+        picked = names[deck.id].get(normalise(given))
         if right is not None and picked is not None and picked != right:
-            counts[(deck.id, right, picked)] += 1
+            counts[(deck.id, right, picked)] += times
     return tuple(
         Confusion(deck_id, right, picked, times)
         for (deck_id, right, picked), times in counts.most_common(top)
     )
 
 
-def _term_named(deck: Deck, text: str) -> str | None:
-    wanted = normalise(text)
+def _term_names(deck: Deck) -> dict[str, str]:
+    """Every way an answer can name one of the deck's terms (name, alias, definition, as
+    normalised) -> the term's name; the first term wins a shared name."""
+    named: dict[str, str] = {}
     for term in deck.terms:
-        names = (term.term, *term.aliases, term.definition)
-        if any(normalise(n) == wanted for n in names):
-            return term.term
-    return None
+        for name in (term.term, *term.aliases, term.definition):
+            named.setdefault(normalise(name), term.term)
+    return named
 
 
 def _right_term(deck: Deck, key: FaceKey) -> str | None:
