@@ -85,6 +85,16 @@ def _global_options(parser: argparse.ArgumentParser, top: bool) -> None:
 
 
 # The flag of each setting in `vocabgame settings`; the settings module has the rest.
+# `play --mode`: the player's name for each mode and its help; learn is stored as "review"
+# (and "review" is still accepted).
+PLAY_MODE_HELP = {
+    "learn": "the day's spaced-repetition round (the default)",
+    "cram": "practise now, any amount; answers are kept as practice and no due date moves",
+    "lab": "the serving lab's predict-then-reveal challenges, scheduled like other cards",
+}
+PLAY_MODES = (*PLAY_MODE_HELP, "review")
+PLAY_MODE_IDS = {"learn": "review"}
+
 SETTING_FLAGS = {
     "desired_retention": "--retention",
     "new_per_day": "--new-per-day",
@@ -114,7 +124,13 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
         return p
 
     p = command("play", "start a round at once", "Start a round of questions at once.")
-    p.add_argument("--deck", metavar="ID", help="play this deck only (default: all decks)")
+    p.add_argument(
+        "--deck",
+        metavar="ID",
+        action="append",
+        help="play this deck (repeat for several; default: all decks)",
+    )
+    p.add_argument("--tag", metavar="TAG", help="play only the items tagged TAG, across the decks")
     p.add_argument(
         "--size",
         type=_positive_int,
@@ -126,10 +142,9 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--mode",
-        choices=("review", "lab"),
-        default="review",
-        help="review: the day's spaced-repetition round (the default); lab: the serving lab's "
-        "predict-then-reveal challenges, scheduled like other cards",
+        choices=PLAY_MODES,
+        default="learn",
+        help="; ".join(f"{name}: {text}" for name, text in PLAY_MODE_HELP.items()),
     )
 
     p = command(
@@ -446,7 +461,8 @@ def _run(args: argparse.Namespace, data_dir: Path, folders: list[Path]) -> int:
                     size=args.size,
                     seed=args.seed,
                     start=True,
-                    mode=args.mode,
+                    mode=PLAY_MODE_IDS.get(args.mode, args.mode),
+                    tag=args.tag,
                 )
             case _:
                 return run_app(data_dir, folders)
@@ -1052,12 +1068,13 @@ def run_app(
     data_dir: Path,
     folders: list[Path],
     *,
-    deck: str | None = None,
+    deck: str | Sequence[str] | None = None,
     size: int | None = None,
     seed: int | None = None,
     start: bool = False,
     lab: bool = False,
     mode: str = "review",
+    tag: str | None = None,
 ) -> int:
     from vocabgame.play import open_session
     from vocabgame.store import StoreError
@@ -1067,11 +1084,20 @@ def run_app(
     except StoreError as exc:
         _store_error(data_dir, exc)
         return EXIT_PROBLEM
-    if deck is not None and session.catalog.get(deck) is None:
+    ids = [deck] if isinstance(deck, str) else list(deck or [])
+    unknown = [i for i in ids if session.catalog.get(i) is None]
+    if unknown:
         known = ", ".join(d.id for d in session.catalog.decks) or "none"
-        _err(f"no deck with id {deck!r}; known decks: {known}")
+        _err(f"no deck with id {unknown[0]!r}; known decks: {known}")
         session.close()
         return EXIT_USAGE
+    if tag is not None:
+        try:
+            session.decks_chosen(ids, tag)
+        except ValueError as exc:
+            _err(f"{exc}; vocabgame decks lists each deck's tags")
+            session.close()
+            return EXIT_USAGE
     problem = terminal_problem(sys.stdin, sys.stdout)
     if problem is not None:
         _err(problem)
@@ -1081,7 +1107,9 @@ def run_app(
 
     app = VocabApp(
         session,
-        deck=deck,
+        deck=ids[0] if len(ids) == 1 else (tuple(ids) or None),
+        tag=tag,
+        mode=mode,
         size=size,
         seed=seed,
         start_round=start,

@@ -32,6 +32,7 @@ class ModeId(StrEnum):
     PRACTICE = "practice"  # nothing due or new: the faces due soonest, reviewed early
     MISSES = "misses"  # the questions just missed, again at once; the schedule stays
     LAB = "lab"  # the serving lab's predict-then-reveal challenges only
+    CRAM = "cram"  # any deck now, in any amount; answers kept as practice, the schedule stays
 
 
 class PlanContext:
@@ -85,6 +86,9 @@ class Mode(ABC):
     max_retries: ClassVar[int] = 1  # times a missed face comes back in one round
     retry_gap: ClassVar[int] = 5  # ...after this many other questions, or at the end
     fallback: ClassVar[str | None] = None  # the mode to play when this one plans nothing
+    # False: the round gets no row of its own (it sets no best score and no day streak); its
+    # answers are still saved, with no round id
+    keeps_round: ClassVar[bool] = True
 
     @abstractmethod
     def plan(self, ctx: PlanContext) -> list[FaceKey]:
@@ -223,6 +227,29 @@ class LabMode(Mode):
         return one_per_item([*due, *new, *later], ctx.size, set())
 
 
+class CramMode(Mode):
+    """Practice on demand: any deck, any amount, now. Each answer is saved as practice
+    (unscheduled), so every card's due date and state stay exactly as they were."""
+
+    id = ModeId.CRAM
+    title = "Cram"
+    description = (
+        "Practise now, as much as you like: answers are kept as practice, no due date moves."
+    )
+    banner = "cram (the schedule stays)"
+    updates_schedule = False
+    keeps_round = False
+
+    def plan(self, ctx: PlanContext) -> list[FaceKey]:
+        cards = ctx.cards
+        weakest = sorted(
+            (k for k in ctx.faces() if k in cards),
+            key=lambda k: (ctx.retrievability(cards[k]), cards[k].due, k),
+        )
+        new = [k for k in round_robin(ctx.decks) if k not in cards]
+        return one_per_item([*weakest, *new], ctx.size, set())
+
+
 class PreviewMode(Mode):
     """An author's look at a deck: every face in deck order, nothing scheduled, nothing asked
     twice. Not a mode a player picks (it is not in MODES): `Session.preview` plays it."""
@@ -252,5 +279,5 @@ def unregister(mode_id: str) -> None:
     del MODES[mode_id]
 
 
-for _mode in (LearnMode(), PracticeMode(), MissesMode(), LabMode()):
+for _mode in (LearnMode(), PracticeMode(), MissesMode(), LabMode(), CramMode()):
     register(_mode)

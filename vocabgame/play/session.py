@@ -11,9 +11,10 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, tzinfo
 from pathlib import Path
+from types import MappingProxyType
 
 from fsrs import Card
 
@@ -290,13 +291,48 @@ class Session:
             retrievability=lambda card: self.srs.retrievability(card, now),
         )
 
+    def decks_chosen(
+        self, deck: str | Sequence[str] | None = None, tag: str | None = None
+    ) -> list[Deck]:
+        """The decks a round plays: one deck id, several, or None for every deck; with `tag`,
+        only the items tagged with it (or every item of a deck tagged with it), as decks of
+        those items. KeyError for a deck that is not there; ValueError when no item has the
+        tag."""
+        ids = [deck] if isinstance(deck, str) else list(deck or [])
+        decks = [d for i in dict.fromkeys(ids) for d in self.decks_for(i)] if ids else []
+        if not ids:
+            decks = list(self.catalog.decks)
+        if tag is None:
+            return decks
+        chosen: list[Deck] = []
+        for d in decks:
+            sections = {
+                name: tuple(i for i in items if tag in d.tags or tag in i.tags)
+                for name, items in d.sections.items()
+            }
+            if any(sections.values()):
+                chosen.append(replace(d, sections=MappingProxyType(sections)))
+        if not chosen:
+            raise ValueError(f"no item is tagged {tag!r}")
+        return chosen
+
+    def round_title(self, deck: str | Sequence[str] | None, tag: str | None = None) -> str:
+        ids = [deck] if isinstance(deck, str) else list(deck or [])
+        title = "All decks" if not ids else ", ".join(self.decks_for(i)[0].title for i in ids)
+        return title if tag is None else f"{title} · tag {tag}"
+
     def plan(
-        self, deck_id: str | None, size: int, mode: str = ModeId.LEARN
+        self,
+        deck_id: str | Sequence[str] | None,
+        size: int,
+        mode: str = ModeId.LEARN,
+        tag: str | None = None,
     ) -> tuple[list[FaceKey], str]:
         """The faces of a round and the mode that plays them: the chosen mode's plan, or its
         fallback's when it plans nothing (learn falls back to practice), in the order the
-        round asks them (`spacing.space_round`)."""
-        ctx = self._context(self.decks_for(deck_id), size)
+        round asks them (`spacing.space_round`). `deck_id` is one deck id, several, or None
+        (every deck); `tag` keeps only the items tagged with it."""
+        ctx = self._context(self.decks_chosen(deck_id, tag), size)
         rules = MODES[mode]
         keys = rules.plan(ctx)
         while not keys and rules.fallback is not None:
@@ -306,27 +342,35 @@ class Session:
 
     def start_round(
         self,
-        deck_id: str | None = None,
+        deck_id: str | Sequence[str] | None = None,
         size: int | None = None,
         seed: int | None = None,
         mode: str = ModeId.LEARN,
+        tag: str | None = None,
     ) -> Round | None:
         """A new round, or None when there is nothing to ask (an empty deck, or every new
-        item for today used up before anything was ever answered)."""
-        keys, mode_id = self.plan(deck_id, size or self.round_size, mode)
+        item for today used up before anything was ever answered). `deck_id`: one deck id,
+        several, or None for every deck; `tag`: only the items tagged with it."""
+        keys, mode_id = self.plan(deck_id, size or self.round_size, mode, tag)
         if not keys:
             return None
         now = self.clock()
+        rules = MODES[mode_id]
+        ids = [deck_id] if isinstance(deck_id, str) else list(deck_id or [])
+        # A round of exactly one deck is that deck's; any other choice is kept as all decks.
+        stored_deck = ids[0] if len(set(ids)) == 1 and tag is None else None
+        if tag is None and not ids:
+            stored_deck = None
         round_id = None
-        if self.store.read_only is None:
+        if self.store.read_only is None and rules.keeps_round:
             with suppress(StoreReadOnly):  # play goes on unsaved; the screen says so once
-                round_id = self.store.start_round(deck_id, mode_id, now)
+                round_id = self.store.start_round(stored_deck, mode_id, now)
         return Round(
             self,
             round_id=round_id,
-            rules=MODES[mode_id],
-            deck_id=deck_id,
-            title="All decks" if deck_id is None else self.decks_for(deck_id)[0].title,
+            rules=rules,
+            deck_id=stored_deck,
+            title=self.round_title(deck_id, tag),
             queue=keys,
             rng=random.Random(seed),
             started_at=now,

@@ -28,7 +28,8 @@ class VocabApp(App[int]):
         self,
         session: Session,
         *,
-        deck: str | None = None,
+        deck: str | Sequence[str] | None = None,
+        tag: str | None = None,
         size: int | None = None,
         seed: int | None = None,
         start_round: bool = False,
@@ -43,6 +44,7 @@ class VocabApp(App[int]):
         self.settle_seconds = settle_seconds
         self.session = session
         self.deck = deck
+        self.tag = tag  # rounds started from the command line play only items with this tag
         self.round_size = size
         self.seed = seed
         self.start_round = start_round
@@ -63,7 +65,7 @@ class VocabApp(App[int]):
             self.notify(printable(notice), markup=False, timeout=10)
         self.warn_unsaved()
         if self.start_round:
-            self.play(self.deck, self.mode)
+            self.play(self.deck, self.mode, self.tag)
         elif self.open_lab:
             self.show_lab()
 
@@ -91,14 +93,19 @@ class VocabApp(App[int]):
                 timeout=12,
             )
 
-    def play(self, deck_id: str | None, mode: str = ModeId.LEARN) -> None:
-        """Start a round on a deck (None: all decks) and show it."""
+    def play(
+        self, deck_id: str | Sequence[str] | None, mode: str = ModeId.LEARN, tag: str | None = None
+    ) -> None:
+        """Start a round on a deck (None: all decks; or several) and show it."""
         try:
             round_ = self.session.start_round(
-                deck_id, size=self.round_size, seed=self.seed, mode=mode
+                deck_id, size=self.round_size, seed=self.seed, mode=mode, tag=tag
             )
         except StoreError as exc:
             self.cannot_start(exc)
+            return
+        except ValueError as exc:  # a tag no item has
+            self.notify(printable(str(exc)), title="Nothing to play", markup=False, timeout=8)
             return
         if round_ is None and mode == "lab":
             self.notify(
