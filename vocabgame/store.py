@@ -17,7 +17,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from fsrs import Card
 
@@ -112,6 +112,28 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE reviews ADD COLUMN overridden INTEGER NOT NULL DEFAULT 0;
     """,
+    # 5 -> 6: a mode's saved reports (the interview's), and each wrong pick of one term for
+    # another (answer X, picked Y), kept beside its review: an undone answer's confusion
+    # goes with it (reads join the reviews)
+    """
+    CREATE TABLE reports (
+        id INTEGER PRIMARY KEY,
+        mode TEXT NOT NULL,
+        made_at TEXT NOT NULL,
+        decks TEXT NOT NULL,
+        questions INTEGER NOT NULL,
+        correct INTEGER NOT NULL,
+        seconds REAL NOT NULL,
+        body TEXT NOT NULL
+    );
+    CREATE TABLE confusions (
+        review_id INTEGER PRIMARY KEY,
+        deck_id TEXT NOT NULL,
+        answer_term TEXT NOT NULL,
+        picked_term TEXT NOT NULL
+    );
+    CREATE INDEX confusions_pair ON confusions (deck_id, answer_term, picked_term);
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -165,6 +187,43 @@ class RoundRecord:
     score: int
     best_streak: int
     finished: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Confusion:
+    """One wrong pick: where the term `answer` was right, the player picked `picked`."""
+
+    review_id: int
+    deck_id: str
+    answer: str
+    picked: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ReportRecord:
+    id: int
+    mode: str
+    made_at: datetime
+    decks: tuple[str, ...]
+    questions: int
+    correct: int
+    seconds: float
+    body: dict[str, Any]
+
+
+def _report(row: tuple[Any, ...]) -> ReportRecord:
+    i, mode, at, decks, questions, correct, seconds, body = row
+    return ReportRecord(
+        i,
+        mode,
+        datetime.fromisoformat(at),
+        tuple(json.loads(decks)),
+        questions,
+        correct,
+        float(seconds),
+        json.loads(body),
+    )
 
 
 def _explain(path: Path, exc: sqlite3.Error, unsaved: bool = False) -> StoreError:
@@ -561,6 +620,84 @@ class Store:
             "SELECT deck_id, item_id, MIN(reviewed_at) FROM reviews GROUP BY deck_id, item_id"
         )
         return {(d, i): datetime.fromisoformat(at) for d, i, at in rows}
+
+    # -- confusions -----------------------------------------------------------------------
+
+    def record_confusion(self, review_id: int, deck_id: str, answer: str, picked: str) -> None:
+        """Keep that the answer `review_id` picked the term `picked` where `answer` was right."""
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO confusions (review_id, deck_id, answer_term, picked_term)"
+                " VALUES (?,?,?,?)",
+                (review_id, deck_id, answer, picked),
+            )
+
+    @_reads
+    def confusions(self) -> list[Confusion]:
+        """Every wrong pick of one term for another still on record, oldest first."""
+        rows = self.conn.execute(
+            "SELECT c.review_id, c.deck_id, c.answer_term, c.picked_term, r.reviewed_at"
+            " FROM confusions AS c JOIN reviews AS r ON r.id = c.review_id ORDER BY c.review_id"
+        )
+        return [Confusion(i, d, a, p, datetime.fromisoformat(at)) for i, d, a, p, at in rows]
+
+    @_reads
+    def pair_answers(self, deck_id: str, pair: frozenset[str]) -> list[tuple[int, bool]]:
+        """The answers (review id, right) to faces of the pair's two terms, oldest first."""
+        a, b = sorted(pair) if len(pair) == 2 else (next(iter(pair)),) * 2
+        rows = self.conn.execute(
+            "SELECT id, correct FROM reviews WHERE deck_id=? AND item_id IN (?, ?) ORDER BY id",
+            (deck_id, a, b),
+        )
+        return [(int(i), bool(c)) for i, c in rows]
+
+    # -- reports --------------------------------------------------------------------------
+
+    def save_report(
+        self,
+        mode: str,
+        made_at: datetime,
+        decks: Sequence[str],
+        questions: int,
+        correct: int,
+        seconds: float,
+        body: Mapping[str, object],
+    ) -> int:
+        """Keep a mode's report (its body as JSON); returns its id."""
+        with self.transaction() as conn:
+            cur = conn.execute(
+                "INSERT INTO reports (mode, made_at, decks, questions, correct, seconds, body)"
+                " VALUES (?,?,?,?,?,?,?)",
+                (
+                    mode,
+                    made_at.isoformat(),
+                    json.dumps(list(decks)),
+                    questions,
+                    correct,
+                    seconds,
+                    json.dumps(body),
+                ),
+            )
+            return int(cur.lastrowid or 0)
+
+    @_reads
+    def reports(self, mode: str | None = None) -> list[ReportRecord]:
+        """Saved reports, oldest first (with `mode`, only that mode's)."""
+        sql = "SELECT id, mode, made_at, decks, questions, correct, seconds, body FROM reports"
+        args: tuple[str, ...] = ()
+        if mode is not None:
+            sql += " WHERE mode=?"
+            args = (mode,)
+        return [_report(row) for row in self.conn.execute(sql + " ORDER BY id", args)]
+
+    @_reads
+    def report(self, report_id: int) -> ReportRecord | None:
+        row = self.conn.execute(
+            "SELECT id, mode, made_at, decks, questions, correct, seconds, body FROM reports"
+            " WHERE id=?",
+            (report_id,),
+        ).fetchone()
+        return None if row is None else _report(row)
 
     # -- rounds ---------------------------------------------------------------------------
 

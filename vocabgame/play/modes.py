@@ -32,6 +32,7 @@ class ModeId(StrEnum):
     PRACTICE = "practice"  # nothing due or new: the faces due soonest, reviewed early
     MISSES = "misses"  # the questions just missed, again at once; the schedule stays
     LAB = "lab"  # the serving lab's predict-then-reveal challenges only
+    INTERVIEW = "interview"  # a timed mock interview, no feedback until its report
     CRAM = "cram"  # any deck now, in any amount; answers kept as practice, the schedule stays
 
 
@@ -119,9 +120,10 @@ def one_per_item(keys: Iterable[FaceKey], size: int, taken: set[tuple[str, str]]
     return picked
 
 
-def round_robin(decks: Sequence[Deck]) -> list[FaceKey]:
-    """Every face, taking turns between decks and kinds of item, so that new material mixes
-    terms, groups, scenarios and the rest instead of starting with one deck's terms."""
+def round_robin(decks: Sequence[Deck], sections: Iterable[str] = KINDS) -> list[FaceKey]:
+    """Every face (of the items in `sections`), taking turns between decks and kinds of item,
+    so that new material mixes terms, groups, scenarios and the rest instead of starting with
+    one deck's terms."""
     queues = [
         [
             FaceKey(deck.id, item.id, face)
@@ -129,7 +131,7 @@ def round_robin(decks: Sequence[Deck]) -> list[FaceKey]:
             for face in item_faces(item)
         ]
         for deck in decks
-        for section in KINDS
+        for section in tuple(sections)
     ]
     order: list[FaceKey] = []
     for layer in itertools.zip_longest(*queues):
@@ -250,6 +252,39 @@ class CramMode(Mode):
         return one_per_item([*weakest, *new], ctx.size, set())
 
 
+class InterviewMode(Mode):
+    """A mock interview: `Session.start_interview` plays it against a clock, and
+    `play.interview` makes its report. Answers update the schedule like any review."""
+
+    id = ModeId.INTERVIEW
+    title = "Interview practice"
+    description = (
+        "A timed mock interview: recall, scenarios, calculations and claims, no hints, "
+        "then an honest report."
+    )
+    banner = "mock interview"
+    keeps_round = False  # its record is the report
+    max_retries = 0  # nothing comes back: no feedback was shown
+    sections: ClassVar[tuple[str, ...]] = ("recall", "scenarios", "calculations", "claims")
+    filler: ClassVar[tuple[str, ...]] = ("confusables", "terms")  # when those run short
+
+    def plan(self, ctx: PlanContext) -> list[FaceKey]:
+        cards = ctx.cards
+        picked: list[FaceKey] = []
+        taken: set[tuple[str, str]] = set()
+        for sections in (self.sections, self.filler):
+            # a typed term is no interview question; its picks are
+            ours = [k for k in round_robin(ctx.decks, sections) if k.face != "typed"]
+            # Never asked first, then the least remembered: an interview tests what is shaky.
+            new = [k for k in ours if k not in cards]
+            seen = sorted(
+                (k for k in ours if k in cards),
+                key=lambda k: (ctx.retrievability(cards[k]), k),
+            )
+            picked += one_per_item([*new, *seen], ctx.size - len(picked), taken)
+        return picked
+
+
 class PreviewMode(Mode):
     """An author's look at a deck: every face in deck order, nothing scheduled, nothing asked
     twice. Not a mode a player picks (it is not in MODES): `Session.preview` plays it."""
@@ -279,5 +314,5 @@ def unregister(mode_id: str) -> None:
     del MODES[mode_id]
 
 
-for _mode in (LearnMode(), PracticeMode(), MissesMode(), LabMode(), CramMode()):
+for _mode in (LearnMode(), PracticeMode(), MissesMode(), LabMode(), CramMode(), InterviewMode()):
     register(_mode)

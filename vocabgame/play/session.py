@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, replace
-from datetime import date, datetime, tzinfo
+from datetime import date, datetime, timedelta, tzinfo
 from pathlib import Path
 from types import MappingProxyType
 
@@ -22,6 +22,7 @@ from vocabgame import backup, stats
 from vocabgame.deck import Catalog, load_catalog
 from vocabgame.kinds import faces
 from vocabgame.model import Deck, FaceKey
+from vocabgame.play.interview import Interview
 from vocabgame.play.modes import MODES, ModeId, PlanContext, PreviewMode
 from vocabgame.play.round import Round
 from vocabgame.play.spacing import space_round
@@ -375,6 +376,25 @@ class Session:
             rng=random.Random(seed),
             started_at=now,
         )
+
+    def start_interview(
+        self,
+        deck_id: str | Sequence[str] | None = None,
+        minutes: float | None = None,
+        questions: int | None = None,
+        seed: int | None = None,
+        tag: str | None = None,
+    ) -> Interview | None:
+        """A mock interview of `questions` questions (default: the setting) against a clock
+        of `minutes` (default: the setting), whichever ends first; None when the decks have
+        nothing to ask."""
+        minutes = self.settings.interview_minutes if minutes is None else minutes
+        size = questions or self.settings.interview_questions
+        round_ = self.start_round(deck_id, size=size, seed=seed, mode=ModeId.INTERVIEW, tag=tag)
+        if round_ is None:
+            return None
+        deadline = round_.started_at + timedelta(minutes=minutes)
+        return Interview(self, round_, deadline, size)
 
     def example(self, key: FaceKey) -> str | None:
         """The example the deck gives for this face's item, if it is a term that has one."""
