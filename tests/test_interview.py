@@ -4,6 +4,7 @@ tests move by hand; nothing sleeps."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from pathlib import Path
 
@@ -25,8 +26,9 @@ def now() -> Now:
 
 
 def start(tmp_path: Path, now: Now, **kw: object) -> Interview:
-    deck = load_deck(DATA / "interview.yaml")
+    deck = load_deck(DATA / "interview" / "serving.yaml")
     session = make_session(tmp_path, [deck], now)
+    kw.setdefault("seed", 1)
     interview = session.start_interview(**kw)  # type: ignore[arg-type]
     assert interview is not None
     return interview
@@ -130,3 +132,28 @@ def test_markdown_export_matches_the_golden_file(tmp_path: Path, now: Now) -> No
     if not GOLDEN.exists():  # pragma: no cover - writes the golden file once, to review
         GOLDEN.write_text(text, encoding="utf-8")
     assert text == GOLDEN.read_text(encoding="utf-8")
+
+
+def test_reports_and_report_on_the_command_line(tmp_path: Path, now: Now, capsys) -> None:
+    from vocabgame.cli import main
+
+    interview = start(tmp_path, now, questions=3)
+    while interview.question() is not None:
+        answer(interview, now, 20, True)
+    report = interview.finish({})
+    interview.session.close()
+    data = ["--data-dir", str(tmp_path)]
+    assert main(["reports", "--json", *data]) == 0
+    [row] = json.loads(capsys.readouterr().out)
+    assert row == {
+        "id": report.id,
+        "date": "2025-03-03T09:01:00+00:00",  # when it ended: three answers of 20 s
+        "decks": ["mock-serving"],
+        "questions": 3,
+        "right": report.correct,
+        "seconds": 60.0,
+    }
+    assert main(["report", str(report.id), "--markdown", *data]) == 0
+    assert capsys.readouterr().out == markdown(report)
+    assert main(["report", "99", "--markdown", *data]) == 2
+    assert "no report with id 99" in capsys.readouterr().err

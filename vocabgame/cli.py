@@ -89,6 +89,8 @@ def _global_options(parser: argparse.ArgumentParser, top: bool) -> None:
 # (and "review" is still accepted).
 PLAY_MODE_HELP = {
     "learn": "the day's spaced-repetition round (the default)",
+    "interview": "a timed mock interview with no feedback until its report (see --minutes, "
+    "--questions, vocabgame reports)",
     "cram": "practise now, any amount; answers are kept as practice and no due date moves",
     "lab": "the serving lab's predict-then-reveal challenges, scheduled like other cards",
 }
@@ -145,6 +147,19 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
         choices=PLAY_MODES,
         default="learn",
         help="; ".join(f"{name}: {text}" for name, text in PLAY_MODE_HELP.items()),
+    )
+    p.add_argument(
+        "--minutes",
+        type=_positive_int,
+        metavar="M",
+        help=f"interview: its length (now {settings.interview_minutes}; see vocabgame settings)",
+    )
+    p.add_argument(
+        "--questions",
+        type=_positive_int,
+        metavar="N",
+        help=f"interview: its questions (now {settings.interview_questions}); "
+        "it ends at whichever comes first",
     )
 
     p = command(
@@ -221,6 +236,24 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
     )
     p.add_argument("path", type=Path, metavar="DECK.yaml", help="the deck file to preview")
     p.add_argument("--item", metavar="ID", help="start at this item (default: the first)")
+
+    p = command(
+        "reports",
+        "list the saved mock-interview reports",
+        "List the mock-interview reports kept in the store: id, date, decks, questions, "
+        "right answers and seconds.",
+    )
+    p.add_argument("--json", action="store_true", help="print JSON for tools")
+
+    p = command(
+        "report",
+        "print one mock-interview report",
+        "Print one saved mock-interview report (its id from vocabgame reports).",
+    )
+    p.add_argument("id", type=_positive_int, metavar="ID", help="the report's id")
+    p.add_argument(
+        "--markdown", action="store_true", help="print it as Markdown, fit to paste into notes"
+    )
 
     p = command(
         "flags",
@@ -387,6 +420,8 @@ USES_DATA_FOLDER = (
     "lab",  # with no setup options it opens the game
     "stats",
     "flags",
+    "reports",
+    "report",
     "settings",
     "backup",
     "check",
@@ -427,6 +462,10 @@ def _run(args: argparse.Namespace, data_dir: Path, folders: list[Path]) -> int:
                 return cmd_stats(data_dir, folders, args.json)
             case "flags":
                 return cmd_flags(data_dir, args.json)
+            case "reports":
+                return cmd_reports(data_dir, args.json)
+            case "report":
+                return cmd_report(data_dir, args.id)
             case "backup":
                 return cmd_backup(data_dir)
             case "restore":
@@ -463,6 +502,8 @@ def _run(args: argparse.Namespace, data_dir: Path, folders: list[Path]) -> int:
                     start=True,
                     mode=PLAY_MODE_IDS.get(args.mode, args.mode),
                     tag=args.tag,
+                    minutes=args.minutes,
+                    questions=args.questions,
                 )
             case _:
                 return run_app(data_dir, folders)
@@ -670,6 +711,50 @@ def cmd_flags(data_dir: Path, as_json: bool) -> int:
         for key, at, note in flags:
             shown = f"{at:%Y-%m-%d %H:%M}  {key.deck_id} / {key.item_id} ({key.face})"
             print(printable(shown + (f"  note: {note}" if note else "")))
+    return EXIT_OK
+
+
+def cmd_reports(data_dir: Path, as_json: bool) -> int:
+    from vocabgame.play.interview import report_row
+
+    store = _open_store(data_dir)
+    if store is None:
+        return EXIT_PROBLEM
+    try:
+        rows = [report_row(r) for r in store.reports("interview")]
+    finally:
+        store.close()
+    if as_json:
+        print(json.dumps(rows, indent=2))
+    elif not rows:
+        print("No reports yet: vocabgame play --mode interview makes one.")
+    else:
+        for row in rows:
+            decks = ", ".join(row["decks"])
+            line = (
+                f"{row['id']:>4}  {row['date'][:16].replace('T', ' ')}  "
+                f"{row['right']}/{row['questions']} right  {row['seconds']:g} s  {decks}"
+            )
+            print(printable(line))
+    return EXIT_OK
+
+
+def cmd_report(data_dir: Path, report_id: int) -> int:
+    """One report, as Markdown (the only form there is; `--markdown` says so explicitly)."""
+    from vocabgame.play.interview import markdown
+
+    store = _open_store(data_dir)
+    if store is None:
+        return EXIT_PROBLEM
+    try:
+        record = store.report(report_id)
+    finally:
+        store.close()
+    if record is None:
+        _err(f"no report with id {report_id}; vocabgame reports lists them")
+        return EXIT_USAGE
+    for line in markdown(record).splitlines():  # deck text never drives the terminal
+        print(printable(line))
     return EXIT_OK
 
 
@@ -1075,6 +1160,8 @@ def run_app(
     lab: bool = False,
     mode: str = "review",
     tag: str | None = None,
+    minutes: float | None = None,
+    questions: int | None = None,
 ) -> int:
     from vocabgame.play import open_session
     from vocabgame.store import StoreError
@@ -1110,6 +1197,8 @@ def run_app(
         deck=ids[0] if len(ids) == 1 else (tuple(ids) or None),
         tag=tag,
         mode=mode,
+        minutes=minutes,
+        questions=questions,
         size=size,
         seed=seed,
         start_round=start,

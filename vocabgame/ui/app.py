@@ -36,6 +36,8 @@ class VocabApp(App[int]):
         open_lab: bool = False,
         lab_folders: Sequence[Path] = (),
         mode: str = "review",
+        minutes: float | None = None,
+        questions: int | None = None,
         settle_seconds: float = 0.25,
     ) -> None:
         super().__init__()
@@ -50,6 +52,7 @@ class VocabApp(App[int]):
         self.start_round = start_round
         self.open_lab = open_lab
         self.mode = mode  # the mode of rounds started from the command line
+        self.minutes, self.questions = minutes, questions  # an interview's, from the command line
         self.lab_folders = tuple(lab_folders)  # where *.lab.yaml files may add GPUs and models
         self._warned_unsaved = False
 
@@ -97,6 +100,9 @@ class VocabApp(App[int]):
         self, deck_id: str | Sequence[str] | None, mode: str = ModeId.LEARN, tag: str | None = None
     ) -> None:
         """Start a round on a deck (None: all decks; or several) and show it."""
+        if mode == ModeId.INTERVIEW:
+            self.interview(deck_id, tag)
+            return
         try:
             round_ = self.session.start_round(
                 deck_id, size=self.round_size, seed=self.seed, mode=mode, tag=tag
@@ -125,6 +131,25 @@ class VocabApp(App[int]):
             )
             return
         self.push_screen(RoundScreen(round_))
+
+    def interview(self, deck_id: str | Sequence[str] | None, tag: str | None = None) -> None:
+        """Start a mock interview (length and questions: the command line's or the settings')."""
+        from vocabgame.ui.screens.interview import InterviewScreen
+
+        try:
+            interview = self.session.start_interview(
+                deck_id, minutes=self.minutes, questions=self.questions, seed=self.seed, tag=tag
+            )
+        except StoreError as exc:
+            self.cannot_start(exc)
+            return
+        except ValueError as exc:  # a tag no item has
+            self.notify(printable(str(exc)), title="Nothing to play", markup=False, timeout=8)
+            return
+        if interview is None:
+            self.notify("These decks have no questions to ask.", title="Nothing to play")
+            return
+        self.push_screen(InterviewScreen(interview))
 
     def play_misses(self, deck_id: str | None, title: str, keys: Sequence[FaceKey]) -> None:
         """From the results: a round of just the questions missed, in place of the results."""

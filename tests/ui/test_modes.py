@@ -1,0 +1,79 @@
+"""Each game mode played to its end by keys, then the screen and the store checked."""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+
+from vocabgame.quiz import Kind
+from vocabgame.ui.app import VocabApp
+from vocabgame.ui.screens.home import HomeScreen
+from vocabgame.ui.screens.interview import InterviewReportScreen, InterviewScreen
+
+from ..conftest import DATA
+from .conftest import screen_text
+from .test_play import keys_for
+
+INTERVIEW_DECKS = [DATA / "interview"]
+
+
+async def answer_interview(pilot: Pilot, app: VocabApp, right: bool) -> None:
+    screen = app.screen
+    assert isinstance(screen, InterviewScreen)
+    question = screen.interview.question()
+    assert question is not None
+    if question.kind == Kind.CHOICE:
+        index = [i for i, c in enumerate(question.choices) if (c.value == question.answer) == right]
+        await pilot.press(str(index[-1] + 1))
+    else:
+        await pilot.press(*keys_for("memory bound"), "enter")
+    await pilot.pause()
+
+
+async def test_an_interview_played_by_keys_ends_in_a_saved_report(make_app, clock) -> None:
+    app = make_app(
+        folders=INTERVIEW_DECKS, start_round=True, mode="interview", questions=3, minutes=5
+    )
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, InterviewScreen)
+        text = screen_text(app)
+        assert "5:00 left" in text and "Question 1 of 3" in text
+        clock.advance(seconds=70)
+        app.screen.tick()  # what the interval does once a second
+        assert "3:50 left" in screen_text(app)
+        for _ in range(3):
+            question = app.screen.interview.question()
+            await answer_interview(pilot, app, question.key.face != "scenario")
+            # no feedback: straight to the next question (or the report)
+            assert "Right" not in screen_text(app) and "Wrong" not in screen_text(app)
+        assert isinstance(app.screen, InterviewReportScreen)
+        assert "Which key points did you cover?" in screen_text(app)
+        await pilot.press("2", "enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Mock interview 1: 2 of 3 right" in text
+        assert "- [ ] decode is limited by memory bandwidth" in text
+        assert "- [x] the weights are read once per step for the whole batch" in text
+        assert "## Weakest" in text and "Why not:" in text
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+    store = app.session.store
+    [report] = store.reports()
+    assert (report.questions, report.correct) == (3, 2)
+    recall = [r for r in store.reviews() if r.key.face == "recall"]
+    assert [(r.rating, r.mode) for r in recall] == [(2, "interview")]  # 1 of 2 points: Hard
+
+
+async def test_the_clock_running_out_ends_the_interview(make_app, clock) -> None:
+    app = make_app(folders=INTERVIEW_DECKS, start_round=True, mode="interview", minutes=1)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, InterviewScreen)
+        clock.advance(seconds=61)
+        app.screen.tick()
+        await pilot.pause()
+        assert isinstance(app.screen, InterviewReportScreen)
+        text = screen_text(app)
+        assert "0 of 0 right" in text and "(time ran out)" in text
+    assert len(app.session.store.reports()) == 1
