@@ -33,6 +33,7 @@ class ModeId(StrEnum):
     MISSES = "misses"  # the questions just missed, again at once; the schedule stays
     LAB = "lab"  # the serving lab's predict-then-reveal challenges only
     INTERVIEW = "interview"  # a timed mock interview, no feedback until its report
+    CHALLENGE = "challenge"  # scenarios and claims against a countdown, for a high score
     CRAM = "cram"  # any deck now, in any amount; answers kept as practice, the schedule stays
 
 
@@ -285,6 +286,30 @@ class InterviewMode(Mode):
         return picked
 
 
+class ChallengeMode(Mode):
+    """Scenarios and claims against a countdown per question: `Session.start_challenge` plays
+    it (`play.challenge`), which adds a time bonus and keeps a high-score table per deck."""
+
+    id = ModeId.CHALLENGE
+    title = "Scenario challenge"
+    description = (
+        "Scenarios and claims against a countdown: points with a time bonus, and a top-10 "
+        "table per deck."
+    )
+    banner = "scenario challenge"
+    keeps_round = False  # its record is its place in the high-score table
+    max_retries = 0  # a run: a miss does not come back
+
+    def plan(self, ctx: PlanContext) -> list[FaceKey]:
+        ours = list(round_robin(ctx.decks, ("scenarios", "claims")))
+        cards = ctx.cards
+        new = [k for k in ours if k not in cards]
+        seen = sorted(
+            (k for k in ours if k in cards), key=lambda k: (ctx.retrievability(cards[k]), k)
+        )
+        return one_per_item([*new, *seen], ctx.size, set())
+
+
 class PreviewMode(Mode):
     """An author's look at a deck: every face in deck order, nothing scheduled, nothing asked
     twice. Not a mode a player picks (it is not in MODES): `Session.preview` plays it."""
@@ -314,5 +339,13 @@ def unregister(mode_id: str) -> None:
     del MODES[mode_id]
 
 
-for _mode in (LearnMode(), PracticeMode(), MissesMode(), LabMode(), CramMode(), InterviewMode()):
+for _mode in (
+    LearnMode(),
+    PracticeMode(),
+    MissesMode(),
+    LabMode(),
+    CramMode(),
+    InterviewMode(),
+    ChallengeMode(),
+):
     register(_mode)

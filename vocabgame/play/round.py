@@ -272,6 +272,19 @@ class Round:
         assert isinstance(outcome, Outcome)
         return outcome
 
+    def time_out(self) -> Outcome:
+        """The countdown ran out on a choice question: it counts as wrong (no confusion is
+        kept: nothing was picked) and the feedback shows the answer."""
+        question = self._require(Kind.CHOICE)
+        wrong = next(i for i, c in enumerate(question.choices) if c.value != question.answer)
+        verdict = grade(self._decks[question.key.deck_id], question, Picked(wrong))
+        if isinstance(verdict, Refused):  # pragma: no cover - a pick is always an answer
+            raise ValueError(verdict.reason)
+        verdict = replace(
+            verdict, correct=False, rating=1, given="", why_not=None, note="Time ran out."
+        )
+        return self._record(question, verdict)
+
     def set_aside(self) -> Question:
         """Move past the current question unanswered, to be graded later with
         `answer_set_aside` (an interview's typed recall answers, graded by the key points the

@@ -22,6 +22,7 @@ from vocabgame import backup, stats
 from vocabgame.deck import Catalog, load_catalog
 from vocabgame.kinds import faces
 from vocabgame.model import Deck, FaceKey
+from vocabgame.play.challenge import Challenge
 from vocabgame.play.interview import Interview
 from vocabgame.play.modes import MODES, ModeId, PlanContext, PreviewMode
 from vocabgame.play.round import Round
@@ -395,6 +396,24 @@ class Session:
             return None
         deadline = round_.started_at + timedelta(minutes=minutes)
         return Interview(self, round_, deadline, size)
+
+    def start_challenge(
+        self,
+        deck_id: str | Sequence[str] | None = None,
+        size: int | None = None,
+        seed: int | None = None,
+        tag: str | None = None,
+    ) -> Challenge | None:
+        """A scenario challenge with the countdown setting per question; None when the decks
+        have no scenarios or claims."""
+        round_ = self.start_round(deck_id, size=size, seed=seed, mode=ModeId.CHALLENGE, tag=tag)
+        if round_ is None:
+            return None
+        ids = [deck_id] if isinstance(deck_id, str) else sorted(deck_id or [])
+        key = "+".join(ids) or "all decks"
+        if tag is not None:
+            key += f" #{tag}"
+        return Challenge(self, round_, float(self.settings.countdown_seconds), key)
 
     def example(self, key: FaceKey) -> str | None:
         """The example the deck gives for this face's item, if it is a term that has one."""
