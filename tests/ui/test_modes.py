@@ -6,12 +6,15 @@ from textual.pilot import Pilot
 
 from vocabgame.quiz import Kind
 from vocabgame.ui.app import VocabApp
+from vocabgame.ui.screens.challenge_round import ChallengeResultsScreen, ChallengeScreen
 from vocabgame.ui.screens.home import HomeScreen
 from vocabgame.ui.screens.interview import InterviewReportScreen, InterviewScreen
+from vocabgame.ui.screens.results import ResultsScreen
+from vocabgame.ui.screens.round import RoundScreen
 
 from ..conftest import DATA
 from .conftest import screen_text
-from .test_play import keys_for
+from .test_play import keys_for, play_round
 
 INTERVIEW_DECKS = [DATA / "interview"]
 
@@ -77,3 +80,54 @@ async def test_the_clock_running_out_ends_the_interview(make_app, clock) -> None
         text = screen_text(app)
         assert "0 of 0 right" in text and "(time ran out)" in text
     assert len(app.session.store.reports()) == 1
+
+
+async def test_a_challenge_played_by_keys_with_a_countdown_and_a_high_score(
+    make_app, clock
+) -> None:
+    app = make_app(folders=INTERVIEW_DECKS, start_round=True, mode="challenge")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ChallengeScreen)
+        assert screen.challenge.round.total == 2  # the scenario and the claim
+        assert "30 s left" in screen_text(app)
+        clock.advance(seconds=6)
+        screen.tick()
+        assert "24 s left" in screen_text(app)
+        question = screen.challenge.question()
+        right = next(i for i, c in enumerate(question.choices) if c.value == question.answer)
+        await pilot.press(str(right + 1))
+        await pilot.pause()
+        assert "Score 18" in screen_text(app)  # 10, and a bonus of 8 for 24 s left of 30
+        await pilot.press("enter")
+        await pilot.pause()
+        clock.advance(seconds=31)
+        screen.tick()  # the countdown runs out: wrong, and the answer shows
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Time ran out." in text
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ChallengeResultsScreen)
+        text = screen_text(app)
+        assert "New high score!" in text and "Top 10" in text
+        assert " 1.    18   1 of 2 right   2026-11-30" in text
+    store = app.session.store
+    [run] = store.reports("challenge")
+    assert (run.questions, run.correct, run.body["score"], run.body["timed_out"]) == (2, 1, 18, 1)
+    assert [r.correct for r in store.reviews()] == [True, False]
+
+
+async def test_cram_by_keys_keeps_practice_and_leaves_the_cards(make_app) -> None:
+    app = make_app(start_round=True, mode="cram", size=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, RoundScreen)
+        assert "cram (the schedule stays)" in screen_text(app)
+        await play_round(pilot, app)
+        assert isinstance(app.screen, ResultsScreen)
+        assert "3 answers kept as practice: every due date stays as it was." in screen_text(app)
+    store = app.session.store
+    assert len(store.reviews()) == 3 and store.cards() == {}
+    assert store.round_count() == 0

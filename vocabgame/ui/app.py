@@ -103,6 +103,9 @@ class VocabApp(App[int]):
         if mode == ModeId.INTERVIEW:
             self.interview(deck_id, tag)
             return
+        if mode == ModeId.CHALLENGE:
+            self.challenge(deck_id, tag)
+            return
         try:
             round_ = self.session.start_round(
                 deck_id, size=self.round_size, seed=self.seed, mode=mode, tag=tag
@@ -150,6 +153,28 @@ class VocabApp(App[int]):
             self.notify("These decks have no questions to ask.", title="Nothing to play")
             return
         self.push_screen(InterviewScreen(interview))
+
+    def challenge(self, deck_id: str | Sequence[str] | None, tag: str | None = None) -> None:
+        """Start a scenario challenge (the countdown: the settings')."""
+        from vocabgame.ui.screens.challenge_round import ChallengeScreen
+
+        try:
+            challenge = self.session.start_challenge(
+                deck_id, size=self.round_size, seed=self.seed, tag=tag
+            )
+        except StoreError as exc:
+            self.cannot_start(exc)
+            return
+        except ValueError as exc:  # a tag no item has
+            self.notify(printable(str(exc)), title="Nothing to play", markup=False, timeout=8)
+            return
+        if challenge is None:
+            self.notify(
+                "No scenarios or claims here: the challenge asks only those.",
+                title="Nothing to play",
+            )
+            return
+        self.push_screen(ChallengeScreen(challenge))
 
     def play_misses(self, deck_id: str | None, title: str, keys: Sequence[FaceKey]) -> None:
         """From the results: a round of just the questions missed, in place of the results."""
