@@ -91,6 +91,7 @@ PLAY_MODE_HELP = {
     "learn": "the day's spaced-repetition round (the default)",
     "interview": "a timed mock interview with no feedback until its report (see --minutes, "
     "--questions, vocabgame reports)",
+    "drill": "your most-confused pairs of terms first, until right answers in a row retire each",
     "challenge": "scenarios and claims against a countdown per question, for a top-10 table",
     "cram": "practise now, any amount; answers are kept as practice and no due date moves",
     "lab": "the serving lab's predict-then-reveal challenges, scheduled like other cards",
@@ -105,6 +106,7 @@ SETTING_FLAGS = {
     "countdown_seconds": "--countdown",
     "interview_minutes": "--interview-minutes",
     "interview_questions": "--interview-questions",
+    "drill_retire_after": "--drill-retire",
     "theme": "--theme",
 }
 

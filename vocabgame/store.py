@@ -133,6 +133,12 @@ MIGRATIONS: list[str] = [
         picked_term TEXT NOT NULL
     );
     CREATE INDEX confusions_pair ON confusions (deck_id, answer_term, picked_term);
+    CREATE TABLE drill_answers (
+        review_id INTEGER PRIMARY KEY,
+        deck_id TEXT NOT NULL,
+        term_a TEXT NOT NULL,
+        term_b TEXT NOT NULL
+    );
     """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -641,15 +647,24 @@ class Store:
         )
         return [Confusion(i, d, a, p, datetime.fromisoformat(at)) for i, d, a, p, at in rows]
 
+    def record_drill_answer(self, review_id: int, deck_id: str, a: str, b: str) -> None:
+        """Keep that the answer `review_id` was a drill question about the pair (a, b)."""
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO drill_answers (review_id, deck_id, term_a, term_b)"
+                " VALUES (?,?,?,?)",
+                (review_id, deck_id, *sorted((a, b))),
+            )
+
     @_reads
-    def pair_answers(self, deck_id: str, pair: frozenset[str]) -> list[tuple[int, bool]]:
-        """The answers (review id, right) to faces of the pair's two terms, oldest first."""
-        a, b = sorted(pair) if len(pair) == 2 else (next(iter(pair)),) * 2
+    def drill_answers(self) -> list[tuple[int, str, str, str, bool]]:
+        """Every drill answer still on record: (review id, deck id, term a, term b, right),
+        oldest first, each pair's terms in sorted order."""
         rows = self.conn.execute(
-            "SELECT id, correct FROM reviews WHERE deck_id=? AND item_id IN (?, ?) ORDER BY id",
-            (deck_id, a, b),
+            "SELECT d.review_id, d.deck_id, d.term_a, d.term_b, r.correct FROM drill_answers AS d"
+            " JOIN reviews AS r ON r.id = d.review_id ORDER BY d.review_id"
         )
-        return [(int(i), bool(c)) for i, c in rows]
+        return [(int(i), d, a, b, bool(c)) for i, d, a, b, c in rows]
 
     # -- reports --------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ from textual.pilot import Pilot
 from vocabgame.quiz import Kind
 from vocabgame.ui.app import VocabApp
 from vocabgame.ui.screens.challenge_round import ChallengeResultsScreen, ChallengeScreen
+from vocabgame.ui.screens.drill_round import DrillScreen
 from vocabgame.ui.screens.home import HomeScreen
 from vocabgame.ui.screens.interview import InterviewReportScreen, InterviewScreen
 from vocabgame.ui.screens.results import ResultsScreen
@@ -14,7 +15,7 @@ from vocabgame.ui.screens.round import RoundScreen
 
 from ..conftest import DATA
 from .conftest import screen_text
-from .test_play import keys_for, play_round
+from .test_play import answer, keys_for, play_round
 
 INTERVIEW_DECKS = [DATA / "interview"]
 
@@ -131,3 +132,31 @@ async def test_cram_by_keys_keeps_practice_and_leaves_the_cards(make_app) -> Non
     store = app.session.store
     assert len(store.reviews()) == 3 and store.cards() == {}
     assert store.round_count() == 0
+
+
+async def test_a_drill_by_keys_shows_the_distinction_and_retires_the_pair(make_app) -> None:
+    from vocabgame.model import FaceKey
+
+    app = make_app(start_round=True, mode="drill")
+    session = app.session
+    rnd = session.start_misses_round(
+        "serving", "x", [FaceKey("serving", "blank-reply", "scenario")]
+    )
+    question = rnd.question()
+    rnd.answer_choice(next(i for i, c in enumerate(question.choices) if c.value == "tpot"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, DrillScreen)
+        assert app.screen.round.total == 3  # two definition picks and the scenario
+        await answer(pilot, app, True)
+        text = screen_text(app)
+        assert "What tells them apart" in text or "Easy to confuse" in text
+        assert "Average gap between output tokens" in text
+        await pilot.press("enter")
+        await pilot.pause()
+        await play_round(pilot, app)
+        assert isinstance(app.screen, ResultsScreen)
+        text = screen_text(app)
+        assert "Retired (right in a row): Time per output token vs Time to first token." in text
+    assert len(session.store.drill_answers()) == 3
+    assert session.start_drill() is None  # its only pair is retired; the deck has no groups

@@ -34,6 +34,7 @@ class ModeId(StrEnum):
     LAB = "lab"  # the serving lab's predict-then-reveal challenges only
     INTERVIEW = "interview"  # a timed mock interview, no feedback until its report
     CHALLENGE = "challenge"  # scenarios and claims against a countdown, for a high score
+    DRILL = "drill"  # the most-confused pairs of terms, until each is retired
     CRAM = "cram"  # any deck now, in any amount; answers kept as practice, the schedule stays
 
 
@@ -310,6 +311,24 @@ class ChallengeMode(Mode):
         return one_per_item([*new, *seen], ctx.size, set())
 
 
+class DrillMode(Mode):
+    """Planned by `Session.start_drill` from the confusions on record (`play.drill`), never
+    by `plan`. The distinction shows with every answer, so answers are kept as practice."""
+
+    id = ModeId.DRILL
+    title = "Confusion drill"
+    description = (
+        "Your most-confused pairs of terms first, with what tells them apart, until right "
+        "answers in a row retire each pair."
+    )
+    banner = "confusion drill"
+    keeps_round = False
+    updates_schedule = False
+
+    def plan(self, ctx: PlanContext) -> list[FaceKey]:
+        return []
+
+
 class PreviewMode(Mode):
     """An author's look at a deck: every face in deck order, nothing scheduled, nothing asked
     twice. Not a mode a player picks (it is not in MODES): `Session.preview` plays it."""
@@ -347,5 +366,6 @@ for _mode in (
     CramMode(),
     InterviewMode(),
     ChallengeMode(),
+    DrillMode(),
 ):
     register(_mode)

@@ -185,6 +185,11 @@ class Round:
         return sum(a.outcome.grade.correct for a in self._history)
 
     @property
+    def last_review_id(self) -> int | None:
+        """The stored id of the last answer given (None: none, or it was not saved)."""
+        return self._history[-1].review_id if self._history else None
+
+    @property
     def awaiting_next(self) -> bool:
         """An answer was given and its feedback is showing; `advance` moves on."""
         return self._awaiting_next

@@ -23,6 +23,7 @@ from vocabgame.deck import Catalog, load_catalog
 from vocabgame.kinds import faces
 from vocabgame.model import Deck, FaceKey
 from vocabgame.play.challenge import Challenge
+from vocabgame.play.drill import Drill, plan_drill
 from vocabgame.play.interview import Interview
 from vocabgame.play.modes import MODES, ModeId, PlanContext, PreviewMode
 from vocabgame.play.round import Round
@@ -414,6 +415,33 @@ class Session:
         if tag is not None:
             key += f" #{tag}"
         return Challenge(self, round_, float(self.settings.countdown_seconds), key)
+
+    def start_drill(
+        self,
+        deck_id: str | Sequence[str] | None = None,
+        size: int | None = None,
+        seed: int | None = None,
+        tag: str | None = None,
+    ) -> Drill | None:
+        """A confusion drill of the chosen decks' most-confused pairs (with none on record:
+        their confusable groups); None when there is nothing to drill."""
+        decks = self.decks_chosen(deck_id, tag)
+        keys, pair_of, from_groups, retired = plan_drill(
+            decks, self.store, size or self.round_size, self.settings.drill_retire_after
+        )
+        if not keys:
+            return None
+        round_ = Round(
+            self,
+            round_id=None,
+            rules=MODES[ModeId.DRILL],
+            deck_id=None if len(decks) != 1 or tag is not None else decks[0].id,
+            title=self.round_title(deck_id, tag),
+            queue=keys,
+            rng=random.Random(seed),
+            started_at=self.clock(),
+        )
+        return Drill(self, round_, pair_of, from_groups, retired)
 
     def example(self, key: FaceKey) -> str | None:
         """The example the deck gives for this face's item, if it is a term that has one."""

@@ -106,6 +106,9 @@ class VocabApp(App[int]):
         if mode == ModeId.CHALLENGE:
             self.challenge(deck_id, tag)
             return
+        if mode == ModeId.DRILL:
+            self.drill(deck_id, tag)
+            return
         try:
             round_ = self.session.start_round(
                 deck_id, size=self.round_size, seed=self.seed, mode=mode, tag=tag
@@ -175,6 +178,33 @@ class VocabApp(App[int]):
             )
             return
         self.push_screen(ChallengeScreen(challenge))
+
+    def drill(self, deck_id: str | Sequence[str] | None, tag: str | None = None) -> None:
+        """Start a confusion drill; with no confusions yet, say so and drill the groups."""
+        from vocabgame.ui.screens.drill_round import DrillScreen
+
+        try:
+            drill = self.session.start_drill(deck_id, size=self.round_size, seed=self.seed, tag=tag)
+        except StoreError as exc:
+            self.cannot_start(exc)
+            return
+        except ValueError as exc:  # a tag no item has
+            self.notify(printable(str(exc)), title="Nothing to play", markup=False, timeout=8)
+            return
+        if drill is None:
+            self.notify(
+                "Nothing to drill: no confusions are left unretired here, and these decks "
+                "have no confusable groups.",
+                title="Nothing to play",
+            )
+            return
+        if drill.from_groups:
+            self.notify(
+                "No confusions recorded yet: drilling the decks' confusable groups instead.",
+                title="Confusion drill",
+                timeout=6,
+            )
+        self.push_screen(DrillScreen(drill))
 
     def play_misses(self, deck_id: str | None, title: str, keys: Sequence[FaceKey]) -> None:
         """From the results: a round of just the questions missed, in place of the results."""
