@@ -74,12 +74,17 @@ async def test_the_clock_running_out_ends_the_interview(make_app, clock) -> None
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, InterviewScreen)
-        clock.advance(seconds=61)
+        clock.advance(seconds=20)
+        await answer_interview(pilot, app, False)
+        clock.advance(seconds=41)
         app.screen.tick()
         await pilot.pause()
         assert isinstance(app.screen, InterviewReportScreen)
+        if app.screen.pending:  # the first question was the recall: tick nothing
+            await pilot.press("enter")
+            await pilot.pause()
         text = screen_text(app)
-        assert "0 of 0 right" in text and "(time ran out)" in text
+        assert "0 of 1 right" in text and "(time ran out)" in text
     assert len(app.session.store.reports()) == 1
 
 
@@ -160,3 +165,38 @@ async def test_a_drill_by_keys_shows_the_distinction_and_retires_the_pair(make_a
         assert "Retired (right in a row): Time per output token vs Time to first token." in text
     assert len(session.store.drill_answers()) == 3
     assert session.start_drill() is None  # its only pair is retired; the deck has no groups
+
+
+async def test_the_home_screen_offers_each_mode_with_a_line_saying_what_it_is(make_app) -> None:
+    from vocabgame.play import MODES
+    from vocabgame.ui.screens.modes import PICKABLE, ModePickerScreen
+
+    app = make_app(folders=INTERVIEW_DECKS, size=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("g")
+        await pilot.pause()
+        assert isinstance(app.screen, ModePickerScreen)
+        text = screen_text(app)
+        for mode_id in PICKABLE:
+            assert MODES[mode_id].title in text and MODES[mode_id].description in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        await pilot.press("g", "5")  # cram
+        await pilot.pause()
+        assert isinstance(app.screen, RoundScreen) and app.screen.round.mode == "cram"
+        await app.screen.app.pop_screen()
+        await pilot.press("g", "2")  # interview
+        await pilot.pause()
+        assert isinstance(app.screen, InterviewScreen)
+        await pilot.press("escape", "y")
+        await pilot.pause()
+        assert isinstance(app.screen, InterviewReportScreen)
+        assert "Not saved" not in screen_text(app)
+        await pilot.press("enter")  # nothing asked: no recall to tick
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        assert app.session.store.reports() == []  # nothing asked, nothing kept
+        await pilot.press("g", "4")  # challenge
+        await pilot.pause()
+        assert isinstance(app.screen, ChallengeScreen)

@@ -141,7 +141,7 @@ class Interview:
     def finish(self, ticks: Mapping[int, Collection[int]]) -> ReportRecord:
         """Grade each recall answer by the key points ticked for it (`ticks[n]`: the indexes of
         the points ticked for `asked[n]`), save them as reviews of their faces, end the round,
-        and keep the report. Returns it as saved."""
+        and keep the report (when anything was asked). Returns it (id 0: not kept)."""
         now = self.session.clock()
         for n, asked in self.recalls():
             points = len(asked.question.key_points)
@@ -158,7 +158,7 @@ class Interview:
         correct = sum(1 for a in self.asked if a.outcome is not None and a.outcome.grade.correct)
         store = self.session.store
         report_id = 0
-        if store.read_only is None:
+        if self.asked and store.read_only is None:  # nothing asked: nothing to keep
             report_id = store.save_report(
                 "interview", now, decks, len(self.asked), correct, seconds, body
             )

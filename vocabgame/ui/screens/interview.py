@@ -294,11 +294,14 @@ class InterviewReportScreen(Screen[None]):
             )
             return
         self.query_one("#report", Static).update(Text(printable_lines(markdown(self.report))))
-        where = (
-            f"Saved as report {self.report.id}: vocabgame report {self.report.id} --markdown. "
-            if self.report.id
-            else "Not saved: the store is read-only. "
-        )
+        if self.report.id:
+            where = (
+                f"Saved as report {self.report.id}: vocabgame report {self.report.id} --markdown. "
+            )
+        elif not self.report.questions:
+            where = "Nothing was asked, so no report is kept. "
+        else:
+            where = "Not saved: the store is read-only. "
         self.query_one("#hint", Static).update(Text(where + "Enter: home", style="dim"))
 
     def action_home(self) -> None:
