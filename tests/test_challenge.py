@@ -102,3 +102,28 @@ def test_a_top_ten_table_per_deck_with_a_new_high_score(tmp_path: Path, now: Now
     other.answer_choice(right_index(other))
     other.advance()
     assert other.finish().new_high_score  # another deck, another table
+
+
+def test_stats_json_has_each_modes_best(tmp_path: Path, now: Now, capsys) -> None:
+    import json
+
+    from vocabgame.cli import main
+
+    challenge = start(tmp_path, now, deck_id="facts", size=2)
+    for _ in range(2):
+        challenge.answer_choice(right_index(challenge))  # at once: the whole bonus
+        challenge.advance()
+    challenge.finish()
+    cram = challenge.session.start_round("facts", size=3, mode="cram")
+    assert cram is not None
+    while (q := cram.question()) is not None:
+        cram.answer_choice(next(i for i, c in enumerate(q.choices) if c.value == q.answer))
+        cram.advance()
+    challenge.session.close()
+    assert main(["stats", "--json", "--data-dir", str(tmp_path)]) == 0
+    modes = json.loads(capsys.readouterr().out)["modes"]
+    assert modes["challenge"] == {"runs": 1, "best_score": 2 * (10 + TIME_BONUS) + 2}
+    assert modes["cram"] == {"practice_answers": 3}
+    assert modes["interview"] == {"reports": 0, "best_right": None}
+    assert modes["learn"] == {"best_score": None}
+    assert modes["drill"]["retired_pairs"] == 0

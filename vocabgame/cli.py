@@ -805,12 +805,14 @@ def cmd_stats(data_dir: Path, folders: list[Path], as_json: bool) -> int:
         _err(notice)
     try:
         stats = session.stats()
+        modes = session.mode_bests() if as_json else {}
     finally:
         session.close()
     for problem in session.catalog.problems:
         print(problem, file=sys.stderr)
     if as_json:
         out = asdict(stats)
+        out["modes"] = modes
         out["decks"] = [
             {k: v for k, v in d.items() if k != "title"} | {"title": d["title"]}
             for d in out["decks"]

@@ -666,6 +666,20 @@ class Store:
         )
         return [(int(i), d, a, b, bool(c)) for i, d, a, b, c in rows]
 
+    @_reads
+    def best_round_scores_by_mode(self) -> dict[str, int]:
+        """The best score of a finished round, per mode (as stored: learn is "review")."""
+        rows = self.conn.execute(
+            "SELECT mode, MAX(score) FROM rounds WHERE finished=1 GROUP BY mode"
+        )
+        return {mode: int(best) for mode, best in rows}
+
+    @_reads
+    def answers_in_mode(self, mode: str) -> int:
+        return int(
+            self.conn.execute("SELECT COUNT(*) FROM reviews WHERE mode=?", (mode,)).fetchone()[0]
+        )
+
     # -- reports --------------------------------------------------------------------------
 
     def save_report(

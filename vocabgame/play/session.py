@@ -24,6 +24,7 @@ from vocabgame.kinds import faces
 from vocabgame.model import Deck, FaceKey
 from vocabgame.play.challenge import Challenge
 from vocabgame.play.drill import Drill, plan_drill
+from vocabgame.play.drill import standings as drill_standings
 from vocabgame.play.interview import Interview
 from vocabgame.play.modes import MODES, ModeId, PlanContext, PreviewMode
 from vocabgame.play.round import Round
@@ -442,6 +443,34 @@ class Session:
             started_at=self.clock(),
         )
         return Drill(self, round_, pair_of, from_groups, retired)
+
+    def mode_bests(self) -> dict[str, dict[str, int | None]]:
+        """What each mode keeps as its best (`vocabgame stats --json`): the rounds' best
+        scores; the interview's most right answers in one report; the challenge's high score;
+        the drill's pairs retired; cram's answers kept as practice."""
+        rounds = self.store.best_round_scores_by_mode()
+        interviews = self.store.reports(ModeId.INTERVIEW)
+        challenges = self.store.reports(ModeId.CHALLENGE)
+        limit = self.settings.drill_retire_after
+        pairs = drill_standings(self.store)
+        return {
+            "learn": {"best_score": rounds.get(ModeId.LEARN)},
+            "practice": {"best_score": rounds.get(ModeId.PRACTICE)},
+            "lab": {"best_score": rounds.get(ModeId.LAB)},
+            "interview": {
+                "reports": len(interviews),
+                "best_right": max((r.correct for r in interviews), default=None),
+            },
+            "challenge": {
+                "runs": len(challenges),
+                "best_score": max((int(r.body.get("score", 0)) for r in challenges), default=None),
+            },
+            "drill": {
+                "confused_pairs": len(pairs),
+                "retired_pairs": sum(1 for p in pairs.values() if p.streak >= limit),
+            },
+            "cram": {"practice_answers": self.store.answers_in_mode(ModeId.CRAM)},
+        }
 
     def example(self, key: FaceKey) -> str | None:
         """The example the deck gives for this face's item, if it is a term that has one."""
