@@ -175,3 +175,20 @@ def test_with_no_confusions_the_drill_offers_the_confusable_groups(
     drill = session.start_drill("d", size=10)
     assert drill is not None and drill.from_groups
     assert [k.face for k in drill.round.queue] == ["cue-1", "cue-2"]
+
+
+def test_the_stats_confusions_read_the_recorded_picks(tmp_path: Path, now: Now) -> None:
+    from vocabgame.insights import collect
+
+    session = session_for(tmp_path, now)
+    rnd = round_of(session, [FaceKey("d", "pd", "cue-1"), FaceKey("d", "pd", "cue-2")])
+    pick(rnd, "decode")
+    pick(rnd, "prefill")
+    # the answer's text no longer names a term: only the record says what was picked
+    session.store.conn.execute("UPDATE reviews SET answer = 'something else'")
+    deck = session.catalog.get("d")
+    figures = collect(session.store, [deck], now[0], lambda at: at.date())
+    assert [(c.right, c.picked, c.times) for c in figures.confusions] == [
+        ("Prefill", "Decode", 1),
+        ("Decode", "Prefill", 1),
+    ]

@@ -178,10 +178,14 @@ def collect(
                 ((now - timedelta(days=HEATMAP_DAYS + 1)).isoformat(),),
             )
         ]
+        # Each wrong answer with the confusion recorded for it, if any (answers given before
+        # confusions were recorded have none: their text says which term was picked).
         wrong = [
-            (FaceKey(d, i, f), given)
-            for d, i, f, given in conn.execute(
-                "SELECT deck_id, item_id, face, answer FROM reviews WHERE correct = 0"
+            (FaceKey(d, i, f), given, right, picked)
+            for d, i, f, given, right, picked in conn.execute(
+                "SELECT r.deck_id, r.item_id, r.face, r.answer, c.answer_term, c.picked_term"
+                " FROM reviews AS r LEFT JOIN confusions AS c ON c.review_id = r.id"
+                " WHERE r.correct = 0"
             )
             if FaceKey(d, i, f) in keys
         ]
@@ -258,19 +262,29 @@ def collect(
 
 
 def confusions(
-    decks: Sequence[Deck], wrong: Iterable[tuple[FaceKey, str]], top: int = 10
+    decks: Sequence[Deck],
+    wrong: Iterable[tuple[FaceKey, str] | tuple[FaceKey, str, str | None, str | None]],
+    top: int = 10,
 ) -> tuple[Confusion, ...]:
-    """Which term was picked when another was the answer, most often first. Only answers
-    that name a term of the deck (by name, alias or definition) count: a wrong number is
-    not a confusion."""
+    """Which term was picked when another was the answer, most often first. A wrong answer
+    whose pick was recorded (the term ids: right, picked) counts as recorded; one without a
+    record (given before picks were recorded, or typed) counts when its text names a term of
+    the deck (by name, alias or definition): a wrong number is not a confusion."""
     by_deck = {d.id: d for d in decks}
     counts: Counter[tuple[str, str, str]] = Counter()
-    for key, given in wrong:
+    for row in wrong:
+        key, given = row[0], row[1]
         deck = by_deck.get(key.deck_id)
         if deck is None:
             continue
-        right = _right_term(deck, key)
-        picked = _term_named(deck, given)
+        recorded = row[2:] if len(row) == 4 else (None, None)
+        if recorded[0] is not None and recorded[1] is not None:
+            a, b = deck.term(recorded[0]), deck.term(recorded[1])
+            right = a.term if a is not None else None
+            picked = b.term if b is not None else None
+        else:
+            right = _right_term(deck, key)
+            picked = _term_named(deck, given)
         if right is not None and picked is not None and picked != right:
             counts[(deck.id, right, picked)] += 1
     return tuple(
