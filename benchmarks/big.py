@@ -19,11 +19,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import yaml
+from fsrs import Card, State
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vocabgame.srs import Srs, dump_card  # noqa: E402
+from vocabgame.srs import dump_card  # noqa: E402
 from vocabgame.store import DB_NAME, Store  # noqa: E402
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
@@ -67,7 +68,6 @@ def write_store(
     path = data_dir / DB_NAME
     Store.open(path).close()  # the current schema
     rng = random.Random(seed)
-    srs = Srs(fuzz=False)
     faces = [(f"t{i:06d}", face) for i in range(items) for face in FACES]
     per_face, extra = divmod(reviews, len(faces))
     conn = sqlite3.connect(path)
@@ -95,12 +95,9 @@ def write_store(
     )
     review_rows = []
     card_rows = []
-    base_card = srs.new_card(1, start)
     for number, (item_id, face) in enumerate(faces, 1):
         count = per_face + (number <= extra)
         when = start + timedelta(minutes=rng.randrange(60 * 24 * 30))
-        card = base_card
-        card.card_id = number
         for _ in range(count):
             rating = 3 if rng.random() < 0.85 else 1
             review_rows.append(
@@ -120,7 +117,19 @@ def write_store(
                 )
             )
             when += timedelta(days=rng.randrange(1, 40))
-        card = srs.review(srs.new_card(number, when), 3, when)
+        # A card in review, last seen within the past month and due within the next two:
+        # about 2% of faces are due on a given day, as with a steady year of reviews.
+        last = NOW - timedelta(minutes=rng.randrange(60 * 24 * 30))
+        due = NOW + timedelta(minutes=rng.randrange(-60 * 24, 60 * 24 * 60))
+        card = Card(
+            card_id=number,
+            state=State.Review,
+            step=None,
+            stability=max(1.0, (due - last).total_seconds() / 86400),
+            difficulty=round(rng.uniform(2, 8), 3),
+            due=due,
+            last_review=last,
+        )
         card_rows.append((deck_id, item_id, face, number, dump_card(card), card.due.isoformat()))
         if len(review_rows) > 200_000:
             _flush(conn, review_rows)

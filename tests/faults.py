@@ -121,3 +121,34 @@ def replay_problems(path: Path, srs: Srs, order: str = "id") -> list[str]:
     if len(ids) != len(set(ids)):
         problems.append("two faces share a card id")
     return problems
+
+
+def items_problems(path: Path) -> list[str]:
+    """Where the per-item table the triggers keep disagrees with the reviews and cards it
+    summarises; an empty list when it agrees everywhere."""
+    conn = sqlite3.connect(path)
+    try:
+        kept = {
+            (d, i): (first, n, f)
+            for d, i, first, n, f in conn.execute(
+                "SELECT deck_id, item_id, julianday(first_at), reviews, faces FROM items"
+            )
+        }
+        truth: dict[tuple[str, str], list[Any]] = {}
+        for d, i, first, n in conn.execute(
+            "SELECT deck_id, item_id, MIN(julianday(reviewed_at)), COUNT(*) FROM reviews"
+            " GROUP BY deck_id, item_id"
+        ):
+            truth[(d, i)] = [first, n, 0]
+        for d, i, f in conn.execute(
+            "SELECT deck_id, item_id, COUNT(*) FROM cards GROUP BY deck_id, item_id"
+        ):
+            truth.setdefault((d, i), [None, 0, 0])[2] = f
+    finally:
+        conn.close()
+    wanted = {k: tuple(v) for k, v in truth.items()}
+    return [
+        f"{key}: kept {kept.get(key)}, should be {wanted.get(key)}"
+        for key in sorted(set(kept) | set(wanted))
+        if kept.get(key) != wanted.get(key)
+    ]

@@ -481,11 +481,19 @@ def test_a_damaged_database_gets_one_sentence_and_is_left_alone(
 
 
 def test_flags_lists_what_players_flagged(tmp_path: Path, capsys) -> None:
+    """Each flag with its deck file and line, so the author can jump to it, its note and
+    when it was flagged; a flag whose deck is gone still shows."""
     from datetime import UTC, datetime
 
     from vocabgame.quiz import FaceKey
     from vocabgame.store import Store
 
+    deck = write(
+        tmp_path / "decks" / "kv.yaml",
+        "format: 1\nid: kv-cache\ntitle: KV\nterms:\n"
+        "  - {id: gqa, term: GQA, definition: Groups of query heads share a KV head.}\n"
+        "  - {id: mqa, term: MQA, definition: All query heads share one KV head.}\n",
+    )
     data = tmp_path / "data"
     store = Store.open(data / "vocabgame.db")
     store.flag(FaceKey("kv-cache", "gqa", "definition"), datetime(2026, 11, 30, 9, 5, tzinfo=UTC))
@@ -494,20 +502,25 @@ def test_flags_lists_what_players_flagged(tmp_path: Path, capsys) -> None:
         datetime(2026, 11, 30, 9, 6, tzinfo=UTC),
         "two choices say the same",
     )
+    store.flag(FaceKey("gone", "x", "claim"), datetime(2026, 11, 30, 9, 7, tzinfo=UTC))
     store.close()
-    assert main(["flags", "--data-dir", str(data)]) == 0
+    where = ["--data-dir", str(data), "--decks", str(tmp_path / "decks")]
+    assert main(["flags", *where]) == 0
     assert capsys.readouterr().out == (
-        "2026-11-30 09:05  kv-cache / gqa (definition)\n"
-        "2026-11-30 09:06  kv-cache / mqa (term)  note: two choices say the same\n"
+        f"{deck}:5: gqa (definition), flagged 2026-11-30 09:05\n"
+        f"{deck}:6: mqa (term), flagged 2026-11-30 09:06; note: two choices say the same\n"
+        "gone (no deck file with this id now): x (claim), flagged 2026-11-30 09:07\n"
     )
-    assert main(["flags", "--json", "--data-dir", str(data)]) == 0
-    first, second = json.loads(capsys.readouterr().out)
+    assert main(["flags", "--json", *where]) == 0
+    first, second, third = json.loads(capsys.readouterr().out)
     assert (first["deck"], first["item"], first["face"], first["note"]) == (
         "kv-cache",
         "gqa",
         "definition",
         "",
     )
+    assert (first["file"], first["line"]) == (str(deck), 5)
+    assert (third["file"], third["line"]) == (None, None)
     assert (second["item"], second["note"]) == ("mqa", "two choices say the same")
 
 

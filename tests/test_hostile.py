@@ -157,7 +157,8 @@ def test_flags_escape_what_the_database_holds(tmp_path: Path, capsys) -> None:
     store.close()
     assert main(["flags", "--data-dir", str(data)]) == 0
     out = capsys.readouterr().out
-    assert f"deck{SHOWN} / item\\u202e (definition)  note: note{SHOWN}" in out
+    assert f"deck{SHOWN} (no deck file with this id now): item\\u202e (definition)" in out
+    assert f"note: note{SHOWN}" in out
     assert no_raw_controls(out)
 
 

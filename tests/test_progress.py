@@ -16,7 +16,7 @@ from vocabgame.srs import Srs
 from vocabgame.store import DB_NAME, Store
 
 from .conftest import DATA
-from .faults import answer_right, contents, replay_problems
+from .faults import answer_right, contents, items_problems, replay_problems
 
 START = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
 CATALOG = load_catalog([DATA / "ui"])
@@ -106,6 +106,7 @@ def test_two_machines_histories_merge_as_if_played_on_one(
     assert len(merged["rounds"]) == before["rounds"] + laptop_rows["rounds"]
     # Every schedule is the merged history replayed in the order the answers were given.
     assert replay_problems(home / DB_NAME, Srs(), order="time") == []
+    assert items_problems(home / DB_NAME) == []
     with Store.open(home / DB_NAME) as store:
         ids = [r[0] for r in store.conn.execute("SELECT card_id FROM cards")]
     assert len(ids) == len(set(ids))

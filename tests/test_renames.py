@@ -11,7 +11,7 @@ from vocabgame.deck import load_catalog, load_text
 from vocabgame.play import Session
 from vocabgame.store import DB_NAME, Store
 
-from .faults import answer_right
+from .faults import answer_right, items_problems
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 
@@ -105,6 +105,7 @@ def test_a_renamed_item_keeps_its_progress_carried_exactly_once(tmp_path: Path) 
         ("facts", "fp8-kv-halves" if item == "kv-halves" else item) for _, item in before["reviews"]
     )
     assert ("facts", "kv-halves") not in after["cards"]
+    assert items_problems(data / DB_NAME) == []
     # Once: the next start carries nothing and says nothing, even when the old id has
     # gained progress since (an old copy of the deck played from another folder).
     old_copy = tmp_path / "old-copy"
@@ -133,6 +134,7 @@ def test_a_renamed_deck_keeps_its_rounds_and_progress(tmp_path: Path) -> None:
     assert notices == ["Progress on deck 'facts' was carried to its new id 'serving-facts'."]
     after = progress(data)
     assert {d for d, _ in after["reviews"] + after["cards"]} == {"serving-facts"}
+    assert items_problems(data / DB_NAME) == []
     with Store.open(data / DB_NAME) as store:
         assert store.best_scores().get("serving-facts") is not None
 

@@ -907,3 +907,30 @@ def test_when_a_face_comes_back_in_words(delta: timedelta, text: str) -> None:
 )
 def test_round_duration_in_words(seconds: float, text: str) -> None:
     assert timefmt.duration(seconds) == text
+
+
+def test_the_per_item_summary_is_filled_from_an_older_store(tmp_path: Path, now: Now) -> None:
+    """Migration 6 fills the items table from the reviews and cards already there."""
+    from .faults import items_problems
+
+    session = Session(
+        Store.open(tmp_path / "vocabgame.db"), Catalog((claims_deck(6),), ()), clock=lambda: now[0]
+    )
+    round_ = session.start_round(size=4, seed=1)
+    assert round_ is not None
+    for _ in range(4):
+        round_.answer_choice(0)
+        round_.advance()
+    conn = session.store.conn
+    expected = conn.execute("SELECT * FROM items ORDER BY 1, 2").fetchall()
+    assert len(expected) == 4
+    for name in [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'")]:
+        conn.execute(f"DROP TRIGGER {name}")
+    conn.execute("DROP TABLE items")
+    for later in ("reports", "confusions", "drill_answers"):  # what migration 7 adds
+        conn.execute(f"DROP TABLE {later}")
+    conn.execute("PRAGMA user_version = 5")
+    session.close()
+    with Store.open(tmp_path / "vocabgame.db") as store:
+        assert store.conn.execute("SELECT * FROM items ORDER BY 1, 2").fetchall() == expected
+    assert items_problems(tmp_path / "vocabgame.db") == []

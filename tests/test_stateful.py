@@ -20,7 +20,7 @@ from vocabgame.quiz import Kind
 from vocabgame.store import DB_NAME, Store, StoreLocked
 
 from .conftest import DATA
-from .faults import integrity, replay_problems
+from .faults import integrity, items_problems, replay_problems
 
 CATALOG = load_catalog([DATA / "ui"])
 START = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
@@ -209,6 +209,7 @@ class Play(RuleBasedStateMachine):
     def every_card_is_its_history_replayed(self) -> None:
         if self.locker is None:
             assert replay_problems(self.path, self.session.srs) == []
+            assert items_problems(self.path) == []  # the per-item summary follows every write
 
 
 Play.TestCase.settings = settings(

@@ -191,7 +191,7 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
         type=_positive_int,
         default=None,
         metavar="N",
-        help="largest deck file accepted (default 5 MB)",
+        help="largest deck file accepted (default 16 MB)",
     )
 
     p = command(
@@ -464,7 +464,7 @@ def _run(args: argparse.Namespace, data_dir: Path, folders: list[Path]) -> int:
             case "stats":
                 return cmd_stats(data_dir, folders, args.json)
             case "flags":
-                return cmd_flags(data_dir, args.json)
+                return cmd_flags(data_dir, folders, args.json)
             case "reports":
                 return cmd_reports(data_dir, args.json)
             case "report":
@@ -688,7 +688,9 @@ def cmd_check(data_dir: Path, fix: bool, as_json: bool) -> int:
     return EXIT_PROBLEM if left else EXIT_OK
 
 
-def cmd_flags(data_dir: Path, as_json: bool) -> int:
+def cmd_flags(data_dir: Path, folders: list[Path], as_json: bool) -> int:
+    from vocabgame.deck import load_catalog
+
     store = _open_store(data_dir)
     if store is None:
         return EXIT_PROBLEM
@@ -696,24 +698,40 @@ def cmd_flags(data_dir: Path, as_json: bool) -> int:
         flags = store.flags()
     finally:
         store.close()
+    catalog = load_catalog(folders) if flags else None
+
+    def where(deck_id: str, item_id: str) -> tuple[str | None, int | None]:
+        """The deck file and line of a flagged item, so an author can jump to it."""
+        deck = catalog.get(deck_id) if catalog is not None else None
+        item = deck.item(item_id) if deck is not None else None
+        if deck is None or item is None:
+            return None, None
+        return deck.path, item.line
+
     if as_json:
-        rows = [
-            {
-                "deck": k.deck_id,
-                "item": k.item_id,
-                "face": k.face,
-                "at": at.isoformat(),
-                "note": note,
-            }
-            for k, at, note in flags
-        ]
+        rows = []
+        for k, at, note in flags:
+            path, line = where(k.deck_id, k.item_id)
+            rows.append(
+                {
+                    "deck": k.deck_id,
+                    "item": k.item_id,
+                    "face": k.face,
+                    "at": at.isoformat(),
+                    "note": note,
+                    "file": path,
+                    "line": line,
+                }
+            )
         print(json.dumps(rows, indent=2))
     elif not flags:
         print("No flagged questions.")
     else:
         for key, at, note in flags:
-            shown = f"{at:%Y-%m-%d %H:%M}  {key.deck_id} / {key.item_id} ({key.face})"
-            print(printable(shown + (f"  note: {note}" if note else "")))
+            path, line = where(key.deck_id, key.item_id)
+            place = f"{path}:{line}" if path else f"{key.deck_id} (no deck file with this id now)"
+            shown = f"{place}: {key.item_id} ({key.face}), flagged {at:%Y-%m-%d %H:%M}"
+            print(printable(shown + (f"; note: {note}" if note else "")))
     return EXIT_OK
 
 

@@ -8,6 +8,7 @@ is); `now` comes from the caller's clock.
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -47,13 +48,43 @@ class Stats:
 def new_item_order(deck: Deck) -> list[str]:
     """The deck's item ids in the order a round starts new ones: faces taken in turn from each
     kind of item (as `play.modes.round_robin` does), each item at its first face."""
+    return _shape(deck).order
+
+
+@dataclass(frozen=True, slots=True)
+class _DeckShape:
+    order: list[str]  # item ids, in the order new items start
+    faces: dict[str, int]  # item id -> how many faces it has
+    keys: frozenset[tuple[str, str]]  # every face, as (item id, face)
+    live: str  # JSON object: item id -> faces, in `order` (what the store's queries take)
+
+
+_SHAPES: dict[int, tuple[Deck, _DeckShape]] = {}
+
+
+def _shape(deck: Deck) -> _DeckShape:
+    """What the figures need to know of a deck's items, worked out once per loaded deck."""
+    cached = _SHAPES.get(id(deck))
+    if cached is not None and cached[0] is deck:
+        return cached[1]
     queues = [
         [item for item in deck.section(section) for _ in item_faces(item)] for section in KINDS
     ]
     order: dict[str, None] = {}
     for layer in itertools.zip_longest(*queues):
         order.update((item.id, None) for item in layer if item is not None)
-    return list(order)
+    shape = _DeckShape(
+        list(order),
+        {item.id: len(item_faces(item)) for item in deck.items()},
+        frozenset((k.item_id, k.face) for k in faces(deck)),
+        json.dumps(
+            {item.id: len(item_faces(item)) for item in (deck.item(i) for i in order) if item}
+        ),
+    )
+    if len(_SHAPES) > 256:  # decks reloaded many times in one process: forget the old ones
+        _SHAPES.clear()
+    _SHAPES[id(deck)] = (deck, shape)
+    return shape
 
 
 def deck_progress(
@@ -64,35 +95,30 @@ def deck_progress(
 ) -> tuple[DeckStats, ...]:
     """Per deck, over the questions (faces) the deck has now: seen, total, due now, new
     today and the best score. `new_left` is how many new items each deck may still start
-    today (none given: no limit). Four queries in all, whatever the number of decks."""
-    seen_keys = store.card_keys()
-    due_keys = store.due_keys(now)
+    today (none given: no limit). Four small queries in all, whatever the number of decks
+    or answers: the per-item summary, the faces due now (an index range), the best scores."""
+    due = store.due_counts(now)
     best = store.best_scores()
-    started = set(store.first_seen())
     rows = []
     for deck in decks:
-        keys = faces(deck)
-        unstarted = [i for i in new_item_order(deck) if (deck.id, i) not in started]
-        left = len(unstarted) if new_left is None else min(new_left.get(deck.id, 0), len(unstarted))
-        opening = set(unstarted[:left])
+        shape = _shape(deck)
+        started, seen, started_faces = store.deck_summary(deck.id, shape.live)
+        unstarted = len(shape.order) - started
+        left = unstarted if new_left is None else min(new_left.get(deck.id, 0), unstarted)
+        opening = store.first_unstarted(deck.id, shape.live, left)
         rows.append(
             DeckStats(
                 id=deck.id,
                 title=deck.title,
-                seen=sum(1 for k in keys if k in seen_keys),
-                total=len(keys),
-                due=sum(1 for k in keys if k in due_keys),
+                seen=seen,
+                total=len(shape.keys),
+                due=sum(1 for k in due.get(deck.id, ()) if k in shape.keys),
                 # Unanswered faces of items already started, and every face of the new items
                 # today's limit still lets start.
-                new=sum(
-                    1
-                    for k in keys
-                    if k not in seen_keys
-                    and ((deck.id, k.item_id) in started or k.item_id in opening)
-                ),
+                new=started_faces - seen + sum(n for _, n in opening),
                 best=best.get(deck.id),
                 new_items_left=left,
-                unstarted=len(unstarted),
+                unstarted=unstarted,
             )
         )
     return tuple(rows)

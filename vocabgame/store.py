@@ -112,7 +112,77 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE reviews ADD COLUMN overridden INTEGER NOT NULL DEFAULT 0;
     """,
-    # 5 -> 6: a mode's saved reports (the interview's), and each wrong pick of one term for
+    # 5 -> 6: per item, when it was first answered, its answers and its scheduled faces, kept
+    # by triggers on every write to reviews and cards, so the home screen and round planning
+    # read one small row per item instead of a year of reviews
+    """
+    CREATE TABLE items (
+        deck_id TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        first_at TEXT,
+        reviews INTEGER NOT NULL DEFAULT 0,
+        faces INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (deck_id, item_id)
+    ) WITHOUT ROWID;
+    INSERT INTO items (deck_id, item_id, first_at, reviews)
+        SELECT deck_id, item_id, MIN(reviewed_at), COUNT(*) FROM reviews GROUP BY deck_id, item_id;
+    INSERT INTO items (deck_id, item_id, faces)
+        SELECT deck_id, item_id, COUNT(*) FROM cards WHERE true GROUP BY deck_id, item_id
+        ON CONFLICT (deck_id, item_id) DO UPDATE SET faces = excluded.faces;
+    CREATE TRIGGER items_review_added AFTER INSERT ON reviews BEGIN
+        INSERT INTO items (deck_id, item_id, first_at, reviews)
+            VALUES (NEW.deck_id, NEW.item_id, NEW.reviewed_at, 1)
+            ON CONFLICT (deck_id, item_id) DO UPDATE SET reviews = reviews + 1,
+                first_at = CASE WHEN first_at IS NULL
+                    OR julianday(excluded.first_at) < julianday(first_at)
+                    THEN excluded.first_at ELSE first_at END;
+    END;
+    CREATE TRIGGER items_review_removed AFTER DELETE ON reviews BEGIN
+        UPDATE items SET reviews = reviews - 1,
+            first_at = (SELECT reviewed_at FROM reviews AS r
+                        WHERE r.deck_id = OLD.deck_id AND r.item_id = OLD.item_id
+                        ORDER BY julianday(r.reviewed_at) LIMIT 1)
+            WHERE deck_id = OLD.deck_id AND item_id = OLD.item_id;
+        DELETE FROM items WHERE deck_id = OLD.deck_id AND item_id = OLD.item_id
+            AND reviews <= 0 AND faces <= 0;
+    END;
+    CREATE TRIGGER items_review_moved AFTER UPDATE OF deck_id, item_id ON reviews
+        WHEN OLD.deck_id IS NOT NEW.deck_id OR OLD.item_id IS NOT NEW.item_id BEGIN
+        UPDATE items SET reviews = reviews - 1,
+            first_at = (SELECT reviewed_at FROM reviews AS r
+                        WHERE r.deck_id = OLD.deck_id AND r.item_id = OLD.item_id
+                        ORDER BY julianday(r.reviewed_at) LIMIT 1)
+            WHERE deck_id = OLD.deck_id AND item_id = OLD.item_id;
+        DELETE FROM items WHERE deck_id = OLD.deck_id AND item_id = OLD.item_id
+            AND reviews <= 0 AND faces <= 0;
+        INSERT INTO items (deck_id, item_id, first_at, reviews)
+            VALUES (NEW.deck_id, NEW.item_id, NEW.reviewed_at, 1)
+            ON CONFLICT (deck_id, item_id) DO UPDATE SET reviews = reviews + 1,
+                first_at = CASE WHEN first_at IS NULL
+                    OR julianday(excluded.first_at) < julianday(first_at)
+                    THEN excluded.first_at ELSE first_at END;
+    END;
+    CREATE TRIGGER items_card_added AFTER INSERT ON cards BEGIN
+        INSERT INTO items (deck_id, item_id, faces) VALUES (NEW.deck_id, NEW.item_id, 1)
+            ON CONFLICT (deck_id, item_id) DO UPDATE SET faces = faces + 1;
+    END;
+    CREATE TRIGGER items_card_removed AFTER DELETE ON cards BEGIN
+        UPDATE items SET faces = faces - 1
+            WHERE deck_id = OLD.deck_id AND item_id = OLD.item_id;
+        DELETE FROM items WHERE deck_id = OLD.deck_id AND item_id = OLD.item_id
+            AND reviews <= 0 AND faces <= 0;
+    END;
+    CREATE TRIGGER items_card_moved AFTER UPDATE OF deck_id, item_id ON cards
+        WHEN OLD.deck_id IS NOT NEW.deck_id OR OLD.item_id IS NOT NEW.item_id BEGIN
+        UPDATE items SET faces = faces - 1
+            WHERE deck_id = OLD.deck_id AND item_id = OLD.item_id;
+        DELETE FROM items WHERE deck_id = OLD.deck_id AND item_id = OLD.item_id
+            AND reviews <= 0 AND faces <= 0;
+        INSERT INTO items (deck_id, item_id, faces) VALUES (NEW.deck_id, NEW.item_id, 1)
+            ON CONFLICT (deck_id, item_id) DO UPDATE SET faces = faces + 1;
+    END;
+    """,
+    # 6 -> 7: a mode's saved reports (the interview's), and each wrong pick of one term for
     # another (answer X, picked Y), kept beside its review: an undone answer's confusion
     # goes with it (reads join the reviews)
     """
@@ -261,6 +331,18 @@ def _explain(path: Path, exc: sqlite3.Error, unsaved: bool = False) -> StoreErro
     return StoreError(f"The progress database {path} cannot be used ({exc}).")
 
 
+def _statements(script: str) -> Iterator[str]:
+    """The SQL statements of a migration, one at a time (a trigger's body holds semicolons,
+    so the split asks SQLite where each statement is complete)."""
+    pending = ""
+    for piece in script.split(";"):
+        pending += piece + ";"
+        if sqlite3.complete_statement(pending):
+            if pending.strip(" \n;"):
+                yield pending.strip()
+            pending = ""
+
+
 def _read_only(path: Path, unsaved: bool) -> StoreReadOnly:
     return StoreReadOnly(
         f"The progress database {path} is read-only, so "
@@ -395,9 +477,8 @@ class Store:
         version = self.schema_version()
         for number in range(version, SCHEMA_VERSION):
             with self.transaction():
-                for statement in MIGRATIONS[number].split(";"):
-                    if statement.strip():
-                        self.conn.execute(statement)
+                for statement in _statements(MIGRATIONS[number]):
+                    self.conn.execute(statement)
                 self.conn.execute(f"PRAGMA user_version = {number + 1}")
 
     def close(self) -> None:
@@ -479,6 +560,17 @@ class Store:
             sql += f" AND deck_id IN ({','.join('?' * len(ids))})"
             args += ids
         return {FaceKey(d, i, f) for d, i, f in self.conn.execute(sql, args)}
+
+    @_reads
+    def due_counts(self, now: datetime) -> dict[str, dict[tuple[str, str], None]]:
+        """Per deck, the (item id, face) pairs due at `now`: plain tuples from an index range,
+        for counting at any size."""
+        out: dict[str, dict[tuple[str, str], None]] = {}
+        for d, i, f in self.conn.execute(
+            "SELECT deck_id, item_id, face FROM cards WHERE due <= ?", (as_utc(now).isoformat(),)
+        ):
+            out.setdefault(d, {})[(i, f)] = None
+        return out
 
     @_reads
     def card_keys(self) -> set[FaceKey]:
@@ -617,15 +709,59 @@ class Store:
 
     @_reads
     def review_count(self) -> int:
-        return int(self.conn.execute("SELECT COUNT(*) FROM reviews").fetchone()[0])
+        """Every answer kept (from the per-item summary: no count over the reviews)."""
+        row = self.conn.execute("SELECT COALESCE(SUM(reviews), 0) FROM items").fetchone()
+        return int(row[0])
 
     @_reads
     def first_seen(self) -> dict[tuple[str, str], datetime]:
         """When each item (deck id, item id) was first answered."""
-        rows = self.conn.execute(
-            "SELECT deck_id, item_id, MIN(reviewed_at) FROM reviews GROUP BY deck_id, item_id"
-        )
+        rows = self.conn.execute("SELECT deck_id, item_id, first_at FROM items WHERE reviews > 0")
         return {(d, i): datetime.fromisoformat(at) for d, i, at in rows}
+
+    @_reads
+    def started_items(self) -> dict[tuple[str, str], int]:
+        """Every item (deck id, item id) answered at least once, with how many of its faces
+        have a schedule. One small row per item, kept by triggers: no scan of the reviews."""
+        rows = self.conn.execute("SELECT deck_id, item_id, faces FROM items WHERE reviews > 0")
+        return {(d, i): faces for d, i, faces in rows}
+
+    @_reads
+    def deck_summary(self, deck_id: str, live: str) -> tuple[int, int, int]:
+        """For one deck's live items (`live`: a JSON object of item id -> number of faces, in
+        the order new items start): the items answered at least once, their faces with a
+        schedule (at most the item's faces now) and all their faces. One indexed join, done
+        by SQLite, whatever the number of items."""
+        row = self.conn.execute(
+            "SELECT COUNT(*), COALESCE(SUM(MIN(i.faces, j.value)), 0),"
+            " COALESCE(SUM(j.value), 0) FROM json_each(?) AS j"  # CROSS JOIN: parse it once
+            " CROSS JOIN items AS i ON i.deck_id = ? AND i.item_id = j.key WHERE i.reviews > 0",
+            (live, deck_id),
+        ).fetchone()
+        return int(row[0]), int(row[1]), int(row[2])
+
+    @_reads
+    def first_unstarted(self, deck_id: str, live: str, count: int) -> list[tuple[str, int]]:
+        """The first `count` items of `live` (as in `deck_summary`) never answered, in order,
+        with their number of faces."""
+        if count <= 0:
+            return []
+        rows = self.conn.execute(
+            "SELECT j.key, j.value FROM json_each(?) AS j WHERE NOT EXISTS (SELECT 1 FROM items"
+            " AS i WHERE i.deck_id = ? AND i.item_id = j.key AND i.reviews > 0) LIMIT ?",
+            (live, deck_id, count),
+        )
+        return [(item, int(n)) for item, n in rows]
+
+    @_reads
+    def started_since(self, moment: datetime) -> dict[str, int]:
+        """Per deck, the items first answered at or after `moment`."""
+        rows = self.conn.execute(
+            "SELECT deck_id, COUNT(*) FROM items WHERE reviews > 0"
+            " AND julianday(first_at) >= julianday(?) GROUP BY deck_id",
+            (moment.isoformat(),),
+        )
+        return {deck_id: int(n) for deck_id, n in rows}
 
     # -- confusions -----------------------------------------------------------------------
 

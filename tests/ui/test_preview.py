@@ -127,3 +127,48 @@ def test_preview_of_a_missing_file_is_one_sentence(tmp_path, capsys) -> None:
     assert main(["preview", str(tmp_path / "nope.yaml")]) == 2
     err = capsys.readouterr().err.strip()
     assert err.endswith("nope.yaml: no such deck file") and "\n" not in err
+
+
+async def test_home_notices_an_edited_deck_and_shows_a_broken_one(
+    tmp_path, make_app, clock
+) -> None:
+    """Edited decks in a running game: the home screen reads saved files again, keeps the
+    progress of unchanged ids, and lists a file that no longer validates with its line."""
+    from vocabgame.ui.screens.home import HomeScreen
+
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    deck = folder / "latency.yaml"
+    shutil.copy(DATA / "latency-basics.yaml", deck)
+    app = make_app(folders=[folder])
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, RoundScreen)
+        await pilot.press("1")
+        await pilot.pause()
+        answered = app.session.store.review_count()
+        assert answered == 1
+        text = deck.read_text(encoding="utf-8")
+        deck.write_text(text.replace("title: Latency and throughput", "title: Latency 2"), "utf-8")
+        await pilot.press("escape")  # end the round (and confirm)
+        await pilot.pause()
+        if not isinstance(app.screen, RoundScreen):
+            await pilot.press("y")
+            await pilot.pause()
+        while not isinstance(app.screen, HomeScreen):
+            await pilot.press("enter")
+            await pilot.pause()
+        assert "Latency 2" in screen_text(app)  # read again on the way back
+        assert app.session.store.review_count() == answered
+        assert "1 answer so far" in screen_text(app)
+        (folder / "broken.yaml").write_text("format: 1\nid: broken\ntitel: x\n", "utf-8")
+        await pilot.press("r")
+        await pilot.pause()
+        shown = screen_text(app)
+        assert "1 deck file could not be loaded" in shown
+        assert (
+            f"{folder / 'broken.yaml'}:1:1: error: the deck is missing required key 'title'"
+            in shown
+        )

@@ -109,6 +109,7 @@ class Session:
         self.settings, self.settings_problems = store.settings()
         self.srs = Srs(self.settings.desired_retention, fuzz=fuzz)
         self.renames = self.carry_renames()
+        self._new_renames: tuple[str, ...] = ()
 
     @property
     def new_per_day(self) -> int:
@@ -139,8 +140,14 @@ class Session:
         if not force and not self.catalog.changed():
             return False
         self.catalog = load_catalog(self.catalog.folders)
-        self.renames = (*self.renames, *self.carry_renames())
+        self._new_renames = self.carry_renames()
+        self.renames = (*self.renames, *self._new_renames)
         return True
+
+    def renames_since_start(self) -> tuple[str, ...]:
+        """Progress carried by the last reload_decks (to say once, like the start's notices)."""
+        said, self._new_renames = self._new_renames, ()
+        return said
 
     def carry_renames(self) -> tuple[str, ...]:
         """Carry progress from the old ids the decks list under `formerly` (each once)."""
@@ -190,10 +197,13 @@ class Session:
     def started_today(
         self, first_seen: Mapping[tuple[str, str], datetime] | None = None
     ) -> Counter[str]:
-        """New items started today, by deck id."""
-        seen = self.store.first_seen() if first_seen is None else first_seen
+        """New items started today, by deck id (from `first_seen` when the caller has it)."""
+        if first_seen is None:
+            midnight = self.clock().astimezone(self.tz)
+            midnight = midnight.replace(hour=0, minute=0, second=0, microsecond=0)
+            return Counter(self.store.started_since(midnight))
         today = self.today()
-        return Counter(deck for (deck, _), at in seen.items() if self.today(at) == today)
+        return Counter(deck for (deck, _), at in first_seen.items() if self.today(at) == today)
 
     def new_left_by_deck(
         self, first_seen: Mapping[tuple[str, str], datetime] | None = None
@@ -230,9 +240,12 @@ class Session:
         )
 
     def home(self) -> Home:
-        first_seen = self.store.first_seen()
-        started = self.started_today(first_seen)
-        left = self.new_left_by_deck(first_seen)
+        started = self.started_today()
+        extra = self.extra_new_today()
+        left = {
+            deck.id: max(0, self.new_per_day + max(0, extra.get(deck.id, 0)) - started[deck.id])
+            for deck in self.catalog.decks
+        }
         progress = stats.deck_progress(self.store, self.catalog.decks, self.clock(), left)
         rows = [
             DeckSummary(

@@ -9,7 +9,9 @@ from pathlib import Path
 
 from vocabgame.problems import DeckError, Problem
 
-DEFAULT_MAX_BYTES = 5 * 1024 * 1024
+# Room for a deck of 50,000 items (about 9 MB written out); still bounded, so a file that
+# is not a deck is refused before it is parsed.
+DEFAULT_MAX_BYTES = 16 * 1024 * 1024
 DECK_SUFFIXES = (".yaml", ".yml")
 # The serving lab's GPU and model files may sit in a decks folder; they are not decks.
 LAB_SUFFIXES = (".lab.yaml", ".lab.yml")

@@ -20,7 +20,7 @@ except ImportError:  # pragma: no cover - depends on how PyYAML was built
     from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
 MAX_DEPTH = 64
-MAX_NODES = 200_000
+MAX_NODES = 1_000_000  # a 50,000-item deck has about 400,000; an alias bomb hits it at once
 
 # C0 and C1 controls except tab and newline, and DEL: a double-quoted "\e[31m" would
 # otherwise reach the terminal as an escape sequence.

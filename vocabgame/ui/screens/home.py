@@ -93,6 +93,13 @@ class HomeScreen(Screen[None]):
         Binding("m", "more", "Learn more", tooltip="learn more new items of the deck today"),
         Binding("s", "settings", "Settings", tooltip="the settings: round size, new items a day …"),
         Binding("l", "lab", "Lab", tooltip="the serving lab: estimate a setup, take a challenge"),
+        Binding(
+            "r",
+            "reload",
+            "Reload decks",
+            show=False,
+            tooltip="read the deck files again (done by itself when one was saved)",
+        ),
         Binding("question_mark", "help", "Keys", tooltip="these keys"),
         Binding("q", "app.quit", "Quit", tooltip="quit (every answer is already saved)"),
     ]
@@ -124,6 +131,28 @@ class HomeScreen(Screen[None]):
     def on_screen_resume(self) -> None:
         self.refresh_home()
 
+    def reload_decks(self, force: bool = False) -> None:
+        """Read the deck folders again when a file was added, removed or saved (or `force`):
+        a deck edited while the game runs is played as it is now, and one that no longer
+        validates is listed with its problems instead of vanishing."""
+        try:
+            if not self.vocab.session.reload_decks(force):
+                return
+        except StoreError as exc:  # carrying a rename needs a write
+            self.app.notify(printable(str(exc)), title="Decks not reloaded", markup=False)
+            return
+        for notice in self.vocab.session.renames_since_start():
+            self.app.notify(printable(notice), markup=False, timeout=8)
+        decks = len(self.vocab.session.catalog.decks)
+        problems = len({p.path for p in self.vocab.session.catalog.problems})
+        said = f"Deck files reloaded: {decks} deck{'s' * (decks != 1)}"
+        said += f", {problems} with problems (listed below)." if problems else "."
+        self.app.notify(said, timeout=4, markup=False)
+
+    def action_reload(self) -> None:
+        self.reload_decks(force=True)
+        self.refresh_home()
+
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.width < WIDE, "narrow")
         self.set_class(event.size.height < 20, "short")
@@ -131,7 +160,9 @@ class HomeScreen(Screen[None]):
             self.call_after_refresh(self.show, self.home)
 
     def refresh_home(self) -> None:
-        """Read every figure afresh (on return to this screen, and every minute)."""
+        """Read the decks if their files changed, and every figure afresh (on return to this
+        screen, and every minute)."""
+        self.reload_decks()
         self.show(self.vocab.session.home())
 
     # -- drawing ----------------------------------------------------------------------------
@@ -157,7 +188,8 @@ class HomeScreen(Screen[None]):
         days = home.streak_days
         streak = f"Day streak: {days} day{'s' * (days != 1)}" if days else "Day streak: none"
         self.query_one("#intro", Static).update(Text(LEGEND.format(limit=home.new_per_day)))
-        self.query_one("#streak", Static).update(Text(f"{streak} · {home.reviews} answers so far"))
+        answers = f"{home.reviews} answer{'s' * (home.reviews != 1)} so far"
+        self.query_one("#streak", Static).update(Text(f"{streak} · {answers}"))
         table = cast("DataTable[Text]", self.query_one("#decks", DataTable))
         keep = table.cursor_row
         table.clear()
