@@ -148,7 +148,7 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
     p.add_argument(
         "--mode",
         choices=PLAY_MODES,
-        default="learn",
+        default="review",  # learn, as stored
         help="; ".join(f"{name}: {text}" for name, text in PLAY_MODE_HELP.items()),
     )
     p.add_argument(
