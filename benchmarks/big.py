@@ -60,15 +60,22 @@ def write_deck(folder: Path, items: int, deck_id: str = "big") -> Path:
     return path
 
 
+def generated_faces(items: int, deck_id: str = "big") -> list[tuple[str, str, str]]:
+    return [(deck_id, f"t{i:06d}", face) for i in range(items) for face in FACES]
+
+
 def write_store(
-    data_dir: Path, items: int, reviews: int, deck_id: str = "big", seed: int = 1
+    data_dir: Path,
+    faces: list[tuple[str, str, str]],
+    reviews: int,
+    deck_id: str | None = "big",
+    seed: int = 1,
 ) -> Path:
-    """A store with every face of the generated deck answered, `reviews` answers in all,
-    spread over the year before NOW, and one finished round per day."""
+    """A store with every one of `faces` (deck id, item id, face) answered, `reviews` answers
+    in all, spread over the year before NOW, and one finished round per day."""
     path = data_dir / DB_NAME
     Store.open(path).close()  # the current schema
     rng = random.Random(seed)
-    faces = [(f"t{i:06d}", face) for i in range(items) for face in FACES]
     per_face, extra = divmod(reviews, len(faces))
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA synchronous=OFF")
@@ -93,9 +100,9 @@ def write_store(
             for d in range(days)
         ],
     )
-    review_rows = []
+    review_rows: list[tuple[object, ...]] = []
     card_rows = []
-    for number, (item_id, face) in enumerate(faces, 1):
+    for number, (face_deck, item_id, face) in enumerate(faces, 1):
         count = per_face + (number <= extra)
         when = start + timedelta(minutes=rng.randrange(60 * 24 * 30))
         for _ in range(count):
@@ -103,7 +110,7 @@ def write_store(
             review_rows.append(
                 (
                     1 + (when - start).days % days,
-                    deck_id,
+                    face_deck,
                     item_id,
                     face,
                     when.isoformat(),
@@ -130,7 +137,7 @@ def write_store(
             due=due,
             last_review=last,
         )
-        card_rows.append((deck_id, item_id, face, number, dump_card(card), card.due.isoformat()))
+        card_rows.append((face_deck, item_id, face, number, dump_card(card), card.due.isoformat()))
         if len(review_rows) > 200_000:
             _flush(conn, review_rows)
     _flush(conn, review_rows)
@@ -159,7 +166,7 @@ def main() -> None:
     parser.add_argument("--reviews", type=int, default=1_000_000)
     args = parser.parse_args()
     write_deck(args.folder / "decks", args.items)
-    write_store(args.folder / "data", args.items, args.reviews)
+    write_store(args.folder / "data", generated_faces(args.items), args.reviews)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from vocabgame.deck import deck_files, load_catalog  # noqa: E402
 from vocabgame.paths import builtin_decks_dir  # noqa: E402
@@ -70,13 +71,22 @@ def bench_cli_start(repeat: int) -> None:
 
 def bench_app(repeat: int) -> None:
     from textual.app import App
-    from textual.widgets import Static
+    from textual.widgets import DataTable, Static
 
     from vocabgame.ui.app import VocabApp
 
     class Bare(App[None]):
+        """The baseline: a bare Textual app showing a table of a dozen rows."""
+
         def compose(self):  # type: ignore[no-untyped-def]
             yield Static("hello")
+            yield DataTable()
+
+        def on_mount(self) -> None:
+            table = self.query_one(DataTable)
+            table.add_columns("Deck", "Seen", "Due", "New", "Best")
+            for n in range(12):
+                table.add_row(f"Deck {n}", "0/100", "0", "20", "—")
 
     catalog = load_catalog([builtin_decks_dir()])
     clock = lambda: datetime(2026, 11, 30, 12, tzinfo=UTC)  # noqa: E731
@@ -94,7 +104,7 @@ def bench_app(repeat: int) -> None:
 
     baseline = best_of(repeat, lambda: asyncio.run(start_bare()))
     measured = best_of(repeat, lambda: asyncio.run(start_game()))
-    report("open the game to the home screen", measured, baseline, "bare Textual app, one Static")
+    report("open the game to the home screen", measured, baseline, "bare Textual app, a DataTable")
 
     # Reacting to a key: answer a question and show the feedback, against a key that only
     # moves the highlight in the choice list.
@@ -167,9 +177,134 @@ def bench_answer_commit(repeat: int) -> None:
     report("record an answer, commit (synchronous=FULL)", measured, baseline, "the same, NORMAL")
 
 
+# -- a heavy player's history (benchmarks/big.py) ------------------------------------------------
+
+
+def _big(folder: Path, items: int, reviews: int, name: str) -> tuple[Path, Path]:
+    """A generated deck of `items` terms (three faces each) and a store of `reviews` answers
+    over its faces, made once per run under `folder`."""
+    from big import generated_faces, write_deck, write_store  # type: ignore[import-not-found]
+
+    decks, data = folder / name / "decks", folder / name / "data"
+    if not decks.exists():
+        write_deck(decks, items)
+        write_store(data, generated_faces(items), reviews)
+    return decks, data
+
+
+def bench_history(repeat: int, folder: Path) -> None:
+    """Home data, a round's plan and the stats figures with 100k faces and a million answers,
+    against the same deck with ten thousand answers."""
+    clock = lambda: datetime(2026, 11, 30, 12, tzinfo=UTC)  # noqa: E731
+    sessions = {}
+    for name, reviews in (("10k", 10_000), ("1M", 1_000_000)):
+        decks, data = _big(folder, 33_334, reviews, name)
+        catalog = load_catalog([decks])
+        sessions[name] = Session(Store.open(data / "vocabgame.db"), catalog, clock=clock)
+        sessions[name].home()  # each deck's shape is worked out once per loaded deck
+    for what, run in (
+        ("home screen data", lambda s: s.home()),
+        ("plan a round", lambda s: s.plan(None, 20)),
+        ("stats figures", lambda s: s.stats()),
+    ):
+        small = best_of(repeat, lambda run=run: run(sessions["10k"]))  # type: ignore[misc]
+        big = best_of(repeat, lambda run=run: run(sessions["1M"]))  # type: ignore[misc]
+        report(f"{what}, 100k faces, 1M answers", big, small, "the same, 10k answers")
+    for session in sessions.values():
+        session.close()
+
+
+def bench_stats_command(repeat: int, folder: Path) -> None:
+    """`vocabgame stats --json`, the whole process, over the built-in decks with a million
+    answers on their faces, against the same command on an empty store."""
+    from big import write_store  # type: ignore[import-not-found]
+
+    from vocabgame.kinds import faces
+
+    full, empty = folder / "stats-full", folder / "stats-empty"
+    if not full.exists():
+        keys = [
+            (k.deck_id, k.item_id, k.face)
+            for deck in load_catalog([builtin_decks_dir()]).decks
+            for k in faces(deck)
+        ]
+        write_store(full, keys, 1_000_000, deck_id=None)
+        Store.open(empty / "vocabgame.db").close()
+
+    def run(data: Path) -> Callable[[], object]:
+        command = [sys.executable, "-m", "vocabgame", "--data-dir", str(data), "stats", "--json"]
+        return lambda: subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+
+    baseline = best_of(repeat, run(empty))
+    measured = best_of(repeat, run(full))
+    report("vocabgame stats --json, 1M answers", measured, baseline, "the same, empty store")
+
+
+def bench_validate_command(repeat: int) -> None:
+    """`vocabgame validate decks/`, the whole process, against a script that only parses the
+    same files with PyYAML's C loader."""
+    files = [str(f) for f in deck_files([builtin_decks_dir()])]
+    parse_only = (
+        "import sys, yaml\n"
+        "for f in sys.argv[1:]:\n"
+        "    yaml.load(open(f, encoding='utf-8').read(), Loader=yaml.CSafeLoader)\n"
+    )
+    baseline = best_of(
+        repeat, lambda: subprocess.run([sys.executable, "-c", parse_only, *files], check=True)
+    )
+    measured = best_of(
+        repeat,
+        lambda: subprocess.run(
+            [sys.executable, "-m", "vocabgame", "validate", str(builtin_decks_dir())],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        ),
+    )
+    report("vocabgame validate decks/ (process)", measured, baseline, "parse only, C loader")
+
+
+def bench_generated_decks(repeat: int, folder: Path) -> None:
+    """Load and validate decks of 1k, 10k and 50k items against parsing them with the C
+    loader; peak memory against the parse alone."""
+    import tracemalloc
+
+    from big import deck_text  # type: ignore[import-not-found]
+
+    from vocabgame.deck import load_text
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    timings = {}
+    for items in (1_000, 10_000, 50_000):
+        text = deck_text(items)
+        baseline = best_of(max(1, repeat // 3), lambda text=text: yaml.load(text, Loader=loader))  # type: ignore[misc]
+        measured = best_of(max(1, repeat // 3), lambda text=text: load_text(text, "big.yaml"))  # type: ignore[misc]
+        deck, problems = load_text(text, "big.yaml")
+        assert deck is not None, problems[:3]
+        timings[items] = measured
+        report(f"load + validate {items:,} items", measured, baseline, "C loader parse")
+        peaks = []
+        parse_only = lambda text=text: yaml.load(text, Loader=loader)  # noqa: E731
+        validate = lambda text=text: load_text(text, "big.yaml")  # noqa: E731
+        for run in (parse_only, validate):
+            tracemalloc.start()
+            run()
+            peaks.append(tracemalloc.get_traced_memory()[1])
+            tracemalloc.stop()
+        print(
+            f"{'  peak memory':<44} {peaks[1] / 2**20:9.1f} MB   {'C loader parse':<32}"
+            f" {peaks[0] / 2**20:9.1f} MB   x{peaks[1] / peaks[0]:6.2f}"
+        )
+    report("load + validate 50k items", timings[50_000], timings[10_000], "the same, 10k items")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    parser.add_argument(
+        "--scratch",
+        default=str(Path(tempfile.gettempdir()) / "vocabgame-bench"),
+        help="where generated decks and stores are kept between runs (they take a minute)",
+    )
     args = parser.parse_args()
     repeat = 3 if args.quick else 10
     print(f"{'benchmark':<44} {'measured':>12}   {'baseline':<32} {'':>12}   ratio")
@@ -177,6 +312,10 @@ def main() -> None:
     bench_cli_start(repeat)
     bench_app(repeat)
     bench_answer_commit(repeat)
+    bench_validate_command(repeat)
+    bench_generated_decks(repeat, Path(args.scratch))
+    bench_history(repeat, Path(args.scratch))
+    bench_stats_command(repeat, Path(args.scratch))
 
 
 if __name__ == "__main__":

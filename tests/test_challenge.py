@@ -121,7 +121,7 @@ def test_stats_json_has_each_modes_best(tmp_path: Path, now: Now, capsys) -> Non
         cram.advance()
     challenge.session.close()
     assert main(["stats", "--json", "--data-dir", str(tmp_path)]) == 0
-    modes = json.loads(capsys.readouterr().out)["modes"]
+    modes = json.loads(capsys.readouterr().out)["mode_bests"]
     assert modes["challenge"] == {"runs": 1, "best_score": 2 * (10 + TIME_BONUS) + 2}
     assert modes["cram"] == {"practice_answers": 3}
     assert modes["interview"] == {"reports": 0, "best_right": None}

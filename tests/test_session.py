@@ -934,3 +934,54 @@ def test_the_per_item_summary_is_filled_from_an_older_store(tmp_path: Path, now:
     with Store.open(tmp_path / "vocabgame.db") as store:
         assert store.conn.execute("SELECT * FROM items ORDER BY 1, 2").fetchall() == expected
     assert items_problems(tmp_path / "vocabgame.db") == []
+
+
+def test_plans_read_from_the_per_item_summary_equal_plans_from_every_card(
+    tmp_path: Path, now: Now
+) -> None:
+    """Learn and practice plan from the due cards and the per-item summary only (so their
+    time does not grow with the history); they must pick exactly what the plan over every
+    card and every item's first answer picks, day after day of mixed play."""
+    import random as random_module
+
+    from vocabgame.play.modes import LearnMode, PracticeMode
+
+    decks = (claims_deck(9), terms_deck(7), parse(MIXED))
+    session = Session(
+        Store.open(tmp_path / "vocabgame.db"), Catalog(decks, ()), clock=lambda: now[0]
+    )
+    session.change_settings(session.settings.changed(new_per_day=3))
+    rng = random_module.Random(5)
+    compared = 0
+    for day in range(12):
+        now[0] = START + timedelta(days=day, hours=rng.randrange(10))
+        for deck_id in (None, "facts", "words", "mixed"):
+            for size in (4, 11):
+                ctx = session._context(session.decks_for(deck_id), size)  # noqa: SLF001
+                for mode in (LearnMode(), PracticeMode()):
+                    fast = mode.plan(ctx)
+                    ctx.store = None
+                    slow = mode.plan(ctx)
+                    ctx.store = session.store
+                    assert fast == slow, (day, deck_id, size, mode.id)
+                    compared += bool(fast)
+        round_ = session.start_round(rng.choice([None, "facts", "words", "mixed"]), size=6)
+        if round_ is None:
+            continue
+        while (question := round_.question()) is not None:
+            if question.kind == Kind.CHOICE:
+                right = rng.random() < 0.7
+                pick = next(
+                    i
+                    for i, c in enumerate(question.choices)
+                    if (c.value == question.answer) == right
+                )
+                round_.answer_choice(pick)
+            elif question.kind == Kind.RECALL:
+                round_.answer_recall(rng.choice([1, 3]))
+            else:
+                round_.answer_text(question.answer if rng.random() < 0.7 else "nope")
+            round_.advance()
+        round_.finish()
+    assert compared > 100
+    session.close()

@@ -13,6 +13,7 @@ import re
 import sys
 import textwrap
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,7 +23,9 @@ from vocabgame.printable import printable
 from vocabgame.settings import SPEC, SPECS, Settings
 
 if TYPE_CHECKING:
+    from vocabgame.insights import Tally
     from vocabgame.model import Deck
+    from vocabgame.play.overview import Overview
     from vocabgame.stats import Stats
     from vocabgame.store import Store
 
@@ -168,8 +171,13 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
     p = command(
         "stats",
         "print progress and scores",
-        "Print reviews, rounds, the day streak and per-deck progress.",
+        "Print reviews, rounds, the day streak and per-deck progress, then for one deck, one "
+        "tag or everything: what is due, true retention, answers a day, accuracy per tag and "
+        "kind, the weakest questions, confusions and best scores per mode "
+        "(the JSON is described in docs/stats-json.md).",
     )
+    p.add_argument("--deck", metavar="ID", help="only this deck (see vocabgame decks)")
+    p.add_argument("--tag", metavar="TAG", help="only the items with this tag")
     p.add_argument("--json", action="store_true", help="print JSON for tools")
 
     p = command(
@@ -462,7 +470,7 @@ def _run(args: argparse.Namespace, data_dir: Path, folders: list[Path]) -> int:
             case "import" | "export" | "schema":
                 return cmd_interchange(args, folders)
             case "stats":
-                return cmd_stats(data_dir, folders, args.json)
+                return cmd_stats(data_dir, folders, args.json, args.deck, args.tag)
             case "flags":
                 return cmd_flags(data_dir, folders, args.json)
             case "reports":
@@ -808,10 +816,17 @@ def cmd_settings(data_dir: Path, changes: dict[str, object]) -> int:
     return EXIT_OK
 
 
-def cmd_stats(data_dir: Path, folders: list[Path], as_json: bool) -> int:
+def cmd_stats(
+    data_dir: Path,
+    folders: list[Path],
+    as_json: bool,
+    deck: str | None = None,
+    tag: str | None = None,
+) -> int:
     from dataclasses import asdict
 
     from vocabgame.play import open_session
+    from vocabgame.play.overview import as_json as overview_json
     from vocabgame.store import StoreError
 
     try:
@@ -822,22 +837,34 @@ def cmd_stats(data_dir: Path, folders: list[Path], as_json: bool) -> int:
     for notice in session.notices:
         _err(notice)
     try:
+        if deck is not None and session.catalog.get(deck) is None:
+            _err(f"There is no deck with the id {deck!r}; vocabgame decks lists them.")
+            return EXIT_PROBLEM
         stats = session.stats()
         modes = session.mode_bests() if as_json else {}
+        view = session.insights(deck, tag)
     finally:
         session.close()
+    if tag is not None and tag not in view.tags:
+        where = f"deck {deck}" if deck else "the decks"
+        _err(f"No item of {where} has the tag {tag!r}.")
+        return EXIT_PROBLEM
     for problem in session.catalog.problems:
         print(problem, file=sys.stderr)
+    if deck is not None:
+        stats = replace(stats, decks=tuple(d for d in stats.decks if d.id == deck))
     if as_json:
         out = asdict(stats)
-        out["modes"] = modes
+        out["mode_bests"] = modes  # beside "modes": the best finished round per stored mode
         out["decks"] = [
             {k: v for k, v in d.items() if k != "title"} | {"title": d["title"]}
             for d in out["decks"]
         ]
-        print(json.dumps(out, indent=2))
+        print(json.dumps(out | overview_json(view), indent=2))
     else:
         print(render_stats(stats))
+        print()
+        print_insights(view)
     return EXIT_OK
 
 
@@ -865,6 +892,84 @@ def render_stats(stats: Stats) -> str:
         title = title if len(title) <= 40 else title[:39] + "…"
         lines.append(f"{title:<40} {f'{d.seen}/{d.total}':>11} {d.due:>5} {d.new:>5} {best:>6}")
     return "\n".join(lines)
+
+
+def print_insights(view: Overview) -> None:
+    """The stats screen's figures as Rich tables; deck text is never read as markup."""
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    figures = view.figures
+    console = Console(highlight=False, emoji=False)
+
+    def share(tally: Tally) -> str:
+        return "-" if tally.share is None else f"{tally.share:.0%} ({tally.right}/{tally.total})"
+
+    summary = Table(title=Text(f"Stats: {figures.scope}"), show_header=False, box=None)
+    summary.add_column(style="bold")
+    summary.add_column()
+    rows = [
+        ("Questions seen", f"{figures.seen} of {figures.total}"),
+        (
+            "Due",
+            f"{figures.due_today} today, {figures.due_tomorrow} tomorrow, "
+            f"{figures.due_this_week} this week",
+        ),
+        ("Next 14 days", " ".join(str(n) for _, n in figures.forecast)),
+        (
+            "True retention",
+            f"{share(figures.retention)} over 30 days; desired {view.desired_retention:.0%}",
+        ),
+        ("", view.retention_note),
+        ("Answers, 12 weeks", str(sum(n for _, n in figures.daily))),
+        ("Day streak", f"{figures.streak_days} (longest {figures.longest_streak})"),
+        ("Overridden", str(view.overrides)),
+    ]
+    for name, value in rows:
+        summary.add_row(name, Text(printable(value)))
+    console.print(summary)
+
+    def tallies(title: str, by: Mapping[str, Tally]) -> None:
+        if not by:
+            return
+        table = Table(title=Text(title))
+        table.add_column("")
+        table.add_column("Right", justify="right")
+        for name, tally in by.items():
+            table.add_row(Text(printable(name)), share(tally))
+        console.print(table)
+
+    tallies("Accuracy per tag", figures.per_tag)
+    tallies("Accuracy per kind of question", figures.per_kind)
+    if view.weakest:
+        table = Table(title="Weakest questions")
+        for column in ("Question", "Stability (days)", "Lapses"):
+            table.add_column(column, justify="left" if column == "Question" else "right")
+        for weak, named in view.weakest:
+            table.add_row(Text(printable(named.label)), f"{weak.stability:.1f}", str(weak.lapses))
+        console.print(table)
+    if figures.confusions:
+        table = Table(title="Confusions")
+        for column in ("Answer was", "Picked", "Times"):
+            table.add_column(column, justify="right" if column == "Times" else "left")
+        for c in figures.confusions:
+            table.add_row(Text(printable(c.right)), Text(printable(c.picked)), str(c.times))
+        console.print(table)
+    if figures.modes:
+        table = Table(title="Best score per mode")
+        table.add_column("Mode")
+        table.add_column("Best", justify="right")
+        for mode, best in sorted(figures.modes.items()):
+            table.add_row(Text(printable(mode)), str(best))
+        console.print(table)
+    if view.flagged:
+        table = Table(title="Flagged questions")
+        table.add_column("Question")
+        table.add_column("Note")
+        for flag in view.flagged:
+            table.add_row(Text(printable(flag.label)), Text(printable(flag.note)))
+        console.print(table)
 
 
 def _err(message: str) -> None:

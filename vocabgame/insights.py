@@ -215,14 +215,14 @@ def collect(
     forecast = Counter(max(0, (day_of(due) - today).days) for _, due, _ in cards)
     daily = Counter(day_of(at) for key, at in recent if key in keys)
     current, longest = streaks((day_of(at) for at in finished), today)
-    by_item = {(d.id, item.id): item for d in decks for item in d.items()}
+    # An item without tags of its own carries its deck's, as in `scope_keys`.
+    item_tags = {(d.id, item.id): item.tags or d.tags for d in decks for item in d.items()}
     per_tag: dict[str, list[int]] = {}
     per_kind: dict[str, list[int]] = {}
     for key, (total, right, _) in per_face.items():
         if key not in keys:
             continue
-        item = by_item.get((key.deck_id, key.item_id))
-        for tag_name in item.tags if item is not None else ():
+        for tag_name in item_tags.get((key.deck_id, key.item_id), ()):
             tally = per_tag.setdefault(tag_name, [0, 0])
             tally[0] += right
             tally[1] += total

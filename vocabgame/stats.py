@@ -45,6 +45,11 @@ class Stats:
     overrides: int = 0  # answers marked wrong that the player counted as right ("I was right")
 
 
+def deck_shape(deck: Deck) -> _DeckShape:
+    """What figures and planning need to know of a deck's items, computed once per deck."""
+    return _shape(deck)
+
+
 def new_item_order(deck: Deck) -> list[str]:
     """The deck's item ids in the order a round starts new ones: faces taken in turn from each
     kind of item (as `play.modes.round_robin` does), each item at its first face."""
@@ -57,6 +62,9 @@ class _DeckShape:
     faces: dict[str, int]  # item id -> how many faces it has
     keys: frozenset[tuple[str, str]]  # every face, as (item id, face)
     live: str  # JSON object: item id -> faces, in `order` (what the store's queries take)
+    # item id -> (kind's index in KINDS, index of its first face in that kind's list of
+    # faces): where `play.modes.round_robin` puts each face, without listing them all
+    position: dict[str, tuple[int, int]]
 
 
 _SHAPES: dict[int, tuple[Deck, _DeckShape]] = {}
@@ -73,6 +81,12 @@ def _shape(deck: Deck) -> _DeckShape:
     order: dict[str, None] = {}
     for layer in itertools.zip_longest(*queues):
         order.update((item.id, None) for item in layer if item is not None)
+    position: dict[str, tuple[int, int]] = {}
+    for number, section in enumerate(KINDS):
+        offset = 0
+        for item in deck.section(section):
+            position[item.id] = (number, offset)
+            offset += len(item_faces(item))
     shape = _DeckShape(
         list(order),
         {item.id: len(item_faces(item)) for item in deck.items()},
@@ -80,6 +94,7 @@ def _shape(deck: Deck) -> _DeckShape:
         json.dumps(
             {item.id: len(item_faces(item)) for item in (deck.item(i) for i in order) if item}
         ),
+        position,
     )
     if len(_SHAPES) > 256:  # decks reloaded many times in one process: forget the old ones
         _SHAPES.clear()

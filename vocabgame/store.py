@@ -754,6 +754,50 @@ class Store:
         return [(item, int(n)) for item, n in rows]
 
     @_reads
+    def partial_items(self, deck_id: str, live: str) -> list[str]:
+        """Items of `live` (as in `deck_summary`) answered at least once with fewer faces
+        scheduled than they have: their other faces are still new."""
+        rows = self.conn.execute(
+            "SELECT j.key FROM json_each(?) AS j CROSS JOIN items AS i"
+            " ON i.deck_id = ? AND i.item_id = j.key WHERE i.reviews > 0 AND i.faces < j.value",
+            (live, deck_id),
+        )
+        return [item for (item,) in rows]
+
+    @_reads
+    def scheduled_faces(self, deck_id: str, item_id: str) -> set[str]:
+        rows = self.conn.execute(
+            "SELECT face FROM cards WHERE deck_id = ? AND item_id = ?", (deck_id, item_id)
+        )
+        return {face for (face,) in rows}
+
+    @_reads
+    def due_cards(self, now: datetime, deck_ids: Iterable[str]) -> dict[FaceKey, Card]:
+        """The schedules of the faces due at `now` in these decks (an index range: only the
+        due cards are read and parsed)."""
+        ids = list(deck_ids)
+        rows = self.conn.execute(
+            f"SELECT deck_id, item_id, face, card FROM cards WHERE deck_id IN ({','.join('?' * len(ids))})"
+            " AND due <= ?",
+            (*ids, as_utc(now).isoformat()),
+        )
+        return {FaceKey(d, i, f): load_card(c) for d, i, f, c in rows}
+
+    def soonest(self, deck_ids: Iterable[str]) -> Iterator[FaceKey]:
+        """Every scheduled face of these decks, the one due soonest first (then by key)."""
+        ids = list(deck_ids)
+        try:
+            rows = self.conn.execute(
+                f"SELECT deck_id, item_id, face FROM cards WHERE deck_id IN ({','.join('?' * len(ids))})"
+                " ORDER BY due, deck_id, item_id, face",
+                ids,
+            )
+            for d, i, f in rows:
+                yield FaceKey(d, i, f)
+        except sqlite3.Error as exc:
+            raise _explain(self.path, exc) from None
+
+    @_reads
     def started_since(self, moment: datetime) -> dict[str, int]:
         """Per deck, the items first answered at or after `moment`."""
         rows = self.conn.execute(

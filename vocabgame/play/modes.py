@@ -19,6 +19,8 @@ from fsrs import Card
 from vocabgame.kinds import KINDS, faces, item_faces
 from vocabgame.kinds.lab import LabChallengeKind
 from vocabgame.model import Deck, FaceKey
+from vocabgame.play import planning
+from vocabgame.store import Store
 
 POINTS_RIGHT = 10
 STREAK_BONUS = 2
@@ -48,14 +50,16 @@ class PlanContext:
         now: datetime,
         cards: Callable[[], Mapping[FaceKey, Card]],
         first_seen: Callable[[], Mapping[tuple[str, str], datetime]],
-        new_left: Callable[[Mapping[tuple[str, str], datetime]], Mapping[str, int]],
+        new_left: Callable[[Mapping[tuple[str, str], datetime] | None], Mapping[str, int]],
         retrievability: Callable[[Card], float],
+        store: Store | None = None,
     ) -> None:
         self.decks = decks
         self.size = size
         self.now = now
         self._cards, self._first_seen, self._new_left = cards, first_seen, new_left
         self.retrievability = retrievability
+        self.store = store  # for the plans that read only what they need (see `planning`)
 
     @cached_property
     def cards(self) -> Mapping[FaceKey, Card]:
@@ -69,6 +73,8 @@ class PlanContext:
 
     def new_left_today(self) -> dict[str, int]:
         """New items each deck (by id) may still start today."""
+        if self.store is not None:  # counted by the store, without every item's first answer
+            return dict(self._new_left(None))
         return dict(self._new_left(self.first_seen))
 
     def faces(self) -> list[FaceKey]:
@@ -150,6 +156,8 @@ class LearnMode(Mode):
     fallback = ModeId.PRACTICE
 
     def plan(self, ctx: PlanContext) -> list[FaceKey]:
+        if ctx.store is not None:
+            return self.plan_from_store(ctx, ctx.store)
         cards, now = ctx.cards, ctx.now
         due = sorted(
             (k for k in ctx.faces() if k in cards and cards[k].due <= now),
@@ -172,6 +180,30 @@ class LearnMode(Mode):
             taken.add(item)
         return picked
 
+    def plan_from_store(self, ctx: PlanContext, store: Store) -> list[FaceKey]:
+        """The same plan, reading only the due cards and the items still new (`planning`):
+        the time it takes does not grow with the history."""
+        due_cards = planning.due_cards(store, ctx.decks, ctx.now)
+        due = sorted(
+            due_cards, key=lambda k: (ctx.retrievability(due_cards[k]), due_cards[k].due, k)
+        )
+        taken: set[tuple[str, str]] = set()
+        picked = one_per_item(due, ctx.size, taken)
+        new_left = ctx.new_left_today()
+        for key, starts_item in planning.new_faces(store, ctx.decks, new_left):
+            if len(picked) == ctx.size:
+                break
+            item = (key.deck_id, key.item_id)
+            if item in taken:
+                continue
+            if starts_item:  # a new item: counts against its deck's daily limit
+                if new_left.get(key.deck_id, 0) <= 0:
+                    continue
+                new_left[key.deck_id] -= 1
+            picked.append(key)
+            taken.add(item)
+        return picked
+
 
 class PracticeMode(Mode):
     id = ModeId.PRACTICE
@@ -182,6 +214,8 @@ class PracticeMode(Mode):
     banner = "practice (nothing due)"
 
     def plan(self, ctx: PlanContext) -> list[FaceKey]:
+        if ctx.store is not None:
+            return one_per_item(planning.soonest(ctx.store, ctx.decks), ctx.size, set())
         cards = ctx.cards
         soonest = sorted((k for k in ctx.faces() if k in cards), key=lambda k: (cards[k].due, k))
         return one_per_item(soonest, ctx.size, set())

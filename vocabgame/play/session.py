@@ -18,10 +18,11 @@ from types import MappingProxyType
 
 from fsrs import Card
 
-from vocabgame import backup, stats
+from vocabgame import backup, insights, stats
 from vocabgame.deck import Catalog, load_catalog
 from vocabgame.kinds import faces
 from vocabgame.model import Deck, FaceKey
+from vocabgame.play import overview
 from vocabgame.play.challenge import Challenge
 from vocabgame.play.drill import Drill, plan_drill
 from vocabgame.play.drill import standings as drill_standings
@@ -239,6 +240,21 @@ class Session:
             self.store, self.catalog.decks, self.clock(), self.today, self.new_left_by_deck()
         )
 
+    def insights(self, deck_id: str | None = None, tag: str | None = None) -> overview.Overview:
+        """The stats screen's figures for one deck, one tag (within the deck, if one is
+        given) or everything; KeyError for a deck that is not there."""
+        decks = self.decks_for(deck_id)
+        figures = insights.collect(self.store, decks, self.clock(), self.today, deck_id, tag)
+        return overview.overview(
+            figures,
+            self.catalog.decks,
+            self.settings.desired_retention,
+            self.store.override_count(),
+            [(key, note) for key, _, note in self.store.flags()],
+            deck_id,
+            tag,
+        )
+
     def home(self) -> Home:
         started = self.started_today()
         extra = self.extra_new_today()
@@ -306,6 +322,7 @@ class Session:
             first_seen=self.store.first_seen,
             new_left=self.new_left_by_deck,
             retrievability=lambda card: self.srs.retrievability(card, now),
+            store=self.store,
         )
 
     def decks_chosen(

@@ -206,8 +206,11 @@ class VocabApp(App[int]):
             )
         self.push_screen(DrillScreen(drill))
 
-    def play_misses(self, deck_id: str | None, title: str, keys: Sequence[FaceKey]) -> None:
-        """From the results: a round of just the questions missed, in place of the results."""
+    def play_misses(
+        self, deck_id: str | None, title: str, keys: Sequence[FaceKey], replace: bool = True
+    ) -> None:
+        """From the results: a round of just the questions missed, in place of the results
+        (`replace`), or from the stats screen, over it: answers are saved, due dates stay."""
         try:
             round_: Round | None = self.session.start_misses_round(
                 deck_id, title, keys, seed=self.seed
@@ -220,7 +223,16 @@ class VocabApp(App[int]):
                 "Those questions are no longer in the deck.", title="Nothing to play", markup=False
             )
             return
-        self.switch_screen(RoundScreen(round_))
+        if replace:
+            self.switch_screen(RoundScreen(round_))
+        else:
+            self.push_screen(RoundScreen(round_))
+
+    def show_stats(self, deck_id: str | None = None) -> None:
+        """The stats screen for a deck (None: everything)."""
+        from vocabgame.ui.screens.stats import StatsScreen
+
+        self.push_screen(StatsScreen(deck_id))
 
     def cannot_start(self, exc: StoreError) -> None:
         self.notify(

@@ -92,6 +92,7 @@ class HomeScreen(Screen[None]):
         ),
         Binding("m", "more", "Learn more", tooltip="learn more new items of the deck today"),
         Binding("s", "settings", "Settings", tooltip="the settings: round size, new items a day …"),
+        Binding("t", "stats", "Stats", tooltip="stats of the highlighted deck: due, retention …"),
         Binding("l", "lab", "Lab", tooltip="the serving lab: estimate a setup, take a challenge"),
         Binding(
             "r",
@@ -307,6 +308,10 @@ class HomeScreen(Screen[None]):
 
     def action_settings(self) -> None:
         self.app.push_screen(SettingsScreen())
+
+    def action_stats(self) -> None:
+        row = self.selected()
+        self.vocab.show_stats(row.id if row is not None else None)
 
     def action_lab(self) -> None:
         self.vocab.show_lab()

@@ -81,6 +81,7 @@ class ResultsScreen(Screen[None]):
             "Review misses",
             tooltip="a round of just the questions missed, right now (due dates stay)",
         ),
+        Binding("t", "stats", "Stats", tooltip="the stats of this round's deck"),
         Binding("question_mark", "help", "Keys", tooltip="these keys"),
         Binding("q", "app.quit", "Quit", tooltip="quit (every answer is already saved)"),
     ]
@@ -114,7 +115,7 @@ class ResultsScreen(Screen[None]):
         keys = "Enter: back to the decks   "
         if self.summary.missed:
             keys += "r: review these misses now   "
-        yield Static(Text(keys + "q: quit", style="dim"), id="hint")
+        yield Static(Text(keys + "t: stats   q: quit", style="dim"), id="hint")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -133,6 +134,9 @@ class ResultsScreen(Screen[None]):
             self.vocab.play_misses(
                 self.deck_id, self.summary.deck_title, [m.key for m in self.summary.missed]
             )
+
+    def action_stats(self) -> None:
+        self.vocab.show_stats(self.deck_id)
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen("Results", active_key_rows(self)))

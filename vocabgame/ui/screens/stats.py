@@ -1,0 +1,288 @@
+"""The stats screen: for one deck, one tag or everything, what is coming due, how well learned
+questions are remembered, when you played, and what you keep getting wrong, with the weakest
+questions and the confusions each a key away from a round of them.
+
+The forecast is Textual's `Sparkline` (a bar a day, the counts printed under it); the review
+heatmap is a Rich `Text` of coloured blocks, a column a week and a row a weekday. Every text
+from a deck is appended as plain `Text`, never read as markup."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date, timedelta
+from typing import TYPE_CHECKING, cast
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Sparkline, Static
+
+from vocabgame.insights import Tally
+from vocabgame.play.overview import Overview
+from vocabgame.printable import printable
+from vocabgame.ui.screens.help import HelpScreen, active_key_rows
+
+if TYPE_CHECKING:
+    from vocabgame.ui.app import VocabApp
+
+WEAK_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "0")
+DRILL_KEYS = ("a", "b", "c", "d", "e")
+BAR = 4  # cells per day in the forecast chart
+HEAT = ("#0e4429", "#006d32", "#26a641", "#39d353")  # few answers to many
+WEEKDAYS = ("Mon", "", "Wed", "", "Fri", "", "Sun")
+
+
+def _share(tally: Tally) -> str:
+    if tally.share is None:
+        return "—"
+    return f"{tally.share:.0%} ({tally.right}/{tally.total})"
+
+
+def heatmap(daily: Sequence[tuple[date, int]]) -> Text:
+    """Answers a day as a contribution calendar: a column a week (Monday first), a row a
+    weekday; the darker the block, the fewer answers; a dot for none."""
+    text = Text()
+    if not daily:
+        return text
+    counts = dict(daily)
+    first, last = daily[0][0], daily[-1][0]
+    start = first - timedelta(days=first.weekday())
+    weeks = (last - start).days // 7 + 1
+    most = max(counts.values()) or 1
+    for weekday in range(7):
+        text.append(f"{WEEKDAYS[weekday]:<4}", style="dim")
+        for week in range(weeks):
+            day = start + timedelta(days=7 * week + weekday)
+            n = counts.get(day)
+            if n is None:
+                text.append("  ")
+            elif n == 0:
+                text.append("· ", style="dim")
+            else:
+                level = min(len(HEAT) - 1, (len(HEAT) * n - 1) // most)
+                text.append("■ ", style=HEAT[level])
+        text.append("\n")
+    text.append("    less ", style="dim")
+    text.append("· ", style="dim")
+    for colour in HEAT:
+        text.append("■ ", style=colour)
+    text.append(f"more · {sum(counts.values())} answers in 12 weeks", style="dim")
+    return text
+
+
+def forecast_labels(forecast: Sequence[tuple[date, int]]) -> Text:
+    """The counts under the forecast's bars, then the days (today first)."""
+    text = Text()
+    for _, n in forecast:
+        text.append(f"{n:^{BAR}}")
+    text.append("\n")
+    for i, (day, _) in enumerate(forecast):
+        text.append(f"{'now' if i == 0 else day.strftime('%a')[:2]:^{BAR}}", style="dim")
+    return text
+
+
+def top_text(view: Overview, title: str) -> Text:
+    f = view.figures
+    text = Text()
+    text.append("Stats: ", style="bold")
+    text.append(title, style="bold")
+    text.append("\n")
+    text.append(f"{f.seen} of {f.total} questions answered at least once\n")
+    if f.total == 0:
+        text.append("Nothing to count here yet.\n", style="dim")
+    text.append(
+        f"Due today {f.due_today} · tomorrow {f.due_tomorrow} · this week {f.due_this_week}\n"
+    )
+    text.append("Next 14 days:", style="bold")
+    return text
+
+
+def retention_text(view: Overview) -> Text:
+    f = view.figures
+    text = Text()
+    text.append("True retention ", style="bold")
+    text.append(f"{_share(f.retention)} over 30 days · desired {view.desired_retention:.0%}\n")
+    text.append(view.retention_note + "\n", style="italic")
+    text.append("\nDay streak ", style="bold")
+    text.append(f"{f.streak_days} · longest {f.longest_streak}\n")
+    text.append("Answers a day, last 12 weeks", style="bold")
+    return text
+
+
+def details_text(view: Overview) -> Text:
+    f = view.figures
+    text = Text()
+    for heading, tallies in (("Accuracy per tag", f.per_tag), ("Accuracy per kind", f.per_kind)):
+        if tallies:
+            text.append(f"\n{heading}\n", style="bold")
+            for name, tally in tallies.items():
+                text.append(f"  {_share(tally):>14}  ")
+                text.append(printable(name) + "\n")
+    text.append("\nWeakest questions", style="bold")
+    if view.weakest:
+        text.append(" (a key: a round of it · w: all of them; due dates stay)\n", style="dim")
+        for key, (weak, named) in zip(WEAK_KEYS, view.weakest, strict=False):
+            text.append(f"  {key} ", style="bold")
+            text.append(printable(named.label))
+            text.append(f"  lapses {weak.lapses} · stability {weak.stability:.1f} d\n", style="dim")
+    else:
+        text.append("\n  none yet: answer some questions first\n", style="dim")
+    text.append("\nConfusions", style="bold")
+    if f.confusions:
+        text.append(" (a key: a round of both terms)\n", style="dim")
+        for i, c in enumerate(f.confusions):
+            key = DRILL_KEYS[i] if i < len(DRILL_KEYS) else " "
+            text.append(f"  {key} ", style="bold")
+            text.append("picked ")
+            text.append(printable(c.picked), style="bold")
+            text.append(" when the answer was ")
+            text.append(printable(c.right), style="bold")
+            text.append(f": {c.times} time{'s' * (c.times != 1)}\n")
+    else:
+        text.append("\n  none yet\n", style="dim")
+    text.append("\nBest score per mode\n", style="bold")
+    if f.modes:
+        for mode, best in sorted(f.modes.items()):
+            text.append(f"  {printable(mode)}: {best}\n")
+    else:
+        text.append("  no finished round yet\n", style="dim")
+    text.append(f"\nFlagged questions ({len(view.flagged)})\n", style="bold")
+    for flag in view.flagged:
+        text.append("  " + printable(flag.label))
+        if flag.note:
+            text.append(" — " + printable(flag.note), style="dim")
+        text.append("\n")
+    if view.overrides:
+        text.append(
+            f"\n{view.overrides} answer{'s' * (view.overrides != 1)} counted as right "
+            "with I was right\n",
+            style="dim",
+        )
+    text.rstrip()
+    return text
+
+
+class StatsScreen(Screen[None]):
+    BINDINGS = [
+        Binding("escape", "back", "Back", tooltip="back to where you were"),
+        Binding("s", "switch", "Deck/all", tooltip="switch between the deck and every deck"),
+        Binding("t", "next_tag", "Tag", tooltip="show one tag, the next on each press"),
+        Binding("w", "weakest", "Weakest", tooltip="a round of all the weakest questions"),
+        *(
+            Binding(k, f"weak({i})", show=False, tooltip=f"a round of the weak question marked {k}")
+            for i, k in enumerate(WEAK_KEYS)
+        ),
+        *(
+            Binding(
+                k,
+                f"drill({i})",
+                show=False,
+                tooltip=f"a round of both terms of the confusion marked {k}",
+            )
+            for i, k in enumerate(DRILL_KEYS)
+        ),
+        Binding("question_mark", "help", "Keys", tooltip="these keys"),
+        Binding("q", "app.quit", "Quit", tooltip="quit (every answer is already saved)"),
+    ]
+
+    def __init__(self, deck_id: str | None = None) -> None:
+        super().__init__()
+        self.home_deck = deck_id  # the deck it was opened on; s switches to everything and back
+        self.deck_id = deck_id
+        self.tag: str | None = None
+        self.view: Overview | None = None
+
+    @property
+    def vocab(self) -> VocabApp:
+        return cast("VocabApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="stats"):
+            yield Static(id="top")
+            yield Sparkline([], id="forecast")
+            yield Static(id="forecast-days")
+            yield Static(id="retention")
+            yield Static(id="heatmap")
+            yield Static(id="details")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#stats", VerticalScroll).focus()  # ↑ ↓ PgDn scroll
+
+    def on_screen_resume(self) -> None:
+        self.refresh_stats()
+
+    def scope_title(self) -> str:
+        session = self.vocab.session
+        deck = session.catalog.get(self.deck_id) if self.deck_id else None
+        where = deck.title if deck is not None else "every deck"
+        return where + (f" · tag {self.tag}" if self.tag else "")
+
+    def refresh_stats(self) -> None:
+        view = self.vocab.session.insights(self.deck_id, self.tag)
+        self.view = view
+        self.query_one("#top", Static).update(top_text(view, printable(self.scope_title())))
+        self.query_one("#forecast", Sparkline).data = [n for _, n in view.figures.forecast]
+        self.query_one("#forecast-days", Static).update(forecast_labels(view.figures.forecast))
+        self.query_one("#retention", Static).update(retention_text(view))
+        self.query_one("#heatmap", Static).update(heatmap(view.figures.daily))
+        self.query_one("#details", Static).update(details_text(view))
+        self.refresh_bindings()
+
+    # -- keys -------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        view = self.view
+        if action == "switch":
+            return self.home_deck is not None
+        if action == "next_tag":
+            return view is not None and bool(view.tags)
+        if action == "weakest":
+            return view is not None and bool(view.weakest)
+        if action == "weak":
+            return view is not None and int(cast(int, parameters[0])) < len(view.weakest)
+        if action == "drill":
+            return view is not None and int(cast(int, parameters[0])) < len(view.drills)
+        return True
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_switch(self) -> None:
+        self.deck_id = None if self.deck_id is not None else self.home_deck
+        self.tag = None
+        self.refresh_stats()
+
+    def action_next_tag(self) -> None:
+        if self.view is None or not self.view.tags:
+            return
+        tags = self.view.tags
+        if self.tag is None:
+            self.tag = tags[0]
+        else:
+            index = tags.index(self.tag) + 1 if self.tag in tags else len(tags)
+            self.tag = tags[index] if index < len(tags) else None
+        self.refresh_stats()
+
+    def action_weakest(self) -> None:
+        if self.view is not None and self.view.weakest:
+            keys = [named.key for _, named in self.view.weakest]
+            self.vocab.play_misses(None, "Weakest questions", keys, replace=False)
+
+    def action_weak(self, index: int) -> None:
+        if self.view is not None and index < len(self.view.weakest):
+            named = self.view.weakest[index][1]
+            self.vocab.play_misses(None, f"Weak: {named.label}", [named.key], replace=False)
+
+    def action_drill(self, index: int) -> None:
+        if self.view is None or index >= len(self.view.drills):
+            return
+        c = self.view.figures.confusions[index]
+        self.vocab.play_misses(
+            c.deck_id, f"{c.right} or {c.picked}", self.view.drills[index], replace=False
+        )
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen("Stats", active_key_rows(self)))
