@@ -855,12 +855,12 @@ def cmd_stats(
         stats = replace(stats, decks=tuple(d for d in stats.decks if d.id == deck))
     if as_json:
         out = asdict(stats)
-        out["mode_bests"] = modes  # beside "modes": the best finished round per stored mode
         out["decks"] = [
             {k: v for k, v in d.items() if k != "title"} | {"title": d["title"]}
             for d in out["decks"]
         ]
-        print(json.dumps(out | overview_json(view), indent=2))
+        # beside "modes" (the best finished round per stored mode): each game mode's records
+        print(json.dumps(out | overview_json(view) | {"mode_bests": modes}, indent=2))
     else:
         print(render_stats(stats))
         print()
