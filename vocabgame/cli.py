@@ -88,6 +88,20 @@ def _global_options(parser: argparse.ArgumentParser, top: bool) -> None:
 
 
 # The flag of each setting in `vocabgame settings`; the settings module has the rest.
+# `play --mode`: the player's name for each mode and its help; learn is stored as "review"
+# (and "review" is still accepted).
+PLAY_MODE_HELP = {
+    "learn": "the day's spaced-repetition round (the default)",
+    "interview": "a timed mock interview with no feedback until its report (see --minutes, "
+    "--questions, vocabgame reports)",
+    "drill": "your most-confused pairs of terms first, until right answers in a row retire each",
+    "challenge": "scenarios and claims against a countdown per question, for a top-10 table",
+    "cram": "practise now, any amount; answers are kept as practice and no due date moves",
+    "lab": "the serving lab's predict-then-reveal challenges, scheduled like other cards",
+}
+PLAY_MODES = (*PLAY_MODE_HELP, "review")
+PLAY_MODE_IDS = {"learn": "review"}
+
 SETTING_FLAGS = {
     "desired_retention": "--retention",
     "new_per_day": "--new-per-day",
@@ -95,6 +109,7 @@ SETTING_FLAGS = {
     "countdown_seconds": "--countdown",
     "interview_minutes": "--interview-minutes",
     "interview_questions": "--interview-questions",
+    "drill_retire_after": "--drill-retire",
     "theme": "--theme",
 }
 
@@ -117,7 +132,13 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
         return p
 
     p = command("play", "start a round at once", "Start a round of questions at once.")
-    p.add_argument("--deck", metavar="ID", help="play this deck only (default: all decks)")
+    p.add_argument(
+        "--deck",
+        metavar="ID",
+        action="append",
+        help="play this deck (repeat for several; default: all decks)",
+    )
+    p.add_argument("--tag", metavar="TAG", help="play only the items tagged TAG, across the decks")
     p.add_argument(
         "--size",
         type=_positive_int,
@@ -129,10 +150,22 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--mode",
-        choices=("review", "lab"),
-        default="review",
-        help="review: the day's spaced-repetition round (the default); lab: the serving lab's "
-        "predict-then-reveal challenges, scheduled like other cards",
+        choices=PLAY_MODES,
+        default="review",  # learn, as stored
+        help="; ".join(f"{name}: {text}" for name, text in PLAY_MODE_HELP.items()),
+    )
+    p.add_argument(
+        "--minutes",
+        type=_positive_int,
+        metavar="M",
+        help=f"interview: its length (now {settings.interview_minutes}; see vocabgame settings)",
+    )
+    p.add_argument(
+        "--questions",
+        type=_positive_int,
+        metavar="N",
+        help=f"interview: its questions (now {settings.interview_questions}); "
+        "it ends at whichever comes first",
     )
 
     p = command(
@@ -214,6 +247,24 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
     )
     p.add_argument("path", type=Path, metavar="DECK.yaml", help="the deck file to preview")
     p.add_argument("--item", metavar="ID", help="start at this item (default: the first)")
+
+    p = command(
+        "reports",
+        "list the saved mock-interview reports",
+        "List the mock-interview reports kept in the store: id, date, decks, questions, "
+        "right answers and seconds.",
+    )
+    p.add_argument("--json", action="store_true", help="print JSON for tools")
+
+    p = command(
+        "report",
+        "print one mock-interview report",
+        "Print one saved mock-interview report (its id from vocabgame reports).",
+    )
+    p.add_argument("id", type=_positive_int, metavar="ID", help="the report's id")
+    p.add_argument(
+        "--markdown", action="store_true", help="print it as Markdown, fit to paste into notes"
+    )
 
     p = command(
         "flags",
@@ -380,6 +431,8 @@ USES_DATA_FOLDER = (
     "lab",  # with no setup options it opens the game
     "stats",
     "flags",
+    "reports",
+    "report",
     "settings",
     "backup",
     "check",
@@ -420,6 +473,10 @@ def _run(args: argparse.Namespace, data_dir: Path, folders: list[Path]) -> int:
                 return cmd_stats(data_dir, folders, args.json, args.deck, args.tag)
             case "flags":
                 return cmd_flags(data_dir, folders, args.json)
+            case "reports":
+                return cmd_reports(data_dir, args.json)
+            case "report":
+                return cmd_report(data_dir, args.id)
             case "backup":
                 return cmd_backup(data_dir)
             case "restore":
@@ -454,7 +511,10 @@ def _run(args: argparse.Namespace, data_dir: Path, folders: list[Path]) -> int:
                     size=args.size,
                     seed=args.seed,
                     start=True,
-                    mode=args.mode,
+                    mode=PLAY_MODE_IDS.get(args.mode, args.mode),
+                    tag=args.tag,
+                    minutes=args.minutes,
+                    questions=args.questions,
                 )
             case _:
                 return run_app(data_dir, folders)
@@ -683,6 +743,50 @@ def cmd_flags(data_dir: Path, folders: list[Path], as_json: bool) -> int:
     return EXIT_OK
 
 
+def cmd_reports(data_dir: Path, as_json: bool) -> int:
+    from vocabgame.play.interview import report_row
+
+    store = _open_store(data_dir)
+    if store is None:
+        return EXIT_PROBLEM
+    try:
+        rows = [report_row(r) for r in store.reports("interview")]
+    finally:
+        store.close()
+    if as_json:
+        print(json.dumps(rows, indent=2))
+    elif not rows:
+        print("No reports yet: vocabgame play --mode interview makes one.")
+    else:
+        for row in rows:
+            decks = ", ".join(row["decks"])
+            line = (
+                f"{row['id']:>4}  {row['date'][:16].replace('T', ' ')}  "
+                f"{row['right']}/{row['questions']} right  {row['seconds']:g} s  {decks}"
+            )
+            print(printable(line))
+    return EXIT_OK
+
+
+def cmd_report(data_dir: Path, report_id: int) -> int:
+    """One report, as Markdown (the only form there is; `--markdown` says so explicitly)."""
+    from vocabgame.play.interview import markdown
+
+    store = _open_store(data_dir)
+    if store is None:
+        return EXIT_PROBLEM
+    try:
+        record = store.report(report_id)
+    finally:
+        store.close()
+    if record is None:
+        _err(f"no report with id {report_id}; vocabgame reports lists them")
+        return EXIT_USAGE
+    for line in markdown(record).splitlines():  # deck text never drives the terminal
+        print(printable(line))
+    return EXIT_OK
+
+
 def cmd_settings(data_dir: Path, changes: dict[str, object]) -> int:
     from vocabgame.settings import SettingError
     from vocabgame.store import StoreError
@@ -737,6 +841,7 @@ def cmd_stats(
             _err(f"There is no deck with the id {deck!r}; vocabgame decks lists them.")
             return EXIT_PROBLEM
         stats = session.stats()
+        modes = session.mode_bests() if as_json else {}
         view = session.insights(deck, tag)
     finally:
         session.close()
@@ -754,7 +859,8 @@ def cmd_stats(
             {k: v for k, v in d.items() if k != "title"} | {"title": d["title"]}
             for d in out["decks"]
         ]
-        print(json.dumps(out | overview_json(view), indent=2))
+        # beside "modes" (the best finished round per stored mode): each game mode's records
+        print(json.dumps(out | overview_json(view) | {"mode_bests": modes}, indent=2))
     else:
         print(render_stats(stats))
         print()
@@ -1175,12 +1281,15 @@ def run_app(
     data_dir: Path,
     folders: list[Path],
     *,
-    deck: str | None = None,
+    deck: str | Sequence[str] | None = None,
     size: int | None = None,
     seed: int | None = None,
     start: bool = False,
     lab: bool = False,
     mode: str = "review",
+    tag: str | None = None,
+    minutes: float | None = None,
+    questions: int | None = None,
 ) -> int:
     from vocabgame.play import open_session
     from vocabgame.store import StoreError
@@ -1190,11 +1299,20 @@ def run_app(
     except StoreError as exc:
         _store_error(data_dir, exc)
         return EXIT_PROBLEM
-    if deck is not None and session.catalog.get(deck) is None:
+    ids = [deck] if isinstance(deck, str) else list(deck or [])
+    unknown = [i for i in ids if session.catalog.get(i) is None]
+    if unknown:
         known = ", ".join(d.id for d in session.catalog.decks) or "none"
-        _err(f"no deck with id {deck!r}; known decks: {known}")
+        _err(f"no deck with id {unknown[0]!r}; known decks: {known}")
         session.close()
         return EXIT_USAGE
+    if tag is not None:
+        try:
+            session.decks_chosen(ids, tag)
+        except ValueError as exc:
+            _err(f"{exc}; vocabgame decks lists each deck's tags")
+            session.close()
+            return EXIT_USAGE
     problem = terminal_problem(sys.stdin, sys.stdout)
     if problem is not None:
         _err(problem)
@@ -1204,7 +1322,11 @@ def run_app(
 
     app = VocabApp(
         session,
-        deck=deck,
+        deck=ids[0] if len(ids) == 1 else (tuple(ids) or None),
+        tag=tag,
+        mode=mode,
+        minutes=minutes,
+        questions=questions,
         size=size,
         seed=seed,
         start_round=start,

@@ -199,11 +199,15 @@ def collect(
                 )
                 if FaceKey(d, i, f) in keys
             ]
+        # Wrong answers counted by face, text and the confusion recorded for them, if any
+        # (answers given before confusions were recorded have none: their text says which
+        # term was picked).
         wrong = [
-            (FaceKey(d, i, f), given, n)
-            for d, i, f, given, n in conn.execute(
-                "SELECT deck_id, item_id, face, answer, COUNT(*) FROM reviews WHERE correct = 0"
-                " GROUP BY deck_id, item_id, face, answer"
+            (FaceKey(d, i, f), given, right, picked, n)
+            for d, i, f, given, right, picked, n in conn.execute(
+                "SELECT r.deck_id, r.item_id, r.face, r.answer, c.answer_term, c.picked_term,"
+                " COUNT(*) FROM reviews AS r LEFT JOIN confusions AS c ON c.review_id = r.id"
+                " WHERE r.correct = 0 GROUP BY 1, 2, 3, 4, 5, 6"
             )
             if FaceKey(d, i, f) in keys
         ]
@@ -282,22 +286,31 @@ def collect(
 
 
 def confusions(
-    decks: Sequence[Deck], wrong: Iterable[tuple[FaceKey, str, int]], top: int = 10
+    decks: Sequence[Deck],
+    wrong: Iterable[tuple[FaceKey, str, str | None, str | None, int]],
+    top: int = 10,
 ) -> tuple[Confusion, ...]:
     """Which term was picked when another was the answer, most often first, from wrong
-    answers counted by face and text. Only answers that name a term of the deck (by name,
-    alias or definition) count: a wrong number is not a confusion."""
+    answers counted by face, text and recorded pick. A pick that was recorded (the term ids:
+    right, picked) counts as recorded; one without a record (given before picks were
+    recorded, or typed) counts when its text names a term of the deck (by name, alias or
+    definition): a wrong number is not a confusion."""
     by_deck = {d.id: d for d in decks}
     names: dict[str, dict[str, str]] = {}
     counts: Counter[tuple[str, str, str]] = Counter()
-    for key, given, times in wrong:
+    for key, given, right_id, picked_id, times in wrong:
         deck = by_deck.get(key.deck_id)
         if deck is None:
             continue
-        if deck.id not in names:
-            names[deck.id] = _term_names(deck)
-        right = _right_term(deck, key)
-        picked = names[deck.id].get(normalise(given))
+        if right_id is not None and picked_id is not None:
+            a, b = deck.term(right_id), deck.term(picked_id)
+            right = a.term if a is not None else None
+            picked = b.term if b is not None else None
+        else:
+            if deck.id not in names:
+                names[deck.id] = _term_names(deck)
+            right = _right_term(deck, key)
+            picked = names[deck.id].get(normalise(given))
         if right is not None and picked is not None and picked != right:
             counts[(deck.id, right, picked)] += times
     return tuple(

@@ -86,6 +86,14 @@ SPECS: tuple[Spec, ...] = (
     Spec("interview_minutes", "interview minutes", "length of a mock interview", 15, 1, 180),
     Spec("interview_questions", "interview questions", "questions in a mock interview", 12, 1, 200),
     Spec(
+        "drill_retire_after",
+        "drill retirement",
+        "right answers in a row that retire a confused pair from the confusion drill",
+        3,
+        1,
+        20,
+    ),
+    Spec(
         "theme",
         "theme",
         "the colours of the game",
@@ -106,6 +114,7 @@ class Settings:
     countdown_seconds: int = int(SPEC["countdown_seconds"].default)
     interview_minutes: int = int(SPEC["interview_minutes"].default)
     interview_questions: int = int(SPEC["interview_questions"].default)
+    drill_retire_after: int = int(SPEC["drill_retire_after"].default)
     theme: str = str(SPEC["theme"].default)
 
     def __post_init__(self) -> None:

@@ -17,7 +17,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from fsrs import Card
 
@@ -182,6 +182,34 @@ MIGRATIONS: list[str] = [
             ON CONFLICT (deck_id, item_id) DO UPDATE SET faces = faces + 1;
     END;
     """,
+    # 6 -> 7: a mode's saved reports (the interview's), and each wrong pick of one term for
+    # another (answer X, picked Y), kept beside its review: an undone answer's confusion
+    # goes with it (reads join the reviews)
+    """
+    CREATE TABLE reports (
+        id INTEGER PRIMARY KEY,
+        mode TEXT NOT NULL,
+        made_at TEXT NOT NULL,
+        decks TEXT NOT NULL,
+        questions INTEGER NOT NULL,
+        correct INTEGER NOT NULL,
+        seconds REAL NOT NULL,
+        body TEXT NOT NULL
+    );
+    CREATE TABLE confusions (
+        review_id INTEGER PRIMARY KEY,
+        deck_id TEXT NOT NULL,
+        answer_term TEXT NOT NULL,
+        picked_term TEXT NOT NULL
+    );
+    CREATE INDEX confusions_pair ON confusions (deck_id, answer_term, picked_term);
+    CREATE TABLE drill_answers (
+        review_id INTEGER PRIMARY KEY,
+        deck_id TEXT NOT NULL,
+        term_a TEXT NOT NULL,
+        term_b TEXT NOT NULL
+    );
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -235,6 +263,43 @@ class RoundRecord:
     score: int
     best_streak: int
     finished: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Confusion:
+    """One wrong pick: where the term `answer` was right, the player picked `picked`."""
+
+    review_id: int
+    deck_id: str
+    answer: str
+    picked: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ReportRecord:
+    id: int
+    mode: str
+    made_at: datetime
+    decks: tuple[str, ...]
+    questions: int
+    correct: int
+    seconds: float
+    body: dict[str, Any]
+
+
+def _report(row: tuple[Any, ...]) -> ReportRecord:
+    i, mode, at, decks, questions, correct, seconds, body = row
+    return ReportRecord(
+        i,
+        mode,
+        datetime.fromisoformat(at),
+        tuple(json.loads(decks)),
+        questions,
+        correct,
+        float(seconds),
+        json.loads(body),
+    )
 
 
 def _explain(path: Path, exc: sqlite3.Error, unsaved: bool = False) -> StoreError:
@@ -741,6 +806,107 @@ class Store:
             (moment.isoformat(),),
         )
         return {deck_id: int(n) for deck_id, n in rows}
+
+    # -- confusions -----------------------------------------------------------------------
+
+    def record_confusion(self, review_id: int, deck_id: str, answer: str, picked: str) -> None:
+        """Keep that the answer `review_id` picked the term `picked` where `answer` was right."""
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO confusions (review_id, deck_id, answer_term, picked_term)"
+                " VALUES (?,?,?,?)",
+                (review_id, deck_id, answer, picked),
+            )
+
+    @_reads
+    def confusions(self) -> list[Confusion]:
+        """Every wrong pick of one term for another still on record, oldest first."""
+        rows = self.conn.execute(
+            "SELECT c.review_id, c.deck_id, c.answer_term, c.picked_term, r.reviewed_at"
+            " FROM confusions AS c JOIN reviews AS r ON r.id = c.review_id ORDER BY c.review_id"
+        )
+        return [Confusion(i, d, a, p, datetime.fromisoformat(at)) for i, d, a, p, at in rows]
+
+    def record_drill_answer(self, review_id: int, deck_id: str, a: str, b: str) -> None:
+        """Keep that the answer `review_id` was a drill question about the pair (a, b)."""
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO drill_answers (review_id, deck_id, term_a, term_b)"
+                " VALUES (?,?,?,?)",
+                (review_id, deck_id, *sorted((a, b))),
+            )
+
+    @_reads
+    def drill_answers(self) -> list[tuple[int, str, str, str, bool]]:
+        """Every drill answer still on record: (review id, deck id, term a, term b, right),
+        oldest first, each pair's terms in sorted order."""
+        rows = self.conn.execute(
+            "SELECT d.review_id, d.deck_id, d.term_a, d.term_b, r.correct FROM drill_answers AS d"
+            " JOIN reviews AS r ON r.id = d.review_id ORDER BY d.review_id"
+        )
+        return [(int(i), d, a, b, bool(c)) for i, d, a, b, c in rows]
+
+    @_reads
+    def best_round_scores_by_mode(self) -> dict[str, int]:
+        """The best score of a finished round, per mode (as stored: learn is "review")."""
+        rows = self.conn.execute(
+            "SELECT mode, MAX(score) FROM rounds WHERE finished=1 GROUP BY mode"
+        )
+        return {mode: int(best) for mode, best in rows}
+
+    @_reads
+    def answers_in_mode(self, mode: str) -> int:
+        return int(
+            self.conn.execute("SELECT COUNT(*) FROM reviews WHERE mode=?", (mode,)).fetchone()[0]
+        )
+
+    # -- reports --------------------------------------------------------------------------
+
+    def save_report(
+        self,
+        mode: str,
+        made_at: datetime,
+        decks: Sequence[str],
+        questions: int,
+        correct: int,
+        seconds: float,
+        body: Mapping[str, object],
+    ) -> int:
+        """Keep a mode's report (its body as JSON); returns its id."""
+        with self.transaction() as conn:
+            cur = conn.execute(
+                "INSERT INTO reports (mode, made_at, decks, questions, correct, seconds, body)"
+                " VALUES (?,?,?,?,?,?,?)",
+                (
+                    mode,
+                    made_at.isoformat(),
+                    json.dumps(list(decks)),
+                    questions,
+                    correct,
+                    seconds,
+                    json.dumps(body),
+                ),
+            )
+            return int(cur.lastrowid or 0)
+
+    @_reads
+    def reports(self, mode: str | None = None) -> list[ReportRecord]:
+        """Saved reports, oldest first (with `mode`, only that mode's)."""
+        sql = "SELECT id, mode, made_at, decks, questions, correct, seconds, body FROM reports"
+        args: tuple[str, ...] = ()
+        if mode is not None:
+            sql += " WHERE mode=?"
+            args = (mode,)
+        return [_report(row) for row in self.conn.execute(sql + " ORDER BY id", args)]
+
+    @_reads
+    def report(self, report_id: int) -> ReportRecord | None:
+        row = self.conn.execute(
+            "SELECT id, mode, made_at, decks, questions, correct, seconds, body FROM reports"
+            " WHERE id=?",
+            (report_id,),
+        ).fetchone()
+        return None if row is None else _report(row)
 
     # -- rounds ---------------------------------------------------------------------------
 

@@ -34,6 +34,10 @@ class ModeId(StrEnum):
     PRACTICE = "practice"  # nothing due or new: the faces due soonest, reviewed early
     MISSES = "misses"  # the questions just missed, again at once; the schedule stays
     LAB = "lab"  # the serving lab's predict-then-reveal challenges only
+    INTERVIEW = "interview"  # a timed mock interview, no feedback until its report
+    CHALLENGE = "challenge"  # scenarios and claims against a countdown, for a high score
+    DRILL = "drill"  # the most-confused pairs of terms, until each is retired
+    CRAM = "cram"  # any deck now, in any amount; answers kept as practice, the schedule stays
 
 
 class PlanContext:
@@ -91,6 +95,9 @@ class Mode(ABC):
     max_retries: ClassVar[int] = 1  # times a missed face comes back in one round
     retry_gap: ClassVar[int] = 5  # ...after this many other questions, or at the end
     fallback: ClassVar[str | None] = None  # the mode to play when this one plans nothing
+    # False: the round gets no row of its own (it sets no best score and no day streak); its
+    # answers are still saved, with no round id
+    keeps_round: ClassVar[bool] = True
 
     @abstractmethod
     def plan(self, ctx: PlanContext) -> list[FaceKey]:
@@ -121,9 +128,10 @@ def one_per_item(keys: Iterable[FaceKey], size: int, taken: set[tuple[str, str]]
     return picked
 
 
-def round_robin(decks: Sequence[Deck]) -> list[FaceKey]:
-    """Every face, taking turns between decks and kinds of item, so that new material mixes
-    terms, groups, scenarios and the rest instead of starting with one deck's terms."""
+def round_robin(decks: Sequence[Deck], sections: Iterable[str] = KINDS) -> list[FaceKey]:
+    """Every face (of the items in `sections`), taking turns between decks and kinds of item,
+    so that new material mixes terms, groups, scenarios and the rest instead of starting with
+    one deck's terms."""
     queues = [
         [
             FaceKey(deck.id, item.id, face)
@@ -131,7 +139,7 @@ def round_robin(decks: Sequence[Deck]) -> list[FaceKey]:
             for face in item_faces(item)
         ]
         for deck in decks
-        for section in KINDS
+        for section in tuple(sections)
     ]
     order: list[FaceKey] = []
     for layer in itertools.zip_longest(*queues):
@@ -257,6 +265,104 @@ class LabMode(Mode):
         return one_per_item([*due, *new, *later], ctx.size, set())
 
 
+class CramMode(Mode):
+    """Practice on demand: any deck, any amount, now. Each answer is saved as practice
+    (unscheduled), so every card's due date and state stay exactly as they were."""
+
+    id = ModeId.CRAM
+    title = "Cram"
+    description = (
+        "Practise now, as much as you like: answers are kept as practice, no due date moves."
+    )
+    banner = "cram (the schedule stays)"
+    updates_schedule = False
+    keeps_round = False
+
+    def plan(self, ctx: PlanContext) -> list[FaceKey]:
+        cards = ctx.cards
+        weakest = sorted(
+            (k for k in ctx.faces() if k in cards),
+            key=lambda k: (ctx.retrievability(cards[k]), cards[k].due, k),
+        )
+        new = [k for k in round_robin(ctx.decks) if k not in cards]
+        return one_per_item([*weakest, *new], ctx.size, set())
+
+
+class InterviewMode(Mode):
+    """A mock interview: `Session.start_interview` plays it against a clock, and
+    `play.interview` makes its report. Answers update the schedule like any review."""
+
+    id = ModeId.INTERVIEW
+    title = "Interview practice"
+    description = (
+        "A timed mock interview: recall, scenarios, calculations and claims, no hints, "
+        "then an honest report."
+    )
+    banner = "mock interview"
+    keeps_round = False  # its record is the report
+    max_retries = 0  # nothing comes back: no feedback was shown
+    sections: ClassVar[tuple[str, ...]] = ("recall", "scenarios", "calculations", "claims")
+    filler: ClassVar[tuple[str, ...]] = ("confusables", "terms")  # when those run short
+
+    def plan(self, ctx: PlanContext) -> list[FaceKey]:
+        cards = ctx.cards
+        picked: list[FaceKey] = []
+        taken: set[tuple[str, str]] = set()
+        for sections in (self.sections, self.filler):
+            # a typed term is no interview question; its picks are
+            ours = [k for k in round_robin(ctx.decks, sections) if k.face != "typed"]
+            # Never asked first, then the least remembered: an interview tests what is shaky.
+            new = [k for k in ours if k not in cards]
+            seen = sorted(
+                (k for k in ours if k in cards),
+                key=lambda k: (ctx.retrievability(cards[k]), k),
+            )
+            picked += one_per_item([*new, *seen], ctx.size - len(picked), taken)
+        return picked
+
+
+class ChallengeMode(Mode):
+    """Scenarios and claims against a countdown per question: `Session.start_challenge` plays
+    it (`play.challenge`), which adds a time bonus and keeps a high-score table per deck."""
+
+    id = ModeId.CHALLENGE
+    title = "Scenario challenge"
+    description = (
+        "Scenarios and claims against a countdown: points with a time bonus, and a top-10 "
+        "table per deck."
+    )
+    banner = "scenario challenge"
+    keeps_round = False  # its record is its place in the high-score table
+    max_retries = 0  # a run: a miss does not come back
+
+    def plan(self, ctx: PlanContext) -> list[FaceKey]:
+        ours = list(round_robin(ctx.decks, ("scenarios", "claims")))
+        cards = ctx.cards
+        new = [k for k in ours if k not in cards]
+        seen = sorted(
+            (k for k in ours if k in cards), key=lambda k: (ctx.retrievability(cards[k]), k)
+        )
+        return one_per_item([*new, *seen], ctx.size, set())
+
+
+class DrillMode(Mode):
+    """Planned by `Session.start_drill` from the confusions on record (`play.drill`), never
+    by `plan`. The distinction shows with every answer, so answers are kept as practice."""
+
+    id = ModeId.DRILL
+    title = "Confusion drill"
+    description = (
+        "Your most-confused pairs of terms first, with what tells them apart, until right "
+        "answers in a row retire each pair."
+    )
+    banner = "confusion drill"
+    keeps_round = False
+    updates_schedule = False
+
+    def plan(self, ctx: PlanContext) -> list[FaceKey]:
+        return []
+
+
 class PreviewMode(Mode):
     """An author's look at a deck: every face in deck order, nothing scheduled, nothing asked
     twice. Not a mode a player picks (it is not in MODES): `Session.preview` plays it."""
@@ -286,5 +392,14 @@ def unregister(mode_id: str) -> None:
     del MODES[mode_id]
 
 
-for _mode in (LearnMode(), PracticeMode(), MissesMode(), LabMode()):
+for _mode in (
+    LearnMode(),
+    PracticeMode(),
+    MissesMode(),
+    LabMode(),
+    CramMode(),
+    InterviewMode(),
+    ChallengeMode(),
+    DrillMode(),
+):
     register(_mode)

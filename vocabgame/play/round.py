@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from contextlib import suppress
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from fsrs import Card
@@ -185,6 +185,11 @@ class Round:
         return sum(a.outcome.grade.correct for a in self._history)
 
     @property
+    def last_review_id(self) -> int | None:
+        """The stored id of the last answer given (None: none, or it was not saved)."""
+        return self._history[-1].review_id if self._history else None
+
+    @property
     def awaiting_next(self) -> bool:
         """An answer was given and its feedback is showing; `advance` moves on."""
         return self._awaiting_next
@@ -230,7 +235,25 @@ class Round:
         if question is None or self._awaiting_next:
             raise RuntimeError("no question is waiting for an answer")
         verdict = grade(self._decks[question.key.deck_id], question, response)
-        return verdict if isinstance(verdict, Refused) else self._record(question, verdict)
+        if isinstance(verdict, Refused):
+            return verdict
+        outcome = self._record(question, verdict)
+        if isinstance(response, Picked) and not verdict.correct and outcome.saved:
+            self._note_confusion(question, question.choices[response.index].value)
+        return outcome
+
+    def _note_confusion(self, question: Question, picked: str) -> None:
+        """A wrong pick of one of the deck's terms where another term was the answer (term,
+        cue and scenario questions alike) is kept as a confusion of the two."""
+        deck = self._decks[question.key.deck_id]
+        if picked == question.answer or deck.term(picked) is None:
+            return
+        if deck.term(question.answer) is None:
+            return
+        review_id = self._history[-1].review_id
+        if review_id is not None:
+            with suppress(StoreReadOnly):
+                self.session.store.record_confusion(review_id, deck.id, question.answer, picked)
 
     def answer_choice(self, index: int) -> Outcome:
         question = self._require(Kind.CHOICE)
@@ -253,6 +276,42 @@ class Round:
         outcome = self.answer(SelfGraded(rating, notes))
         assert isinstance(outcome, Outcome)
         return outcome
+
+    def time_out(self) -> Outcome:
+        """The countdown ran out on a choice question: it counts as wrong (no confusion is
+        kept: nothing was picked) and the feedback shows the answer."""
+        question = self._require(Kind.CHOICE)
+        wrong = next(i for i, c in enumerate(question.choices) if c.value != question.answer)
+        verdict = grade(self._decks[question.key.deck_id], question, Picked(wrong))
+        if isinstance(verdict, Refused):  # pragma: no cover - a pick is always an answer
+            raise ValueError(verdict.reason)
+        verdict = replace(
+            verdict, correct=False, rating=1, given="", why_not=None, note="Time ran out."
+        )
+        return self._record(question, verdict)
+
+    def set_aside(self) -> Question:
+        """Move past the current question unanswered, to be graded later with
+        `answer_set_aside` (an interview's typed recall answers, graded by the key points the
+        player ticks at the end). Nothing is recorded now."""
+        question = self.question()
+        if question is None or self._awaiting_next:
+            raise RuntimeError("no question is waiting for an answer")
+        self._awaiting_next = True
+        return question
+
+    def answer_set_aside(self, question: Question, response: Response, seconds: float) -> Outcome:
+        """Grade and save the answer to a question set aside earlier, answered in `seconds`;
+        the round's place stays where it is."""
+        verdict = grade(self._decks[question.key.deck_id], question, response)
+        if isinstance(verdict, Refused):
+            raise ValueError(verdict.reason)
+        awaiting, asked_at = self._awaiting_next, self._asked_at
+        self._asked_at = self.session.clock() - timedelta(seconds=seconds)
+        try:
+            return self._record(question, verdict)
+        finally:
+            self._awaiting_next, self._asked_at = awaiting, asked_at
 
     def _require(self, kind: Kind) -> Question:
         question = self.question()

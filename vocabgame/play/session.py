@@ -11,9 +11,10 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
-from dataclasses import dataclass
-from datetime import date, datetime, tzinfo
+from dataclasses import dataclass, replace
+from datetime import date, datetime, timedelta, tzinfo
 from pathlib import Path
+from types import MappingProxyType
 
 from fsrs import Card
 
@@ -22,6 +23,10 @@ from vocabgame.deck import Catalog, load_catalog
 from vocabgame.kinds import faces
 from vocabgame.model import Deck, FaceKey
 from vocabgame.play import overview
+from vocabgame.play.challenge import Challenge
+from vocabgame.play.drill import Drill, plan_drill
+from vocabgame.play.drill import standings as drill_standings
+from vocabgame.play.interview import Interview
 from vocabgame.play.modes import MODES, ModeId, PlanContext, PreviewMode
 from vocabgame.play.round import Round
 from vocabgame.play.spacing import space_round
@@ -320,13 +325,48 @@ class Session:
             store=self.store,
         )
 
+    def decks_chosen(
+        self, deck: str | Sequence[str] | None = None, tag: str | None = None
+    ) -> list[Deck]:
+        """The decks a round plays: one deck id, several, or None for every deck; with `tag`,
+        only the items tagged with it (or every item of a deck tagged with it), as decks of
+        those items. KeyError for a deck that is not there; ValueError when no item has the
+        tag."""
+        ids = [deck] if isinstance(deck, str) else list(deck or [])
+        decks = [d for i in dict.fromkeys(ids) for d in self.decks_for(i)] if ids else []
+        if not ids:
+            decks = list(self.catalog.decks)
+        if tag is None:
+            return decks
+        chosen: list[Deck] = []
+        for d in decks:
+            sections = {
+                name: tuple(i for i in items if tag in d.tags or tag in i.tags)
+                for name, items in d.sections.items()
+            }
+            if any(sections.values()):
+                chosen.append(replace(d, sections=MappingProxyType(sections)))
+        if not chosen:
+            raise ValueError(f"no item is tagged {tag!r}")
+        return chosen
+
+    def round_title(self, deck: str | Sequence[str] | None, tag: str | None = None) -> str:
+        ids = [deck] if isinstance(deck, str) else list(deck or [])
+        title = "All decks" if not ids else ", ".join(self.decks_for(i)[0].title for i in ids)
+        return title if tag is None else f"{title} · tag {tag}"
+
     def plan(
-        self, deck_id: str | None, size: int, mode: str = ModeId.LEARN
+        self,
+        deck_id: str | Sequence[str] | None,
+        size: int,
+        mode: str = ModeId.LEARN,
+        tag: str | None = None,
     ) -> tuple[list[FaceKey], str]:
         """The faces of a round and the mode that plays them: the chosen mode's plan, or its
         fallback's when it plans nothing (learn falls back to practice), in the order the
-        round asks them (`spacing.space_round`)."""
-        ctx = self._context(self.decks_for(deck_id), size)
+        round asks them (`spacing.space_round`). `deck_id` is one deck id, several, or None
+        (every deck); `tag` keeps only the items tagged with it."""
+        ctx = self._context(self.decks_chosen(deck_id, tag), size)
         rules = MODES[mode]
         keys = rules.plan(ctx)
         while not keys and rules.fallback is not None:
@@ -336,31 +376,131 @@ class Session:
 
     def start_round(
         self,
-        deck_id: str | None = None,
+        deck_id: str | Sequence[str] | None = None,
         size: int | None = None,
         seed: int | None = None,
         mode: str = ModeId.LEARN,
+        tag: str | None = None,
     ) -> Round | None:
         """A new round, or None when there is nothing to ask (an empty deck, or every new
-        item for today used up before anything was ever answered)."""
-        keys, mode_id = self.plan(deck_id, size or self.round_size, mode)
+        item for today used up before anything was ever answered). `deck_id`: one deck id,
+        several, or None for every deck; `tag`: only the items tagged with it."""
+        keys, mode_id = self.plan(deck_id, size or self.round_size, mode, tag)
         if not keys:
             return None
         now = self.clock()
+        rules = MODES[mode_id]
+        ids = [deck_id] if isinstance(deck_id, str) else list(deck_id or [])
+        # A round of exactly one deck is that deck's; any other choice is kept as all decks.
+        stored_deck = ids[0] if len(set(ids)) == 1 and tag is None else None
+        if tag is None and not ids:
+            stored_deck = None
         round_id = None
-        if self.store.read_only is None:
+        if self.store.read_only is None and rules.keeps_round:
             with suppress(StoreReadOnly):  # play goes on unsaved; the screen says so once
-                round_id = self.store.start_round(deck_id, mode_id, now)
+                round_id = self.store.start_round(stored_deck, mode_id, now)
         return Round(
             self,
             round_id=round_id,
-            rules=MODES[mode_id],
-            deck_id=deck_id,
-            title="All decks" if deck_id is None else self.decks_for(deck_id)[0].title,
+            rules=rules,
+            deck_id=stored_deck,
+            title=self.round_title(deck_id, tag),
             queue=keys,
             rng=random.Random(seed),
             started_at=now,
         )
+
+    def start_interview(
+        self,
+        deck_id: str | Sequence[str] | None = None,
+        minutes: float | None = None,
+        questions: int | None = None,
+        seed: int | None = None,
+        tag: str | None = None,
+    ) -> Interview | None:
+        """A mock interview of `questions` questions (default: the setting) against a clock
+        of `minutes` (default: the setting), whichever ends first; None when the decks have
+        nothing to ask."""
+        minutes = self.settings.interview_minutes if minutes is None else minutes
+        size = questions or self.settings.interview_questions
+        round_ = self.start_round(deck_id, size=size, seed=seed, mode=ModeId.INTERVIEW, tag=tag)
+        if round_ is None:
+            return None
+        deadline = round_.started_at + timedelta(minutes=minutes)
+        return Interview(self, round_, deadline, size)
+
+    def start_challenge(
+        self,
+        deck_id: str | Sequence[str] | None = None,
+        size: int | None = None,
+        seed: int | None = None,
+        tag: str | None = None,
+    ) -> Challenge | None:
+        """A scenario challenge with the countdown setting per question; None when the decks
+        have no scenarios or claims."""
+        round_ = self.start_round(deck_id, size=size, seed=seed, mode=ModeId.CHALLENGE, tag=tag)
+        if round_ is None:
+            return None
+        ids = [deck_id] if isinstance(deck_id, str) else sorted(deck_id or [])
+        key = "+".join(ids) or "all decks"
+        if tag is not None:
+            key += f" #{tag}"
+        return Challenge(self, round_, float(self.settings.countdown_seconds), key)
+
+    def start_drill(
+        self,
+        deck_id: str | Sequence[str] | None = None,
+        size: int | None = None,
+        seed: int | None = None,
+        tag: str | None = None,
+    ) -> Drill | None:
+        """A confusion drill of the chosen decks' most-confused pairs (with none on record:
+        their confusable groups); None when there is nothing to drill."""
+        decks = self.decks_chosen(deck_id, tag)
+        keys, pair_of, from_groups, retired = plan_drill(
+            decks, self.store, size or self.round_size, self.settings.drill_retire_after
+        )
+        if not keys:
+            return None
+        round_ = Round(
+            self,
+            round_id=None,
+            rules=MODES[ModeId.DRILL],
+            deck_id=None if len(decks) != 1 or tag is not None else decks[0].id,
+            title=self.round_title(deck_id, tag),
+            queue=keys,
+            rng=random.Random(seed),
+            started_at=self.clock(),
+        )
+        return Drill(self, round_, pair_of, from_groups, retired)
+
+    def mode_bests(self) -> dict[str, dict[str, int | None]]:
+        """What each mode keeps as its best (`vocabgame stats --json`): the rounds' best
+        scores; the interview's most right answers in one report; the challenge's high score;
+        the drill's pairs retired; cram's answers kept as practice."""
+        rounds = self.store.best_round_scores_by_mode()
+        interviews = self.store.reports(ModeId.INTERVIEW)
+        challenges = self.store.reports(ModeId.CHALLENGE)
+        limit = self.settings.drill_retire_after
+        pairs = drill_standings(self.store)
+        return {
+            "learn": {"best_score": rounds.get(ModeId.LEARN)},
+            "practice": {"best_score": rounds.get(ModeId.PRACTICE)},
+            "lab": {"best_score": rounds.get(ModeId.LAB)},
+            "interview": {
+                "reports": len(interviews),
+                "best_right": max((r.correct for r in interviews), default=None),
+            },
+            "challenge": {
+                "runs": len(challenges),
+                "best_score": max((int(r.body.get("score", 0)) for r in challenges), default=None),
+            },
+            "drill": {
+                "confused_pairs": len(pairs),
+                "retired_pairs": sum(1 for p in pairs.values() if p.streak >= limit),
+            },
+            "cram": {"practice_answers": self.store.answers_in_mode(ModeId.CRAM)},
+        }
 
     def example(self, key: FaceKey) -> str | None:
         """The example the deck gives for this face's item, if it is a term that has one."""

@@ -28,13 +28,16 @@ class VocabApp(App[int]):
         self,
         session: Session,
         *,
-        deck: str | None = None,
+        deck: str | Sequence[str] | None = None,
+        tag: str | None = None,
         size: int | None = None,
         seed: int | None = None,
         start_round: bool = False,
         open_lab: bool = False,
         lab_folders: Sequence[Path] = (),
         mode: str = "review",
+        minutes: float | None = None,
+        questions: int | None = None,
         settle_seconds: float = 0.25,
     ) -> None:
         super().__init__()
@@ -43,11 +46,13 @@ class VocabApp(App[int]):
         self.settle_seconds = settle_seconds
         self.session = session
         self.deck = deck
+        self.tag = tag  # rounds started from the command line play only items with this tag
         self.round_size = size
         self.seed = seed
         self.start_round = start_round
         self.open_lab = open_lab
         self.mode = mode  # the mode of rounds started from the command line
+        self.minutes, self.questions = minutes, questions  # an interview's, from the command line
         self.lab_folders = tuple(lab_folders)  # where *.lab.yaml files may add GPUs and models
         self._warned_unsaved = False
 
@@ -63,7 +68,7 @@ class VocabApp(App[int]):
             self.notify(printable(notice), markup=False, timeout=10)
         self.warn_unsaved()
         if self.start_round:
-            self.play(self.deck, self.mode)
+            self.play(self.deck, self.mode, self.tag)
         elif self.open_lab:
             self.show_lab()
 
@@ -91,14 +96,28 @@ class VocabApp(App[int]):
                 timeout=12,
             )
 
-    def play(self, deck_id: str | None, mode: str = ModeId.LEARN) -> None:
-        """Start a round on a deck (None: all decks) and show it."""
+    def play(
+        self, deck_id: str | Sequence[str] | None, mode: str = ModeId.LEARN, tag: str | None = None
+    ) -> None:
+        """Start a round on a deck (None: all decks; or several) and show it."""
+        if mode == ModeId.INTERVIEW:
+            self.interview(deck_id, tag)
+            return
+        if mode == ModeId.CHALLENGE:
+            self.challenge(deck_id, tag)
+            return
+        if mode == ModeId.DRILL:
+            self.drill(deck_id, tag)
+            return
         try:
             round_ = self.session.start_round(
-                deck_id, size=self.round_size, seed=self.seed, mode=mode
+                deck_id, size=self.round_size, seed=self.seed, mode=mode, tag=tag
             )
         except StoreError as exc:
             self.cannot_start(exc)
+            return
+        except ValueError as exc:  # a tag no item has
+            self.notify(printable(str(exc)), title="Nothing to play", markup=False, timeout=8)
             return
         if round_ is None and mode == "lab":
             self.notify(
@@ -118,6 +137,74 @@ class VocabApp(App[int]):
             )
             return
         self.push_screen(RoundScreen(round_))
+
+    def interview(self, deck_id: str | Sequence[str] | None, tag: str | None = None) -> None:
+        """Start a mock interview (length and questions: the command line's or the settings')."""
+        from vocabgame.ui.screens.interview import InterviewScreen
+
+        try:
+            interview = self.session.start_interview(
+                deck_id, minutes=self.minutes, questions=self.questions, seed=self.seed, tag=tag
+            )
+        except StoreError as exc:
+            self.cannot_start(exc)
+            return
+        except ValueError as exc:  # a tag no item has
+            self.notify(printable(str(exc)), title="Nothing to play", markup=False, timeout=8)
+            return
+        if interview is None:
+            self.notify("These decks have no questions to ask.", title="Nothing to play")
+            return
+        self.push_screen(InterviewScreen(interview))
+
+    def challenge(self, deck_id: str | Sequence[str] | None, tag: str | None = None) -> None:
+        """Start a scenario challenge (the countdown: the settings')."""
+        from vocabgame.ui.screens.challenge_round import ChallengeScreen
+
+        try:
+            challenge = self.session.start_challenge(
+                deck_id, size=self.round_size, seed=self.seed, tag=tag
+            )
+        except StoreError as exc:
+            self.cannot_start(exc)
+            return
+        except ValueError as exc:  # a tag no item has
+            self.notify(printable(str(exc)), title="Nothing to play", markup=False, timeout=8)
+            return
+        if challenge is None:
+            self.notify(
+                "No scenarios or claims here: the challenge asks only those.",
+                title="Nothing to play",
+            )
+            return
+        self.push_screen(ChallengeScreen(challenge))
+
+    def drill(self, deck_id: str | Sequence[str] | None, tag: str | None = None) -> None:
+        """Start a confusion drill; with no confusions yet, say so and drill the groups."""
+        from vocabgame.ui.screens.drill_round import DrillScreen
+
+        try:
+            drill = self.session.start_drill(deck_id, size=self.round_size, seed=self.seed, tag=tag)
+        except StoreError as exc:
+            self.cannot_start(exc)
+            return
+        except ValueError as exc:  # a tag no item has
+            self.notify(printable(str(exc)), title="Nothing to play", markup=False, timeout=8)
+            return
+        if drill is None:
+            self.notify(
+                "Nothing to drill: no confusions are left unretired here, and these decks "
+                "have no confusable groups.",
+                title="Nothing to play",
+            )
+            return
+        if drill.from_groups:
+            self.notify(
+                "No confusions recorded yet: drilling the decks' confusable groups instead.",
+                title="Confusion drill",
+                timeout=6,
+            )
+        self.push_screen(DrillScreen(drill))
 
     def play_misses(
         self, deck_id: str | None, title: str, keys: Sequence[FaceKey], replace: bool = True

@@ -84,6 +84,12 @@ class HomeScreen(Screen[None]):
             "Practice",
             tooltip="when nothing is due: a practice round of questions you have answered",
         ),
+        Binding(
+            "g",
+            "modes",
+            "Modes",
+            tooltip="pick a game mode for the highlighted deck: interview, drill, challenge, cram",
+        ),
         Binding("m", "more", "Learn more", tooltip="learn more new items of the deck today"),
         Binding("s", "settings", "Settings", tooltip="the settings: round size, new items a day …"),
         Binding("t", "stats", "Stats", tooltip="stats of the highlighted deck: due, retention …"),
@@ -269,6 +275,20 @@ class HomeScreen(Screen[None]):
         row = self.selected()
         if row is not None:
             self.vocab.play(row.id, mode=ModeId.PRACTICE)
+
+    def action_modes(self) -> None:
+        from vocabgame.ui.screens.modes import ModePickerScreen
+
+        row = self.selected()
+        if row is None:
+            return
+        deck_id = row.id
+
+        def picked(mode: str | None) -> None:
+            if mode is not None:
+                self.vocab.play(deck_id, mode)
+
+        self.app.push_screen(ModePickerScreen(row.title), picked)
 
     def action_more(self) -> None:
         row = self.selected()

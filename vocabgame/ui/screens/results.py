@@ -86,11 +86,24 @@ class ResultsScreen(Screen[None]):
         Binding("q", "app.quit", "Quit", tooltip="quit (every answer is already saved)"),
     ]
 
-    def __init__(self, summary: RoundSummary, now: datetime, deck_id: str | None = None) -> None:
+    def __init__(
+        self,
+        summary: RoundSummary,
+        now: datetime,
+        deck_id: str | None = None,
+        note: str | None = None,
+    ) -> None:
         super().__init__()
         self.summary = summary
         self.now = now
         self.deck_id = deck_id
+        self.note = note  # what the mode promised, said first (cram: the practice count)
+
+    def summary_text(self) -> Text:
+        text = summary_text(self.summary, self.now)
+        if self.note:
+            text = Text.assemble(Text(self.note + "\n\n", style="bold"), text)
+        return text
 
     @property
     def vocab(self) -> VocabApp:
@@ -98,7 +111,7 @@ class ResultsScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="results"):
-            yield Static(summary_text(self.summary, self.now), id="summary")
+            yield Static(self.summary_text(), id="summary")
         keys = "Enter: back to the decks   "
         if self.summary.missed:
             keys += "r: review these misses now   "

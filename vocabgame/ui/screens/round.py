@@ -453,6 +453,13 @@ class RoundScreen(Screen[None]):
     def finish(self) -> None:
         summary = self._stored(self.round.finish, "Round not saved")
         if summary is not None:
+            note = None
+            if not self.round.rules.updates_schedule and summary.answered:
+                count = summary.answered
+                note = (
+                    f"{count} answer{'s' * (count != 1)} kept as practice: every due date "
+                    "stays as it was."
+                )
             self.app.switch_screen(
-                ResultsScreen(summary, self.vocab.session.clock(), self.round.deck_id)
+                ResultsScreen(summary, self.vocab.session.clock(), self.round.deck_id, note)
             )

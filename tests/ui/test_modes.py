@@ -1,0 +1,202 @@
+"""Each game mode played to its end by keys, then the screen and the store checked."""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+
+from vocabgame.quiz import Kind
+from vocabgame.ui.app import VocabApp
+from vocabgame.ui.screens.challenge_round import ChallengeResultsScreen, ChallengeScreen
+from vocabgame.ui.screens.drill_round import DrillScreen
+from vocabgame.ui.screens.home import HomeScreen
+from vocabgame.ui.screens.interview import InterviewReportScreen, InterviewScreen
+from vocabgame.ui.screens.results import ResultsScreen
+from vocabgame.ui.screens.round import RoundScreen
+
+from ..conftest import DATA
+from .conftest import screen_text
+from .test_play import answer, keys_for, play_round
+
+INTERVIEW_DECKS = [DATA / "interview"]
+
+
+async def answer_interview(pilot: Pilot, app: VocabApp, right: bool) -> None:
+    screen = app.screen
+    assert isinstance(screen, InterviewScreen)
+    question = screen.interview.question()
+    assert question is not None
+    if question.kind == Kind.CHOICE:
+        index = [i for i, c in enumerate(question.choices) if (c.value == question.answer) == right]
+        await pilot.press(str(index[-1] + 1))
+    else:
+        await pilot.press(*keys_for("memory bound"), "enter")
+    await pilot.pause()
+
+
+async def test_an_interview_played_by_keys_ends_in_a_saved_report(make_app, clock) -> None:
+    app = make_app(
+        folders=INTERVIEW_DECKS, start_round=True, mode="interview", questions=3, minutes=5
+    )
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, InterviewScreen)
+        text = screen_text(app)
+        assert "5:00 left" in text and "Question 1 of 3" in text
+        clock.advance(seconds=70)
+        app.screen.tick()  # what the interval does once a second
+        assert "3:50 left" in screen_text(app)
+        for _ in range(3):
+            question = app.screen.interview.question()
+            await answer_interview(pilot, app, question.key.face != "scenario")
+            # no feedback: straight to the next question (or the report)
+            assert "Right" not in screen_text(app) and "Wrong" not in screen_text(app)
+        assert isinstance(app.screen, InterviewReportScreen)
+        assert "Which key points did you cover?" in screen_text(app)
+        await pilot.press("2", "enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Mock interview 1: 2 of 3 right" in text
+        assert "- [ ] decode is limited by memory bandwidth" in text
+        assert "- [x] the weights are read once per step for the whole batch" in text
+        assert "## Weakest" in text and "Why not:" in text
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+    store = app.session.store
+    [report] = store.reports()
+    assert (report.questions, report.correct) == (3, 2)
+    recall = [r for r in store.reviews() if r.key.face == "recall"]
+    assert [(r.rating, r.mode) for r in recall] == [(2, "interview")]  # 1 of 2 points: Hard
+
+
+async def test_the_clock_running_out_ends_the_interview(make_app, clock) -> None:
+    app = make_app(folders=INTERVIEW_DECKS, start_round=True, mode="interview", minutes=1)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, InterviewScreen)
+        clock.advance(seconds=20)
+        await answer_interview(pilot, app, False)
+        clock.advance(seconds=41)
+        app.screen.tick()
+        await pilot.pause()
+        assert isinstance(app.screen, InterviewReportScreen)
+        if app.screen.pending:  # the first question was the recall: tick nothing
+            await pilot.press("enter")
+            await pilot.pause()
+        text = screen_text(app)
+        assert "0 of 1 right" in text and "(time ran out)" in text
+    assert len(app.session.store.reports()) == 1
+
+
+async def test_a_challenge_played_by_keys_with_a_countdown_and_a_high_score(
+    make_app, clock
+) -> None:
+    app = make_app(folders=INTERVIEW_DECKS, start_round=True, mode="challenge")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ChallengeScreen)
+        assert screen.challenge.round.total == 2  # the scenario and the claim
+        assert "30 s left" in screen_text(app)
+        clock.advance(seconds=6)
+        screen.tick()
+        assert "24 s left" in screen_text(app)
+        question = screen.challenge.question()
+        right = next(i for i, c in enumerate(question.choices) if c.value == question.answer)
+        await pilot.press(str(right + 1))
+        await pilot.pause()
+        assert "Score 18" in screen_text(app)  # 10, and a bonus of 8 for 24 s left of 30
+        await pilot.press("enter")
+        await pilot.pause()
+        clock.advance(seconds=31)
+        screen.tick()  # the countdown runs out: wrong, and the answer shows
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Time ran out." in text
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ChallengeResultsScreen)
+        text = screen_text(app)
+        assert "New high score!" in text and "Top 10" in text
+        assert " 1.    18   1 of 2 right   2026-11-30" in text
+    store = app.session.store
+    [run] = store.reports("challenge")
+    assert (run.questions, run.correct, run.body["score"], run.body["timed_out"]) == (2, 1, 18, 1)
+    assert [r.correct for r in store.reviews()] == [True, False]
+
+
+async def test_cram_by_keys_keeps_practice_and_leaves_the_cards(make_app) -> None:
+    app = make_app(start_round=True, mode="cram", size=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, RoundScreen)
+        assert "cram (the schedule stays)" in screen_text(app)
+        await play_round(pilot, app)
+        assert isinstance(app.screen, ResultsScreen)
+        assert "3 answers kept as practice: every due date stays as it was." in screen_text(app)
+    store = app.session.store
+    assert len(store.reviews()) == 3 and store.cards() == {}
+    assert store.round_count() == 0
+
+
+async def test_a_drill_by_keys_shows_the_distinction_and_retires_the_pair(make_app) -> None:
+    from vocabgame.model import FaceKey
+
+    app = make_app(start_round=True, mode="drill")
+    session = app.session
+    rnd = session.start_misses_round(
+        "serving", "x", [FaceKey("serving", "blank-reply", "scenario")]
+    )
+    question = rnd.question()
+    rnd.answer_choice(next(i for i, c in enumerate(question.choices) if c.value == "tpot"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, DrillScreen)
+        assert app.screen.round.total == 3  # two definition picks and the scenario
+        await answer(pilot, app, True)
+        text = screen_text(app)
+        assert "What tells them apart" in text or "Easy to confuse" in text
+        assert "Average gap between output tokens" in text
+        await pilot.press("enter")
+        await pilot.pause()
+        await play_round(pilot, app)
+        assert isinstance(app.screen, ResultsScreen)
+        text = screen_text(app)
+        assert "Retired (right in a row): Time per output token vs Time to first token." in text
+    assert len(session.store.drill_answers()) == 3
+    assert session.start_drill() is None  # its only pair is retired; the deck has no groups
+
+
+async def test_the_home_screen_offers_each_mode_with_a_line_saying_what_it_is(make_app) -> None:
+    from vocabgame.play import MODES
+    from vocabgame.ui.screens.modes import PICKABLE, ModePickerScreen
+
+    app = make_app(folders=INTERVIEW_DECKS, size=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("g")
+        await pilot.pause()
+        assert isinstance(app.screen, ModePickerScreen)
+        text = screen_text(app)
+        for mode_id in PICKABLE:
+            assert MODES[mode_id].title in text and MODES[mode_id].description in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        await pilot.press("g", "5")  # cram
+        await pilot.pause()
+        assert isinstance(app.screen, RoundScreen) and app.screen.round.mode == "cram"
+        await app.screen.app.pop_screen()
+        await pilot.press("g", "2")  # interview
+        await pilot.pause()
+        assert isinstance(app.screen, InterviewScreen)
+        await pilot.press("escape", "y")
+        await pilot.pause()
+        assert isinstance(app.screen, InterviewReportScreen)
+        assert "Not saved" not in screen_text(app)
+        await pilot.press("enter")  # nothing asked: no recall to tick
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        assert app.session.store.reports() == []  # nothing asked, nothing kept
+        await pilot.press("g", "4")  # challenge
+        await pilot.pause()
+        assert isinstance(app.screen, ChallengeScreen)

@@ -1,0 +1,349 @@
+"""A mock interview: a timed round with no feedback until the end, then a report.
+
+`Session.start_interview` plans it (`InterviewMode`) and returns an `Interview`, which wraps a
+`Round`: choice, typed and number answers are graded and saved as they are given (the player is
+told nothing); a recall question takes a typed answer that is set aside, and graded at the end
+by the key points the player ticks on the report. `Interview.finish` saves those, builds the
+report and keeps it in the store. `markdown` prints a saved report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from vocabgame.insights import face_kind
+from vocabgame.model import Deck, FaceKey
+from vocabgame.play.round import Outcome, Round
+from vocabgame.quiz.question import Kind, Picked, Question, Refused, SelfGraded, Typed
+from vocabgame.store import ReportRecord
+
+if TYPE_CHECKING:
+    from vocabgame.play.session import Session
+
+WEAKEST = 5  # items the report lists with their model answers
+WEAK_SHARE = 0.75  # a tag answered right less often than this is worth reviewing
+
+
+def rating_for_ticks(ticked: int, points: int) -> int:
+    """The schedule's rating for a recall answer that covered `ticked` of `points` key points
+    (an answer without key points has one: the model answer). All of them: Good; at least half:
+    Hard; fewer: Again."""
+    points = max(points, 1)
+    ticked = min(max(ticked, 0), points)
+    if ticked == points:
+        return 3
+    return 2 if 2 * ticked >= points else 1
+
+
+@dataclass(slots=True)
+class Asked:
+    """One question of the interview, as answered."""
+
+    question: Question
+    given: str
+    seconds: float
+    outcome: Outcome | None  # None: a recall answer waiting for its ticks
+
+    @property
+    def key(self) -> FaceKey:
+        return self.question.key
+
+    @property
+    def pending(self) -> bool:
+        return self.outcome is None
+
+
+@dataclass(slots=True)
+class Interview:
+    session: Session
+    round: Round
+    deadline: datetime
+    question_limit: int
+    asked: list[Asked] = field(default_factory=list)
+    ticks: dict[int, list[int]] = field(default_factory=dict)  # by place in `asked`
+    _shown: tuple[int, datetime] | None = None  # (position, when) the question went up
+
+    # -- the clock ------------------------------------------------------------------------------
+
+    def time_left(self) -> float:
+        """Seconds left, never below 0."""
+        return max(0.0, (self.deadline - self.session.clock()).total_seconds())
+
+    @property
+    def out_of_time(self) -> bool:
+        return self.time_left() <= 0
+
+    def over(self) -> bool:
+        """The time is up or every question is answered."""
+        return self.out_of_time or self.round.question() is None
+
+    # -- asking and answering ---------------------------------------------------------------------
+
+    def question(self) -> Question | None:
+        """The question to ask now, or None when the interview is over."""
+        if self.over():
+            return None
+        question = self.round.question()
+        if self._shown is None or self._shown[0] != self.round.position:
+            self._shown = (self.round.position, self.session.clock())
+        return question
+
+    def _seconds(self) -> float:
+        shown = self._shown[1] if self._shown is not None else self.round.started_at
+        return max(0.0, (self.session.clock() - shown).total_seconds())
+
+    def _require(self) -> Question:
+        question = self.question()
+        if question is None:
+            raise RuntimeError("the interview is over")
+        return question
+
+    def answer_choice(self, index: int) -> None:
+        question = self._require()
+        if question.kind != Kind.CHOICE or not 0 <= index < len(question.choices):
+            raise IndexError(index)
+        seconds = self._seconds()
+        outcome = self.round.answer(Picked(index))
+        assert isinstance(outcome, Outcome)
+        self._done(question, question.choices[index].text, seconds, outcome)
+
+    def answer_text(self, text: str) -> Refused | None:
+        """A typed term or number, or a recall answer (kept for the ticks at the end). Refused,
+        with the reason, when a number was expected and `text` is not one: nothing is kept."""
+        question = self._require()
+        seconds = self._seconds()
+        if question.kind == Kind.RECALL:
+            self.round.set_aside()
+            self._done(question, text.strip(), seconds, None)
+            return None
+        outcome = self.round.answer(Typed(text))
+        if isinstance(outcome, Refused):
+            return outcome
+        self._done(question, text.strip(), seconds, outcome)
+        return None
+
+    def _done(
+        self, question: Question, given: str, seconds: float, outcome: Outcome | None
+    ) -> None:
+        self.asked.append(Asked(question, given, seconds, outcome))
+        self.round.advance()
+        self._shown = None
+
+    def recalls(self) -> list[tuple[int, Asked]]:
+        """The recall answers waiting for their ticks, by their place in `asked`."""
+        return [(n, a) for n, a in enumerate(self.asked) if a.pending]
+
+    # -- the end ----------------------------------------------------------------------------------
+
+    def finish(self, ticks: Mapping[int, Collection[int]]) -> ReportRecord:
+        """Grade each recall answer by the key points ticked for it (`ticks[n]`: the indexes of
+        the points ticked for `asked[n]`), save them as reviews of their faces, end the round,
+        and keep the report (when anything was asked). Returns it (id 0: not kept)."""
+        now = self.session.clock()
+        for n, asked in self.recalls():
+            points = len(asked.question.key_points)
+            ticked = {i for i in ticks.get(n, ()) if 0 <= i < max(points, 1)}
+            rating = rating_for_ticks(len(ticked), points)
+            asked.outcome = self.round.answer_set_aside(
+                asked.question, SelfGraded(rating, asked.given), asked.seconds
+            )
+            self.ticks[n] = sorted(ticked)
+        summary = self.round.finish()
+        seconds = min(summary.seconds, (self.deadline - self.round.started_at).total_seconds())
+        body = build_body(self, seconds)
+        decks = [d.id for d in self.decks()]
+        correct = sum(1 for a in self.asked if a.outcome is not None and a.outcome.grade.correct)
+        store = self.session.store
+        report_id = 0
+        if self.asked and store.read_only is None:  # nothing asked: nothing to keep
+            report_id = store.save_report(
+                "interview", now, decks, len(self.asked), correct, seconds, body
+            )
+        return ReportRecord(
+            report_id, "interview", now, tuple(decks), len(self.asked), correct, seconds, body
+        )
+
+    def decks(self) -> list[Deck]:
+        """The decks the interview asks from, in the order first asked."""
+        catalog = {d.id: d for d in self.session.catalog.decks}
+        ids = dict.fromkeys(k.deck_id for k in self.round.queue)
+        return [catalog[i] for i in ids if i in catalog]
+
+
+def build_body(interview: Interview, seconds: float) -> dict[str, Any]:
+    """The report as plain data (kept as JSON in the store)."""
+    decks = {d.id: d for d in interview.session.catalog.decks}
+    questions: list[dict[str, Any]] = []
+    by_tag: dict[str, list[int]] = {}
+    by_kind: dict[str, list[int]] = {}
+    for n, asked in enumerate(interview.asked):
+        question, outcome = asked.question, asked.outcome
+        deck = decks.get(question.key.deck_id)
+        item = deck.item(question.key.item_id) if deck is not None else None
+        tags = sorted({*(getattr(item, "tags", ()) or ()), *(deck.tags if deck else ())})
+        correct = bool(outcome is not None and outcome.grade.correct)
+        grade = outcome.grade if outcome is not None else None
+        kind = face_kind(question.key.face)
+        questions.append(
+            {
+                "deck": question.key.deck_id,
+                "item": question.key.item_id,
+                "face": question.key.face,
+                "kind": kind,
+                "prompt": question.prompt,
+                "given": asked.given,
+                "right_answer": grade.right_answer if grade else question.answer,
+                "correct": correct,
+                "rating": grade.rating if grade else None,
+                "seconds": round(asked.seconds, 1),
+                "tags": tags,
+                "key_points": list(question.key_points),
+                "ticks": interview.ticks.get(n) if question.kind == Kind.RECALL else None,
+                "explanation": grade.explanation if grade else "",
+                "why_not": grade.why_not if grade else None,
+                "distinction": grade.distinction if grade else None,
+                "sources": [
+                    {"title": s.title, "url": s.url} for s in (grade.sources if grade else ())
+                ],
+            }
+        )
+        for tag in tags:
+            tally = by_tag.setdefault(tag, [0, 0])
+            tally[0] += correct
+            tally[1] += 1
+        tally = by_kind.setdefault(kind, [0, 0])
+        tally[0] += correct
+        tally[1] += 1
+    weakest = sorted(
+        (n for n, q in enumerate(questions) if not q["correct"]),
+        key=lambda n: (questions[n]["rating"] or 0, -questions[n]["seconds"], n),
+    )[:WEAKEST]
+    return {
+        "decks": [{"id": d.id, "title": d.title} for d in interview.decks()],
+        "minutes": round((interview.deadline - interview.round.started_at).total_seconds() / 60, 2),
+        "question_limit": interview.question_limit,
+        "seconds": round(seconds, 1),
+        "time_ran_out": interview.out_of_time and len(interview.asked) < interview.question_limit,
+        "questions": questions,
+        "by_tag": dict(sorted(by_tag.items())),
+        "by_kind": dict(sorted(by_kind.items())),
+        "weakest": weakest,
+        "next": next_steps(questions, by_tag, decks),
+    }
+
+
+def next_steps(
+    questions: list[dict[str, Any]], by_tag: Mapping[str, list[int]], decks: Mapping[str, Deck]
+) -> list[str]:
+    """What to do next, most useful first."""
+    steps: list[str] = []
+    for q in questions:
+        deck = decks.get(q["deck"])
+        if q["correct"] or deck is None:
+            continue
+        right, given = deck.term(q["right_answer"]), None
+        for term in deck.terms:
+            if q["given"] in (term.term, term.definition):
+                given = term
+        right = right or next((t for t in deck.terms if t.term == q["right_answer"]), None)
+        if right is not None and given is not None and right.id != given.id:
+            step = f"drill {right.term} vs {given.term} (vocabgame play --mode drill)"
+            if step not in steps:
+                steps.append(step)
+    weak_tags = sorted(
+        (t for t, (r, n) in by_tag.items() if n and r / n < WEAK_SHARE),
+        key=lambda t: (by_tag[t][0] / by_tag[t][1], t),
+    )
+    steps += [f"review the {t} items (vocabgame play --tag {t})" for t in weak_tags[:3]]
+    missed: dict[str, int] = {}
+    for q in questions:
+        if not q["correct"]:
+            missed[q["deck"]] = missed.get(q["deck"], 0) + 1
+    if missed:
+        worst = max(missed, key=lambda d: (missed[d], d))
+        title = decks[worst].title if worst in decks else worst
+        steps.append(f"review the {title} deck (vocabgame play --deck {worst})")
+    if not steps:
+        steps.append("every answer right: try a longer interview (--questions, --minutes)")
+    return steps
+
+
+def duration(seconds: float) -> str:
+    whole = round(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def markdown(record: ReportRecord) -> str:
+    """A saved interview report as Markdown, fit to paste into notes."""
+    body = record.body
+    questions: list[dict[str, Any]] = body.get("questions", [])
+    decks = ", ".join(d["title"] for d in body.get("decks", [])) or "no deck"
+    lines = [
+        f"# Mock interview {record.id}: {record.correct} of {record.questions} right",
+        "",
+        f"- Date: {record.made_at.strftime('%Y-%m-%d %H:%M')} UTC",
+        f"- Decks: {decks}",
+        f"- Time: {duration(record.seconds)} of {duration(float(body.get('minutes', 0)) * 60)}"
+        + (" (time ran out)" if body.get("time_ran_out") else ""),
+        "",
+        "## Questions",
+        "",
+        "| # | kind | right | seconds | question |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for n, q in enumerate(questions, 1):
+        mark = "yes" if q["correct"] else "no"
+        lines.append(f"| {n} | {q['kind']} | {mark} | {q['seconds']:g} | {_cell(q['prompt'])} |")
+    recalls = [q for q in questions if q.get("ticks") is not None]
+    if recalls:
+        lines += ["", "## Recall answers", ""]
+        for q in recalls:
+            lines += [f"### {q['prompt']}", "", f"Your answer: {q['given'] or '(nothing)'}", ""]
+            lines += [f"Model answer: {q['right_answer']}", ""]
+            ticked = set(q["ticks"] or [])
+            points = q["key_points"] or [q["right_answer"]]
+            lines += [f"- [{'x' if i in ticked else ' '}] {p}" for i, p in enumerate(points)]
+            lines.append("")
+        lines.pop()
+    lines += ["", "## By tag", ""]
+    lines += [f"- {t}: {r} of {n}" for t, (r, n) in body.get("by_tag", {}).items()] or ["- none"]
+    lines += ["", "## By kind", ""]
+    lines += [f"- {k}: {r} of {n}" for k, (r, n) in body.get("by_kind", {}).items()]
+    weakest = [questions[n] for n in body.get("weakest", [])]
+    if weakest:
+        lines += ["", "## Weakest", ""]
+        for q in weakest:
+            lines += [f"### {q['prompt']}", ""]
+            if q["given"]:
+                lines.append(f"- You answered: {q['given']}")
+            lines.append(f"- Answer: {q['right_answer']}")
+            if q.get("why_not"):
+                lines.append(f"- Why not: {q['why_not']}")
+            if q.get("explanation"):
+                lines.append(f"- Why: {q['explanation']}")
+            for source in q.get("sources", []):
+                lines.append(f"- Source: [{source['title']}]({source['url']})")
+            lines.append("")
+        lines.pop()
+    lines += ["", "## Next", ""]
+    lines += [f"- {step}" for step in body.get("next", [])]
+    return "\n".join(lines) + "\n"
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def report_row(record: ReportRecord) -> dict[str, Any]:
+    """One line of `vocabgame reports`."""
+    return {
+        "id": record.id,
+        "date": record.made_at.isoformat(),
+        "decks": list(record.decks),
+        "questions": record.questions,
+        "right": record.correct,
+        "seconds": round(record.seconds, 1),
+    }

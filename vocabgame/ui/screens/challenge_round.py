@@ -1,0 +1,116 @@
+"""The scenario challenge on screen: the round screen with a countdown per question and the
+running score with its time bonus; then the high-score table.
+
+The countdown is the session clock's time left, redrawn by `tick` once a second (a Textual
+interval); tests move the session clock and call `tick` themselves.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Footer, Static
+
+from vocabgame.play.challenge import Challenge, ChallengeResult
+from vocabgame.play.round import Outcome
+from vocabgame.printable import printable
+from vocabgame.quiz import Kind
+from vocabgame.ui.screens.results import ResultsScreen, summary_text
+from vocabgame.ui.screens.round import Phase, RoundScreen
+
+
+class ChallengeScreen(RoundScreen):
+    def __init__(self, challenge: Challenge) -> None:
+        super().__init__(challenge.round)
+        self.challenge = challenge
+
+    def on_mount(self) -> None:  # RoundScreen.on_mount runs too (Textual calls each class's)
+        self.set_interval(1.0, self.tick)
+
+    def tick(self) -> None:
+        """Redraw the countdown; at 0 the question counts as wrong and its answer shows."""
+        asking = self.phase is Phase.ASKING and self.challenge.question() is not None
+        if asking and self.challenge.time_left() <= 0:
+            self.picked = None
+            self._save(self.challenge.time_out)
+            return
+        self.update_status()
+
+    def update_status(self) -> None:
+        super().update_status()
+        status = self.round.status()
+        left = self.challenge.time_left() if self.phase is Phase.ASKING else None
+        clock = f"   {left:.0f} s left" if left is not None else ""
+        self.query_one("#score", Static).update(
+            Text(f"Q {status.number}/{status.total}   Score {self.challenge.score}{clock}")
+        )
+
+    def show_question(self) -> None:
+        self.challenge.question()  # the countdown starts as the question goes up
+        super().show_question()
+
+    def pick(self, index: int) -> None:
+        question = self.round.question()
+        if not self.ready() or self.phase is not Phase.ASKING or question is None:
+            return
+        if question.kind == Kind.CHOICE and 0 <= index < len(question.choices):
+            self.picked = index
+            self._save(lambda: self.challenge.answer_choice(index))
+
+    def show_feedback(self, outcome: Outcome) -> None:
+        super().show_feedback(outcome)
+        if self.challenge.bonuses and self.challenge.bonuses[-1]:
+            self.app.notify(f"Time bonus +{self.challenge.bonuses[-1]}", timeout=2)
+
+    def action_undo(self) -> None:
+        self.app.notify("No undo in a challenge: the clock has moved on.", timeout=3)
+
+    def finish(self) -> None:
+        result = self._stored(self.challenge.finish, "Challenge not saved")
+        if result is not None:
+            self.app.switch_screen(
+                ChallengeResultsScreen(result, self.vocab.session.clock(), self.round.deck_id)
+            )
+
+
+def table_text(result: ChallengeResult) -> Text:
+    text = Text()
+    if result.new_high_score:
+        text.append("New high score!", style="bold green")
+        if result.previous_best is not None:
+            text.append(f" (was {result.previous_best})", style="green")
+        text.append("\n\n")
+    text.append("Challenge score  ", style="bold")
+    text.append(f"{result.score}")
+    if result.timed_out:
+        text.append(f"   ({result.timed_out} ran out of time)", style="dim")
+    text.append("\n\nTop 10\n", style="bold")
+    if not result.table:
+        text.append("No runs yet: answer at least one question to enter the table.\n")
+    for n, high in enumerate(result.table, 1):
+        style = "bold green" if n == result.rank else ""
+        text.append(
+            f"{n:>2}. {high.score:>5}   {high.right} of {high.questions} right   "
+            f"{high.at:%Y-%m-%d}\n",
+            style=style,
+        )
+    return text
+
+
+class ChallengeResultsScreen(ResultsScreen):
+    def __init__(self, result: ChallengeResult, now: datetime, deck_id: str | None) -> None:
+        super().__init__(result.summary, now, deck_id)
+        self.result = result
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="results"):
+            yield Static(table_text(self.result), id="table")
+            yield Static(summary_text(self.summary, self.now), id="summary")
+        keys = "Enter: back to the decks   "
+        if self.summary.missed:
+            keys += "r: review these misses now   "
+        yield Static(Text(printable(keys + "q: quit"), style="dim"), id="hint")
+        yield Footer()

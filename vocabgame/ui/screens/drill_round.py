@@ -1,0 +1,63 @@
+"""The confusion drill on screen: the round screen, with what tells each pair apart shown after
+every answer, and the pairs retired on the results."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.text import Text
+from textual.widgets import Static
+
+from vocabgame.play.drill import Drill
+from vocabgame.play.round import Outcome, RoundSummary
+from vocabgame.ui.screens.results import ResultsScreen
+from vocabgame.ui.screens.round import RoundScreen
+from vocabgame.ui.widgets.feedback import feedback_body
+
+
+class DrillScreen(RoundScreen):
+    def __init__(self, drill: Drill) -> None:
+        super().__init__(drill.round)
+        self.drill = drill
+
+    def show_feedback(self, outcome: Outcome) -> None:
+        if not outcome.overridden:
+            self.drill.note_answer(outcome)
+        super().show_feedback(outcome)
+
+    def draw_feedback(self) -> None:
+        if self.outcome is None:
+            return
+        body = feedback_body(
+            self.outcome,
+            self.vocab.session.clock(),
+            picked=self.picked,
+            example=self.vocab.session.example(self.outcome.question.key),
+            show_urls=self.show_urls,
+        )
+        told = self.drill.distinction(self.outcome.question.key)
+        if told and told != self.outcome.grade.distinction:
+            text = Text("\nWhat tells them apart\n", style="bold")
+            text.append(told)
+            body = Group(body, text)
+        self.query_one("#feedback", Static).update(body)
+
+    def finish(self) -> None:
+        result = self._stored(self.drill.finish, "Drill not saved")
+        if result is not None:
+            summary, retired = result
+            self.app.switch_screen(
+                ResultsScreen(
+                    summary,
+                    self.vocab.session.clock(),
+                    self.round.deck_id,
+                    drill_note(summary, retired),
+                )
+            )
+
+
+def drill_note(summary: RoundSummary, retired: list[str]) -> str:
+    if retired:
+        return "Retired (right in a row): " + "; ".join(retired) + "."
+    if summary.answered:
+        return "No pair retired yet: each needs right answers in a row (see the settings)."
+    return ""

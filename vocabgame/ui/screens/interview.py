@@ -1,0 +1,317 @@
+"""A mock interview: the question, a running clock, no feedback; then the report, where the
+player ticks the key points each typed recall answer covered.
+
+The clock shows the session clock's time left, redrawn by `tick` once a second (a Textual
+interval); tests move the session clock and call `tick` themselves.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, cast
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from vocabgame.play.interview import Asked, Interview, duration, markdown
+from vocabgame.printable import printable
+from vocabgame.quiz import Kind, Refused
+from vocabgame.store import ReportRecord, StoreError
+from vocabgame.ui.screens.confirm import ConfirmScreen
+from vocabgame.ui.screens.help import HelpScreen, active_key_rows
+from vocabgame.ui.widgets.feedback import numbered
+
+if TYPE_CHECKING:
+    from vocabgame.ui.app import VocabApp
+
+PLACEHOLDERS = {
+    Kind.TYPED: "Type the term, then Enter",
+    Kind.NUMBER: "Type a number{unit}, then Enter",
+    Kind.RECALL: "Type your answer as you would say it, then Enter",
+}
+
+
+def clock_text(seconds: float) -> str:
+    return f"{duration(seconds)} left"
+
+
+class InterviewScreen(Screen[None]):
+    """The interview's questions, one after another, against the clock."""
+
+    BINDINGS = [
+        *(
+            Binding(str(d), f"digit({d})", show=False, tooltip="pick a numbered choice")
+            for d in range(1, 10)
+        ),
+        Binding("enter", "pick", show=False, tooltip="pick the highlighted choice"),
+        Binding("escape", "end", "End", tooltip="end the interview now and see the report"),
+        Binding("question_mark", "help", "Keys", tooltip="these keys"),
+    ]
+
+    def __init__(self, interview: Interview) -> None:
+        super().__init__()
+        self.interview = interview
+        self.shown_at = 0.0
+        self.ended = False
+
+    @property
+    def vocab(self) -> VocabApp:
+        return cast("VocabApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="status"):
+            title = f"{self.interview.round.title} · mock interview"
+            yield Static(Text(title, no_wrap=True, overflow="ellipsis"), id="deck-title")
+            yield Static(id="clock")
+            yield Static(id="score")
+        yield Static(id="label")
+        with VerticalScroll(id="prompt-box"):
+            yield Static(id="prompt")
+        yield OptionList(id="choices")
+        yield Input(id="answer")
+        yield Static(id="hint")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.set_interval(1.0, self.tick)
+        self.show_question()
+
+    def tick(self) -> None:
+        """Redraw the clock; at 0 the interview ends, whatever is on screen."""
+        if self.ended:
+            return
+        self.query_one("#clock", Static).update(Text(clock_text(self.interview.time_left())))
+        if self.interview.out_of_time:
+            self.end()
+
+    def show_question(self) -> None:
+        question = self.interview.question()
+        if question is None:
+            self.end()
+            return
+        asked = len(self.interview.asked) + 1
+        self.query_one("#score", Static).update(
+            Text(f"Question {asked} of {self.interview.question_limit}")
+        )
+        self.query_one("#label", Static).update(Text(question.label))
+        self.query_one("#prompt", Static).update(Text(question.prompt))
+        choices = self.query_one("#choices", OptionList)
+        answer = self.query_one("#answer", Input)
+        choices.clear_options()
+        answer.value = ""
+        is_choice = question.kind == Kind.CHOICE
+        choices.display, answer.display = is_choice, not is_choice
+        if is_choice:
+            choices.add_options(
+                Option(numbered(n, c.text), id=str(n - 1))
+                for n, c in enumerate(question.choices, 1)
+            )
+            choices.highlighted = 0
+            choices.focus()
+            self.hint(
+                f"Press 1–{len(question.choices)}, or ↑ ↓ and Enter. No feedback until the end."
+            )
+        else:
+            unit = f" in {question.unit}" if question.unit else ""
+            answer.placeholder = PLACEHOLDERS[question.kind].format(unit=unit)
+            answer.focus()
+            self.hint("No feedback until the end.")
+        self.shown_at = time.monotonic()
+        self.tick()
+
+    def hint(self, text: str) -> None:
+        self.query_one("#hint", Static).update(Text(text, style="dim"))
+
+    def ready(self) -> bool:
+        return time.monotonic() - self.shown_at >= self.vocab.settle_seconds
+
+    def _saved(self, action: object) -> bool:
+        try:
+            result = action() if callable(action) else None
+        except StoreError as exc:
+            self.app.notify(
+                printable(str(exc)), title="Answer not saved", severity="error", markup=False
+            )
+            return False
+        if isinstance(result, Refused):
+            self.hint(result.reason)
+            return False
+        return True
+
+    def pick(self, index: int) -> None:
+        question = self.interview.question()
+        if question is None or question.kind != Kind.CHOICE or not self.ready():
+            return
+        if 0 <= index < len(question.choices) and self._saved(
+            lambda: self.interview.answer_choice(index)
+        ):
+            self.show_question()
+
+    def action_digit(self, digit: int) -> None:
+        self.pick(digit - 1)
+
+    def action_pick(self) -> None:
+        highlighted = self.query_one("#choices", OptionList).highlighted
+        if highlighted is not None:
+            self.pick(highlighted)
+
+    @on(OptionList.OptionSelected, "#choices")
+    def _choice_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.pick(int(event.option_id or 0))
+
+    @on(Input.Submitted, "#answer")
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        question = self.interview.question()
+        if question is None or question.kind == Kind.CHOICE or not self.ready():
+            return
+        if not event.value.strip():
+            self.hint("Type an answer first, then press Enter.")
+            return
+        if self._saved(lambda: self.interview.answer_text(event.value)):
+            self.show_question()
+
+    def action_end(self) -> None:
+        def ended(sure: bool | None) -> None:
+            if sure:
+                self.end()
+
+        self.app.push_screen(
+            ConfirmScreen(
+                "End the interview now?",
+                "The questions not yet asked count for nothing; the report shows the rest.",
+                yes="End and see the report",
+                no="Keep going",
+            ),
+            ended,
+        )
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen("In a mock interview", active_key_rows(self)))
+
+    def end(self) -> None:
+        if self.ended:
+            return
+        self.ended = True
+        if self.app.screen is not self:  # a confirmation on top: the clock wins
+            self.app.pop_screen()
+        self.app.switch_screen(InterviewReportScreen(self.interview))
+
+
+def tick_text(asked: Asked, ticked: set[int]) -> Text:
+    """One recall answer beside the model answer, with its key points to tick."""
+    question = asked.question
+    text = Text()
+    text.append(question.prompt + "\n\n", style="bold")
+    text.append("Your answer\n", style="bold")
+    text.append((asked.given or "(nothing)") + "\n\n")
+    text.append("Model answer\n", style="bold")
+    text.append(question.answer + "\n\n")
+    text.append("Which key points did you cover?\n", style="bold")
+    points = question.key_points or (question.answer,)
+    for n, point in enumerate(points, 1):
+        text.append(f"[{'x' if n - 1 in ticked else ' '}] {n}  ", style="bold")
+        text.append(point + "\n")
+    return text
+
+
+class InterviewReportScreen(Screen[None]):
+    """First the ticks for each typed recall answer, then the saved report."""
+
+    BINDINGS = [
+        *(
+            Binding(str(d), f"tick({d})", show=False, tooltip="tick or untick a key point")
+            for d in range(1, 10)
+        ),
+        Binding("enter", "next", "Next", tooltip="done ticking this answer; then back home"),
+        Binding("escape", "home", "Home", show=False, tooltip="back to the home screen"),
+        Binding("question_mark", "help", "Keys", tooltip="these keys"),
+    ]
+
+    def __init__(self, interview: Interview) -> None:
+        super().__init__()
+        self.interview = interview
+        self.pending = interview.recalls()
+        self.at = 0
+        self.ticks: dict[int, set[int]] = {}
+        self.report: ReportRecord | None = None
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="body"):
+            yield Static(id="report")
+        yield Static(id="hint")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#body", VerticalScroll).focus()
+        if self.pending:
+            self.show_ticks()
+        else:
+            self.make_report()
+
+    def show_ticks(self) -> None:
+        n, asked = self.pending[self.at]
+        self.query_one("#report", Static).update(tick_text(asked, self.ticks.get(n, set())))
+        count = len(asked.question.key_points) or 1
+        self.query_one("#hint", Static).update(
+            Text(
+                f"Recall answer {self.at + 1} of {len(self.pending)}: press 1–{count} to tick "
+                "what you covered, then Enter. The ticks are the grade.",
+                style="dim",
+            )
+        )
+
+    def action_tick(self, digit: int) -> None:
+        if self.report is not None or not self.pending:
+            return
+        n, asked = self.pending[self.at]
+        if 1 <= digit <= (len(asked.question.key_points) or 1):
+            self.ticks.setdefault(n, set()).symmetric_difference_update({digit - 1})
+            self.show_ticks()
+
+    def action_next(self) -> None:
+        if self.report is not None:
+            self.action_home()
+        elif self.at + 1 < len(self.pending):
+            self.at += 1
+            self.show_ticks()
+        else:
+            self.make_report()
+
+    def make_report(self) -> None:
+        try:
+            self.report = self.interview.finish(self.ticks)
+        except StoreError as exc:
+            self.app.notify(
+                printable(str(exc)), title="Report not saved", severity="error", markup=False
+            )
+            return
+        self.query_one("#report", Static).update(Text(printable_lines(markdown(self.report))))
+        if self.report.id:
+            where = (
+                f"Saved as report {self.report.id}: vocabgame report {self.report.id} --markdown. "
+            )
+        elif not self.report.questions:
+            where = "Nothing was asked, so no report is kept. "
+        else:
+            where = "Not saved: the store is read-only. "
+        self.query_one("#hint", Static).update(Text(where + "Enter: home", style="dim"))
+
+    def action_home(self) -> None:
+        if self.report is None:
+            return  # the ticks come first: they are the grade
+        self.app.pop_screen()
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen("On the interview report", active_key_rows(self)))
+
+
+def printable_lines(text: str) -> str:
+    return "\n".join(printable(line) for line in text.split("\n"))

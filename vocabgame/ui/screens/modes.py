@@ -1,0 +1,76 @@
+"""The mode picker over the home screen: each game mode with one line saying what it is; a
+digit or Enter plays it on the highlighted deck, Escape goes back."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from vocabgame.play import MODES, ModeId
+
+# The modes a player picks, in the order offered (practice, misses and the lab have keys of
+# their own).
+PICKABLE = (ModeId.LEARN, ModeId.INTERVIEW, ModeId.DRILL, ModeId.CHALLENGE, ModeId.CRAM)
+
+
+def mode_option(number: int, mode_id: str) -> Text:
+    mode = MODES[mode_id]
+    text = Text()
+    text.append(f"{number}  {mode.title}\n", style="bold")
+    text.append(f"   {mode.description}", style="dim")
+    return text
+
+
+class ModePickerScreen(ModalScreen[str | None]):
+    DEFAULT_CSS = """
+    ModePickerScreen { align: center middle; }
+    ModePickerScreen > Vertical {
+        width: 90; max-width: 100%; height: auto; max-height: 100%; padding: 0 1;
+        border: round $accent; background: $surface;
+    }
+    ModePickerScreen #modes-title { text-style: bold; }
+    ModePickerScreen OptionList { height: auto; max-height: 20; border: none; }
+    ModePickerScreen #keys { color: $text-muted; }
+    """
+    BINDINGS = [
+        *(
+            Binding(str(n), f"pick({n})", show=False, tooltip="play this mode")
+            for n in range(1, len(PICKABLE) + 1)
+        ),
+        Binding("escape", "cancel", show=False, tooltip="back to the decks"),
+    ]
+
+    def __init__(self, deck_title: str) -> None:
+        super().__init__()
+        self.deck_title = deck_title
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text(f"Play {self.deck_title} as …"), id="modes-title")
+            yield OptionList(
+                *(Option(mode_option(n, m), id=m) for n, m in enumerate(PICKABLE, 1)),
+                id="modes",
+            )
+            yield Static(
+                Text(f"1–{len(PICKABLE)} or ↑ ↓ and Enter: play   Escape: back"), id="keys"
+            )
+
+    def on_mount(self) -> None:
+        self.query_one("#modes", OptionList).focus()
+
+    def action_pick(self, number: int) -> None:
+        self.dismiss(PICKABLE[number - 1])
+
+    @on(OptionList.OptionSelected, "#modes")
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(event.option_id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
