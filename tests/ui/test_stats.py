@@ -188,3 +188,24 @@ async def test_deck_text_and_notes_are_shown_literally(tmp_path, clock) -> None:
             assert "see [red]here[/] \\x1b]52;c;aGk=\\x07" in shown
     finally:
         session.close()
+
+
+async def test_mock_interview_reports_are_listed_with_their_command(make_app, clock) -> None:
+    app = make_app()
+    store = app.session.store
+    first = store.save_report(
+        ModeId.INTERVIEW, clock(), ("serving",), questions=3, correct=2, seconds=125.0, body={}
+    )
+    store.save_report(
+        ModeId.INTERVIEW, clock(), ("other-deck",), questions=5, correct=1, seconds=60.0, body={}
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open_stats(pilot)
+        assert isinstance(app.screen, StatsScreen)
+        text = screen_text(app)
+        # the deck's own report only (the other one asked about another deck)
+        assert "Mock interviews (1)" in text
+        assert f"2 of 3 right in 2:05 (vocabgame report {first} --markdown)" in text
+        await pilot.press("s")  # every deck: both
+        await pilot.pause()
+        assert "Mock interviews (2)" in screen_text(app)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from vocabgame.insights import Confusion, Insights, Tally, Weak, face_kind, scope_keys
 from vocabgame.kinds import item_faces
 from vocabgame.model import Deck, FaceKey
+from vocabgame.store import ReportRecord
 
 TOP_WEAKEST = 10
 
@@ -41,6 +42,7 @@ class Overview:
     flagged: tuple[Flagged, ...]
     tags: tuple[str, ...]  # every tag of the decks in view, to pick one
     drills: tuple[tuple[FaceKey, ...], ...] = ()  # per confusion: both terms' faces
+    reports: tuple[ReportRecord, ...] = ()  # mock interviews on these decks, newest first
 
     @property
     def retention_note(self) -> str:
@@ -106,8 +108,10 @@ def overview(
     flags: Sequence[tuple[FaceKey, str]],
     deck_id: str | None = None,
     tag: str | None = None,
+    reports: Sequence[ReportRecord] = (),
 ) -> Overview:
-    """`flags`: every flagged face and its note; only those in view are kept."""
+    """`flags`: every flagged face and its note; only those in view are kept. `reports`: the
+    mock interviews; those that asked about a deck in view are kept."""
     in_view = [d for d in decks if deck_id is None or d.id == deck_id]
     keys = scope_keys(in_view, None, tag)
     tags = sorted(
@@ -126,6 +130,9 @@ def overview(
         flagged=tuple(Flagged(k, label(decks, k), note) for k, note in flags if k in keys),
         tags=tuple(tags),
         drills=tuple(tuple(confusion_faces(decks, c)) for c in figures.confusions),
+        reports=tuple(
+            r for r in reversed(reports) if deck_id is None or deck_id in r.decks or not r.decks
+        ),
     )
 
 

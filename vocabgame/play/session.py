@@ -253,6 +253,7 @@ class Session:
             [(key, note) for key, _, note in self.store.flags()],
             deck_id,
             tag,
+            self.store.reports(ModeId.INTERVIEW),
         )
 
     def home(self) -> Home:

@@ -148,6 +148,15 @@ def details_text(view: Overview) -> Text:
             text.append(f"  {printable(mode)}: {best}\n")
     else:
         text.append("  no finished round yet\n", style="dim")
+    text.append(f"\nMock interviews ({len(view.reports)})\n", style="bold")
+    for report in view.reports[:10]:
+        minutes, seconds = divmod(round(report.seconds), 60)
+        text.append(
+            f"  {report.made_at:%Y-%m-%d}: {report.correct} of {report.questions} right in "
+            f"{minutes}:{seconds:02d} (vocabgame report {report.id} --markdown)\n"
+        )
+    if not view.reports:
+        text.append("  none yet: play --mode interview, or g on the home screen\n", style="dim")
     text.append(f"\nFlagged questions ({len(view.flagged)})\n", style="bold")
     for flag in view.flagged:
         text.append("  " + printable(flag.label))
