@@ -147,8 +147,31 @@ def items_problems(path: Path) -> list[str]:
     finally:
         conn.close()
     wanted = {k: tuple(v) for k, v in truth.items()}
-    return [
+    problems = [
         f"{key}: kept {kept.get(key)}, should be {wanted.get(key)}"
         for key in sorted(set(kept) | set(wanted))
         if kept.get(key) != wanted.get(key)
     ]
+    # The per-face counts and the wrong answers by text, kept the same way.
+    conn = sqlite3.connect(path)
+    try:
+        for kept_sql, truth_sql in (
+            (
+                "SELECT deck_id, item_id, face, reviews, right, lapses FROM face_stats",
+                "SELECT deck_id, item_id, face, COUNT(*), SUM(correct),"
+                " IFNULL(SUM(correct = 0 AND json_extract(card_before, '$.state') = 2), 0)"
+                " FROM reviews GROUP BY deck_id, item_id, face",
+            ),
+            (
+                "SELECT deck_id, item_id, face, answer, times FROM wrong_answers",
+                "SELECT deck_id, item_id, face, answer, COUNT(*) FROM reviews WHERE correct = 0"
+                " GROUP BY deck_id, item_id, face, answer",
+            ),
+        ):
+            have = sorted(conn.execute(kept_sql).fetchall())
+            should = sorted(conn.execute(truth_sql).fetchall())
+            if have != should:
+                problems.append(f"{kept_sql.split()[-1]}: {have[:3]} ... != {should[:3]} ...")
+    finally:
+        conn.close()
+    return problems

@@ -927,7 +927,8 @@ def test_the_per_item_summary_is_filled_from_an_older_store(tmp_path: Path, now:
     for name in [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'")]:
         conn.execute(f"DROP TRIGGER {name}")
     conn.execute("DROP TABLE items")
-    for later in ("reports", "confusions", "drill_answers"):  # what migration 7 adds
+    # what migrations 7 and 8 add
+    for later in ("reports", "confusions", "drill_answers", "face_stats", "wrong_answers"):
         conn.execute(f"DROP TABLE {later}")
     conn.execute("PRAGMA user_version = 5")
     session.close()

@@ -152,13 +152,11 @@ def collect(
             if FaceKey(d, i, f) in keys
         ]
         # Per face: answers and right answers, and lapses (wrong after it was learned).
+        # (kept per face by triggers: no pass over the whole history)
         per_face = {
             FaceKey(d, i, f): (total, right, lapses)
             for d, i, f, total, right, lapses in conn.execute(
-                "SELECT deck_id, item_id, face, COUNT(*), SUM(correct),"
-                " SUM(correct = 0 AND json_extract(card_before, '$.state') = ?)"
-                " FROM reviews GROUP BY deck_id, item_id, face",
-                (LEARNED,),
+                "SELECT deck_id, item_id, face, reviews, right, lapses FROM face_stats"
             )
         }
         since = (now - timedelta(days=RETENTION_DAYS)).isoformat()
@@ -202,14 +200,29 @@ def collect(
         # Wrong answers counted by face, text and the confusion recorded for them, if any
         # (answers given before confusions were recorded have none: their text says which
         # term was picked).
-        wrong = [
+        # Wrong answers by face and text (kept by triggers), less those with a recorded pick,
+        # which count as recorded.
+        recorded = [
             (FaceKey(d, i, f), given, right, picked, n)
             for d, i, f, given, right, picked, n in conn.execute(
                 "SELECT r.deck_id, r.item_id, r.face, r.answer, c.answer_term, c.picked_term,"
-                " COUNT(*) FROM reviews AS r LEFT JOIN confusions AS c ON c.review_id = r.id"
+                " COUNT(*) FROM confusions AS c JOIN reviews AS r ON r.id = c.review_id"
                 " WHERE r.correct = 0 GROUP BY 1, 2, 3, 4, 5, 6"
             )
             if FaceKey(d, i, f) in keys
+        ]
+        picked_by_text: Counter[tuple[FaceKey, str]] = Counter()
+        for key, given, _, _, n in recorded:
+            picked_by_text[(key, given)] += n
+        wrong: list[tuple[FaceKey, str, str | None, str | None, int]] = [
+            *recorded,
+            *(
+                (FaceKey(d, i, f), given, None, None, n - picked_by_text[(FaceKey(d, i, f), given)])
+                for d, i, f, given, n in conn.execute(
+                    "SELECT deck_id, item_id, face, answer, times FROM wrong_answers"
+                )
+                if FaceKey(d, i, f) in keys
+            ),
         ]
         finished = [
             datetime.fromisoformat(at)

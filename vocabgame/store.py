@@ -210,6 +210,78 @@ MIGRATIONS: list[str] = [
         term_b TEXT NOT NULL
     );
     """,
+    # 7 -> 8: for the stats over a long history: per face, its answers, right answers and
+    # lapses (wrong after it was learned), and its wrong answers by text, kept by triggers
+    # like the items table; indexes on answers by time and on the few overridden as right
+    """
+    CREATE INDEX IF NOT EXISTS reviews_time ON reviews (reviewed_at);
+    CREATE INDEX IF NOT EXISTS reviews_overridden ON reviews (overridden) WHERE overridden = 1;
+    CREATE TABLE face_stats (
+        deck_id TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        face TEXT NOT NULL,
+        reviews INTEGER NOT NULL DEFAULT 0,
+        right INTEGER NOT NULL DEFAULT 0,
+        lapses INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (deck_id, item_id, face)
+    ) WITHOUT ROWID;
+    INSERT INTO face_stats
+        SELECT deck_id, item_id, face, COUNT(*), SUM(correct),
+            IFNULL(SUM(correct = 0 AND json_extract(card_before, '$.state') = 2), 0)
+        FROM reviews GROUP BY deck_id, item_id, face;
+    CREATE TABLE wrong_answers (
+        deck_id TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        face TEXT NOT NULL,
+        answer TEXT NOT NULL,
+        times INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (deck_id, item_id, face, answer)
+    ) WITHOUT ROWID;
+    INSERT INTO wrong_answers
+        SELECT deck_id, item_id, face, answer, COUNT(*) FROM reviews WHERE correct = 0
+        GROUP BY deck_id, item_id, face, answer;
+    CREATE TRIGGER face_stats_added AFTER INSERT ON reviews BEGIN
+        INSERT INTO face_stats VALUES (NEW.deck_id, NEW.item_id, NEW.face, 1, NEW.correct,
+            IFNULL(NEW.correct = 0 AND json_extract(NEW.card_before, '$.state') = 2, 0))
+            ON CONFLICT (deck_id, item_id, face) DO UPDATE SET reviews = reviews + 1,
+                right = right + excluded.right, lapses = lapses + excluded.lapses;
+        INSERT INTO wrong_answers
+            SELECT NEW.deck_id, NEW.item_id, NEW.face, NEW.answer, 1 WHERE NEW.correct = 0
+            ON CONFLICT (deck_id, item_id, face, answer) DO UPDATE SET times = times + 1;
+    END;
+    CREATE TRIGGER face_stats_removed AFTER DELETE ON reviews BEGIN
+        UPDATE face_stats SET reviews = reviews - 1, right = right - OLD.correct,
+            lapses = lapses - IFNULL(OLD.correct = 0 AND json_extract(OLD.card_before, '$.state') = 2, 0)
+            WHERE deck_id = OLD.deck_id AND item_id = OLD.item_id AND face = OLD.face;
+        DELETE FROM face_stats WHERE deck_id = OLD.deck_id AND item_id = OLD.item_id
+            AND face = OLD.face AND reviews <= 0;
+        UPDATE wrong_answers SET times = times - 1 WHERE OLD.correct = 0
+            AND deck_id = OLD.deck_id AND item_id = OLD.item_id AND face = OLD.face
+            AND answer = OLD.answer;
+        DELETE FROM wrong_answers WHERE times <= 0 AND deck_id = OLD.deck_id
+            AND item_id = OLD.item_id AND face = OLD.face AND answer = OLD.answer;
+    END;
+    CREATE TRIGGER face_stats_changed AFTER UPDATE OF deck_id, item_id, face, correct,
+        card_before, answer ON reviews BEGIN
+        UPDATE face_stats SET reviews = reviews - 1, right = right - OLD.correct,
+            lapses = lapses - IFNULL(OLD.correct = 0 AND json_extract(OLD.card_before, '$.state') = 2, 0)
+            WHERE deck_id = OLD.deck_id AND item_id = OLD.item_id AND face = OLD.face;
+        DELETE FROM face_stats WHERE deck_id = OLD.deck_id AND item_id = OLD.item_id
+            AND face = OLD.face AND reviews <= 0;
+        INSERT INTO face_stats VALUES (NEW.deck_id, NEW.item_id, NEW.face, 1, NEW.correct,
+            IFNULL(NEW.correct = 0 AND json_extract(NEW.card_before, '$.state') = 2, 0))
+            ON CONFLICT (deck_id, item_id, face) DO UPDATE SET reviews = reviews + 1,
+                right = right + excluded.right, lapses = lapses + excluded.lapses;
+        UPDATE wrong_answers SET times = times - 1 WHERE OLD.correct = 0
+            AND deck_id = OLD.deck_id AND item_id = OLD.item_id AND face = OLD.face
+            AND answer = OLD.answer;
+        DELETE FROM wrong_answers WHERE times <= 0 AND deck_id = OLD.deck_id
+            AND item_id = OLD.item_id AND face = OLD.face AND answer = OLD.answer;
+        INSERT INTO wrong_answers
+            SELECT NEW.deck_id, NEW.item_id, NEW.face, NEW.answer, 1 WHERE NEW.correct = 0
+            ON CONFLICT (deck_id, item_id, face, answer) DO UPDATE SET times = times + 1;
+    END;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
