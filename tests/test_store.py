@@ -375,3 +375,30 @@ def test_a_damaged_settings_value_falls_back_with_one_sentence(tmp_path: Path) -
 def test_synchronous_full_so_an_answer_survives_a_power_loss(tmp_path: Path) -> None:
     with Store.open(tmp_path / "vocabgame.db") as store:
         assert store.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_a_large_store_opens_without_reading_every_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """quick_check reads the whole file; above the size limit opening reads the schema only
+    (damage further in is reported where a read meets it, and by vocabgame check)."""
+    path = tmp_path / "vocabgame.db"
+    with Store.open(path) as store:
+        store.set_setting("round_size", 12)
+    calls: list[str] = []
+    monkeypatch.setattr(store_module, "QUICK_CHECK_BYTES", 0)
+    real_connect = sqlite3.connect
+
+    def traced(*args: object, **kwargs: object) -> sqlite3.Connection:
+        conn = real_connect(*args, **kwargs)  # type: ignore[arg-type]
+        conn.set_trace_callback(calls.append)
+        return conn
+
+    monkeypatch.setattr(store_module.sqlite3, "connect", traced)
+    with Store.open(path) as store:
+        assert store.setting("round_size") == 12
+    assert not any("quick_check" in sql for sql in calls)
+    monkeypatch.setattr(store_module, "QUICK_CHECK_BYTES", 1 << 30)
+    calls.clear()
+    Store.open(path).close()
+    assert any("quick_check" in sql for sql in calls)
