@@ -47,6 +47,9 @@ async def test_an_interview_played_by_keys_ends_in_a_saved_report(make_app, cloc
         assert "3:50 left" in screen_text(app)
         for _ in range(3):
             question = app.screen.interview.question()
+            if question.kind == "recall":  # typed here, not answered in the head
+                assert "Recall: type your answer" in screen_text(app)
+                assert "in your head" not in screen_text(app)
             await answer_interview(pilot, app, question.key.face != "scenario")
             # no feedback: straight to the next question (or the report)
             assert "Right" not in screen_text(app) and "Wrong" not in screen_text(app)
@@ -106,6 +109,7 @@ async def test_a_challenge_played_by_keys_with_a_countdown_and_a_high_score(
         await pilot.press(str(right + 1))
         await pilot.pause()
         assert "Score 18" in screen_text(app)  # 10, and a bonus of 8 for 24 s left of 30
+        assert "undo" not in screen_text(app)  # the hint offers no undo the clock forbids
         await pilot.press("enter")
         await pilot.pause()
         clock.advance(seconds=31)

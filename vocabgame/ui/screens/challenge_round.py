@@ -23,6 +23,8 @@ from vocabgame.ui.screens.round import Phase, RoundScreen
 
 
 class ChallengeScreen(RoundScreen):
+    UNDO = False
+
     def __init__(self, challenge: Challenge) -> None:
         super().__init__(challenge.round)
         self.challenge = challenge

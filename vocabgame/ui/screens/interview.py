@@ -99,7 +99,9 @@ class InterviewScreen(Screen[None]):
         self.query_one("#score", Static).update(
             Text(f"Question {asked} of {self.interview.question_limit}")
         )
-        self.query_one("#label", Static).update(Text(question.label))
+        # Recall is typed here, not answered in the head and revealed as in a learn round.
+        label = "Recall: type your answer" if question.kind == Kind.RECALL else question.label
+        self.query_one("#label", Static).update(Text(label))
         self.query_one("#prompt", Static).update(Text(question.prompt))
         choices = self.query_one("#choices", OptionList)
         answer = self.query_one("#answer", Input)

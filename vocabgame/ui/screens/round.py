@@ -49,6 +49,7 @@ class Phase(Enum):
 
 
 class RoundScreen(Screen[None]):
+    UNDO = True  # whether `u` takes an answer back (a challenge's clock forbids it)
     BINDINGS = [
         *(
             Binding(
@@ -255,17 +256,18 @@ class RoundScreen(Screen[None]):
             return
         right = self.outcome is not None and self.outcome.can_override
         o = "   o: I was right" if right else ""
+        u = "   u: undo" if self.UNDO else ""
         if self.query_one("#body", VerticalScroll).max_scroll_y:
             self.hint(
-                f"Enter: next   ↓ PgDn: more below{o}   u: undo   f: flag",
+                f"Enter: next   ↓ PgDn: more below{o}{u}   f: flag",
                 f"Enter: next  ↓ PgDn: more below{o}",
                 "Enter next · ↓ more" + ("  o: I was right" if right else ""),
                 "Enter next · ↓ more",
             )
         else:
             self.hint(
-                f"Enter: next{o}   u: undo   f: flag",
-                "Enter: next" + ("  o: I was right" if right else "  u: undo"),
+                f"Enter: next{o}{u}   f: flag",
+                "Enter: next" + ("  o: I was right" if right else u.rstrip().replace("   ", "  ")),
             )
 
     def draw_feedback(self) -> None:
