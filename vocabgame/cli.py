@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from vocabgame.insights import Tally
     from vocabgame.model import Deck
     from vocabgame.play.overview import Overview
+    from vocabgame.play.session import Session
     from vocabgame.stats import Stats
     from vocabgame.store import Store
 
@@ -816,6 +817,18 @@ def cmd_settings(data_dir: Path, changes: dict[str, object]) -> int:
     return EXIT_OK
 
 
+def _open_session(data_dir: Path, folders: list[Path]) -> Session | None:
+    """The session, or None after printing the one sentence that says why it cannot be had."""
+    from vocabgame.play import open_session
+    from vocabgame.store import StoreError
+
+    try:
+        return open_session(data_dir, folders)
+    except StoreError as exc:
+        _store_error(data_dir, exc)
+        return None
+
+
 def cmd_stats(
     data_dir: Path,
     folders: list[Path],
@@ -825,14 +838,10 @@ def cmd_stats(
 ) -> int:
     from dataclasses import asdict
 
-    from vocabgame.play import open_session
     from vocabgame.play.overview import as_json as overview_json
-    from vocabgame.store import StoreError
 
-    try:
-        session = open_session(data_dir, folders)
-    except StoreError as exc:
-        _store_error(data_dir, exc)
+    session = _open_session(data_dir, folders)
+    if session is None:
         return EXIT_PROBLEM
     for notice in session.notices:
         _err(notice)
@@ -1291,13 +1300,8 @@ def run_app(
     minutes: float | None = None,
     questions: int | None = None,
 ) -> int:
-    from vocabgame.play import open_session
-    from vocabgame.store import StoreError
-
-    try:
-        session = open_session(data_dir, folders)
-    except StoreError as exc:
-        _store_error(data_dir, exc)
+    session = _open_session(data_dir, folders)
+    if session is None:
         return EXIT_PROBLEM
     ids = [deck] if isinstance(deck, str) else list(deck or [])
     unknown = [i for i in ids if session.catalog.get(i) is None]

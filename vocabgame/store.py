@@ -1085,20 +1085,27 @@ class Store:
         remembered and never carried again. Progress is never merged: when the new id already
         has some, the old stays where it is. Returns one sentence per rename that moved or
         kept progress apart; nothing when there was nothing to do."""
-        with self.transaction() as conn:
+
+        def pending() -> list[tuple[str, str, str]]:
             done = {
                 (d, i)
-                for d, i in conn.execute(
+                for d, i in self.conn.execute(
                     "SELECT old_deck, old_item FROM renames WHERE deck_id=?", (deck_id,)
                 )
             }
+            return [(old, "", "") for old in old_decks if (old, "") not in done] + [
+                (deck_id, old, new) for old, new in items.items() if (deck_id, old) not in done
+            ]
+
+        try:  # a read first: once every rename is carried, starting the game writes nothing
+            if not pending():
+                return []
+        except sqlite3.Error as exc:
+            raise _explain(self.path, exc) from None
+        with self.transaction():
             said: list[str] = []
-            for old in old_decks:
-                if (old, "") not in done:
-                    said += self._carry(deck_id, old, "", "", now)
-            for old_item, new_item in items.items():
-                if (deck_id, old_item) not in done:
-                    said += self._carry(deck_id, deck_id, old_item, new_item, now)
+            for old_deck, old_item, new_item in pending():  # again, inside the write lock
+                said += self._carry(deck_id, old_deck, old_item, new_item, now)
             return said
 
     def _carry(

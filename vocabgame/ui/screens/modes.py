@@ -3,6 +3,7 @@ digit or Enter plays it on the highlighted deck, Escape goes back."""
 
 from __future__ import annotations
 
+from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -13,18 +14,20 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from vocabgame.play import MODES, ModeId
+from vocabgame.ui.widgets.feedback import numbered
 
 # The modes a player picks, in the order offered (practice, misses and the lab have keys of
 # their own).
 PICKABLE = (ModeId.LEARN, ModeId.INTERVIEW, ModeId.DRILL, ModeId.CHALLENGE, ModeId.CRAM)
 
 
-def mode_option(number: int, mode_id: str) -> Text:
+def mode_option(number: int, mode_id: str) -> Table:
+    """A mode with its key in a column of its own, as choices are drawn (`numbered`), so the
+    description's wrapped lines stay under it."""
     mode = MODES[mode_id]
-    text = Text()
-    text.append(f"{number}  {mode.title}\n", style="bold")
-    text.append(f"   {mode.description}", style="dim")
-    return text
+    grid = numbered(number, mode.title)
+    grid.add_row("", Text(mode.description, style="dim"))
+    return grid
 
 
 class ModePickerScreen(ModalScreen[str | None]):

@@ -68,7 +68,8 @@ def heatmap(daily: Sequence[tuple[date, int]]) -> Text:
     text.append("· ", style="dim")
     for colour in HEAT:
         text.append("■ ", style=colour)
-    text.append(f"more · {sum(counts.values())} answers in 12 weeks", style="dim")
+    total = sum(counts.values())
+    text.append(f"more · {total} answer{'s' * (total != 1)} in 12 weeks", style="dim")
     return text
 
 
