@@ -927,8 +927,15 @@ def test_the_per_item_summary_is_filled_from_an_older_store(tmp_path: Path, now:
     for name in [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'")]:
         conn.execute(f"DROP TRIGGER {name}")
     conn.execute("DROP TABLE items")
-    # what migrations 7 and 8 add
-    for later in ("reports", "confusions", "drill_answers", "face_stats", "wrong_answers"):
+    # what migrations 7, 8 and 9 add
+    for later in (
+        "reports",
+        "confusions",
+        "drill_answers",
+        "face_stats",
+        "wrong_answers",
+        "answer_quarters",
+    ):
         conn.execute(f"DROP TABLE {later}")
     conn.execute("PRAGMA user_version = 5")
     session.close()

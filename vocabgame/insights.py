@@ -159,41 +159,24 @@ def collect(
                 "SELECT deck_id, item_id, face, reviews, right, lapses FROM face_stats"
             )
         }
-        since = (now - timedelta(days=RETENTION_DAYS)).isoformat()
-        learned = [
-            (FaceKey(d, i, f), total, right)
-            for d, i, f, total, right in conn.execute(
-                "SELECT deck_id, item_id, face, COUNT(*), SUM(correct) FROM reviews"
-                " WHERE reviewed_at >= ? AND scheduled = 1"
-                " AND json_extract(card_before, '$.state') = ? GROUP BY deck_id, item_id, face",
-                (since, LEARNED),
-            )
-        ]
+        learned = store.learned_answers(now - timedelta(days=RETENTION_DAYS))
         first_day = today - timedelta(days=HEATMAP_DAYS - 1)
         # Answers per quarter hour (UTC), so that any time zone's days can be made of them
-        # without reading every answer.
-        bucket = (
-            "strftime('%Y-%m-%dT%H', reviewed_at) || ':'"
-            " || printf('%02d', CAST(strftime('%M', reviewed_at) AS INTEGER) / 15 * 15)"
-        )
-        window = ((now - timedelta(days=HEATMAP_DAYS + 1)).isoformat(),)
-        if tag is None:
-            recent = [
-                (datetime.fromisoformat(at + ":00+00:00"), n)
-                for at, n in conn.execute(
-                    f"SELECT {bucket} AS b, COUNT(*) FROM reviews WHERE reviewed_at >= ?"
-                    + (" AND deck_id = ?" if deck_id else "")
-                    + " GROUP BY b",
-                    (*window, deck_id) if deck_id else window,
-                )
-            ]
+        # without reading every answer; a day or more before the first day shown is read too.
+        window = now - timedelta(days=HEATMAP_DAYS + 1)
+        if tag is None:  # kept per quarter and deck by triggers: no pass over the answers
+            recent = store.answers_per_quarter(window, deck_id)
         else:
+            bucket = (
+                "strftime('%Y-%m-%dT%H', reviewed_at) || ':'"
+                " || printf('%02d', CAST(strftime('%M', reviewed_at) AS INTEGER) / 15 * 15)"
+            )
             recent = [
                 (datetime.fromisoformat(at + ":00+00:00"), n)
                 for d, i, f, at, n in conn.execute(
                     f"SELECT deck_id, item_id, face, {bucket} AS b, COUNT(*) FROM reviews"
                     " WHERE reviewed_at >= ? GROUP BY deck_id, item_id, face, b",
-                    window,
+                    (window.isoformat(),),
                 )
                 if FaceKey(d, i, f) in keys
             ]
@@ -206,7 +189,7 @@ def collect(
             (FaceKey(d, i, f), given, right, picked, n)
             for d, i, f, given, right, picked, n in conn.execute(
                 "SELECT r.deck_id, r.item_id, r.face, r.answer, c.answer_term, c.picked_term,"
-                " COUNT(*) FROM confusions AS c JOIN reviews AS r ON r.id = c.review_id"
+                " COUNT(*) FROM confusions AS c CROSS JOIN reviews AS r ON r.id = c.review_id"
                 " WHERE r.correct = 0 GROUP BY 1, 2, 3, 4, 5, 6"
             )
             if FaceKey(d, i, f) in keys

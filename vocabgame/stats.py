@@ -65,6 +65,7 @@ class _DeckShape:
     # item id -> (kind's index in KINDS, index of its first face in that kind's list of
     # faces): where `play.modes.round_robin` puts each face, without listing them all
     position: dict[str, tuple[int, int]]
+    most_faces: int  # the most faces any item has
 
 
 _SHAPES: dict[int, tuple[Deck, _DeckShape]] = {}
@@ -87,14 +88,16 @@ def _shape(deck: Deck) -> _DeckShape:
         for item in deck.section(section):
             position[item.id] = (number, offset)
             offset += len(item_faces(item))
+    faces_of = {item.id: len(item_faces(item)) for item in deck.items()}
     shape = _DeckShape(
         list(order),
-        {item.id: len(item_faces(item)) for item in deck.items()},
+        faces_of,
         frozenset((k.item_id, k.face) for k in faces(deck)),
         json.dumps(
             {item.id: len(item_faces(item)) for item in (deck.item(i) for i in order) if item}
         ),
         position,
+        max(faces_of.values(), default=0),
     )
     if len(_SHAPES) > 256:  # decks reloaded many times in one process: forget the old ones
         _SHAPES.clear()

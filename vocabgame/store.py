@@ -27,6 +27,16 @@ from vocabgame.srs import as_utc, dump_card, load_card
 
 DB_NAME = "vocabgame.db"
 
+# The quarter hour (UTC) of an answer's time, "2026-11-30T12:15" ('' for a time SQLite cannot
+# read): the heatmap's days, in any time zone, are made of these.
+QUARTER = (
+    "COALESCE(strftime('%Y-%m-%dT%H:', {0})"
+    " || printf('%02d', CAST(strftime('%M', {0}) AS INTEGER) / 15 * 15), '')"
+)
+# An answer to a learned face (FSRS's Review state when it was asked), as the retention figure
+# counts them: written out the same in the partial index and in the query that uses it.
+LEARNED_ANSWER = "scheduled = 1 AND json_extract(card_before, '$.state') = 2"
+
 MIGRATIONS: list[str] = [
     # 0 -> 1
     """
@@ -281,6 +291,43 @@ MIGRATIONS: list[str] = [
             SELECT NEW.deck_id, NEW.item_id, NEW.face, NEW.answer, 1 WHERE NEW.correct = 0
             ON CONFLICT (deck_id, item_id, face, answer) DO UPDATE SET times = times + 1;
     END;
+    """,
+    # 8 -> 9: for the stats screen over a long history: the answers per quarter hour (UTC)
+    # and deck, kept by triggers like face_stats, so the heatmap reads a few thousand rows
+    # instead of twelve weeks of answers; the answers to learned faces (the retention
+    # figure's) in a covering partial index by time, kept by SQLite itself; an index on
+    # mode for the answers kept in one mode (cram's)
+    f"""
+    CREATE TABLE answer_quarters (
+        quarter TEXT NOT NULL,
+        deck_id TEXT NOT NULL,
+        answers INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (quarter, deck_id)
+    ) WITHOUT ROWID;
+    INSERT INTO answer_quarters
+        SELECT {QUARTER.format("reviewed_at")}, deck_id, COUNT(*) FROM reviews GROUP BY 1, 2;
+    CREATE TRIGGER answer_quarters_added AFTER INSERT ON reviews BEGIN
+        INSERT INTO answer_quarters VALUES ({QUARTER.format("NEW.reviewed_at")}, NEW.deck_id, 1)
+            ON CONFLICT (quarter, deck_id) DO UPDATE SET answers = answers + 1;
+    END;
+    CREATE TRIGGER answer_quarters_removed AFTER DELETE ON reviews BEGIN
+        UPDATE answer_quarters SET answers = answers - 1
+            WHERE quarter = {QUARTER.format("OLD.reviewed_at")} AND deck_id = OLD.deck_id;
+        DELETE FROM answer_quarters WHERE answers <= 0
+            AND quarter = {QUARTER.format("OLD.reviewed_at")} AND deck_id = OLD.deck_id;
+    END;
+    CREATE TRIGGER answer_quarters_moved AFTER UPDATE OF reviewed_at, deck_id ON reviews
+        WHEN OLD.reviewed_at IS NOT NEW.reviewed_at OR OLD.deck_id IS NOT NEW.deck_id BEGIN
+        UPDATE answer_quarters SET answers = answers - 1
+            WHERE quarter = {QUARTER.format("OLD.reviewed_at")} AND deck_id = OLD.deck_id;
+        DELETE FROM answer_quarters WHERE answers <= 0
+            AND quarter = {QUARTER.format("OLD.reviewed_at")} AND deck_id = OLD.deck_id;
+        INSERT INTO answer_quarters VALUES ({QUARTER.format("NEW.reviewed_at")}, NEW.deck_id, 1)
+            ON CONFLICT (quarter, deck_id) DO UPDATE SET answers = answers + 1;
+    END;
+    CREATE INDEX IF NOT EXISTS reviews_learned
+        ON reviews (reviewed_at, deck_id, item_id, face, correct) WHERE {LEARNED_ANSWER};
+    CREATE INDEX IF NOT EXISTS reviews_mode ON reviews (mode);
     """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -845,6 +892,26 @@ class Store:
         return [item for (item,) in rows]
 
     @_reads
+    def items_scheduled_below(self, deck_id: str, faces: int) -> list[tuple[str, int]]:
+        """The deck's items answered at least once with fewer than `faces` faces scheduled,
+        each with its number of scheduled faces."""
+        rows = self.conn.execute(
+            "SELECT item_id, faces FROM items WHERE deck_id = ? AND reviews > 0 AND faces < ?",
+            (deck_id, faces),
+        )
+        return [(item, int(n)) for item, n in rows]
+
+    @_reads
+    def started_item_ids(self, deck_id: str) -> set[str]:
+        """The ids of the deck's items answered at least once (one row: SQLite gathers them
+        into a JSON array, quicker to read than a row per item)."""
+        row = self.conn.execute(
+            "SELECT json_group_array(item_id) FROM items WHERE deck_id = ? AND reviews > 0",
+            (deck_id,),
+        ).fetchone()
+        return set(json.loads(row[0]))
+
+    @_reads
     def scheduled_faces(self, deck_id: str, item_id: str) -> set[str]:
         rows = self.conn.execute(
             "SELECT face FROM cards WHERE deck_id = ? AND item_id = ?", (deck_id, item_id)
@@ -852,16 +919,28 @@ class Store:
         return {face for (face,) in rows}
 
     @_reads
-    def due_cards(self, now: datetime, deck_ids: Iterable[str]) -> dict[FaceKey, Card]:
-        """The schedules of the faces due at `now` in these decks (an index range: only the
-        due cards are read and parsed)."""
+    def due_order(
+        self, now: datetime, deck_ids: Iterable[str]
+    ) -> list[tuple[FaceKey, datetime, float | None, datetime | None]]:
+        """The faces due at `now` in these decks, each with what a plan orders them by: its due
+        time, stability and last review, as `load_card` reads them from the card. SQLite takes
+        the three fields out of the JSON: no card is decoded whole."""
         ids = list(deck_ids)
         rows = self.conn.execute(
-            f"SELECT deck_id, item_id, face, card FROM cards WHERE deck_id IN ({','.join('?' * len(ids))})"
-            " AND due <= ?",
+            "SELECT deck_id, item_id, face, json_extract(card, '$.due'),"
+            " json_extract(card, '$.stability'), json_extract(card, '$.last_review') FROM cards"
+            f" WHERE deck_id IN ({','.join('?' * len(ids))}) AND due <= ?",
             (*ids, as_utc(now).isoformat()),
         )
-        return {FaceKey(d, i, f): load_card(c) for d, i, f, c in rows}
+        return [
+            (
+                FaceKey(d, i, f),
+                as_utc(datetime.fromisoformat(due)),
+                float(stability) if stability else None,  # as fsrs's Card.from_dict
+                as_utc(datetime.fromisoformat(last)) if last else None,
+            )
+            for d, i, f, due, stability, last in rows
+        ]
 
     def soonest(self, deck_ids: Iterable[str]) -> Iterator[FaceKey]:
         """Every scheduled face of these decks, the one due soonest first (then by key)."""
@@ -886,6 +965,37 @@ class Store:
             (moment.isoformat(),),
         )
         return {deck_id: int(n) for deck_id, n in rows}
+
+    @_reads
+    def answers_per_quarter(
+        self, since: datetime, deck_id: str | None = None
+    ) -> list[tuple[datetime, int]]:
+        """The answers given in each quarter hour (UTC) from the one holding `since` on (of one
+        deck, if given): from the per-quarter summary, a few thousand rows at any history."""
+        start = as_utc(since)
+        quarter = start.replace(minute=start.minute // 15 * 15).strftime("%Y-%m-%dT%H:%M")
+        sql = "SELECT quarter, SUM(answers) FROM answer_quarters WHERE quarter >= ?"
+        args: tuple[str, ...] = (quarter,)
+        if deck_id is not None:
+            sql += " AND deck_id = ?"
+            args += (deck_id,)
+        return [
+            (datetime.fromisoformat(at + ":00+00:00"), int(n))
+            for at, n in self.conn.execute(sql + " GROUP BY quarter", args)
+        ]
+
+    @_reads
+    def learned_answers(self, since: datetime) -> list[tuple[FaceKey, int, int]]:
+        """Per face, the answers given at or after `since` to it once learned (FSRS's Review
+        state when it was asked, a scheduled answer), and how many were right: one range of
+        the partial index that holds only such answers."""
+        rows = self.conn.execute(
+            "SELECT deck_id, item_id, face, COUNT(*), SUM(correct) FROM reviews"
+            f" INDEXED BY reviews_learned WHERE reviewed_at >= ? AND {LEARNED_ANSWER}"
+            " GROUP BY deck_id, item_id, face",
+            (since.isoformat(),),
+        )
+        return [(FaceKey(d, i, f), int(n), int(right)) for d, i, f, n, right in rows]
 
     # -- confusions -----------------------------------------------------------------------
 

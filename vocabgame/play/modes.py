@@ -183,10 +183,7 @@ class LearnMode(Mode):
     def plan_from_store(self, ctx: PlanContext, store: Store) -> list[FaceKey]:
         """The same plan, reading only the due cards and the items still new (`planning`):
         the time it takes does not grow with the history."""
-        due_cards = planning.due_cards(store, ctx.decks, ctx.now)
-        due = sorted(
-            due_cards, key=lambda k: (ctx.retrievability(due_cards[k]), due_cards[k].due, k)
-        )
+        due = planning.due_in_order(store, ctx.decks, ctx.now, ctx.retrievability)
         taken: set[tuple[str, str]] = set()
         picked = one_per_item(due, ctx.size, taken)
         new_left = ctx.new_left_today()

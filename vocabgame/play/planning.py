@@ -1,14 +1,16 @@
 """What a round plan reads from the store, read so that its cost does not grow with the
-history: the due cards through the index on due, and the faces still new through the per-item
-summary (items answered with faces left, and the first items not yet started). The order is
+history: the due cards through the index on due (only the fields their order needs), and the faces still new through the per-item
+summary (items answered with faces left, and the first items not yet started, found in
+one read of the ids of the items started). The order is
 `modes.round_robin`'s, worked out from each face's place instead of listing every face."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import datetime
+from itertools import filterfalse, islice
 
-from fsrs import Card
+from fsrs import Card, State
 
 from vocabgame.kinds import KINDS, item_faces
 from vocabgame.model import Deck, FaceKey
@@ -16,11 +18,20 @@ from vocabgame.stats import deck_shape
 from vocabgame.store import Store
 
 
-def due_cards(store: Store, decks: Sequence[Deck], now: datetime) -> dict[FaceKey, Card]:
-    """The faces of these decks due at `now`, with their schedules."""
+def due_in_order(
+    store: Store, decks: Sequence[Deck], now: datetime, retrievability: Callable[[Card], float]
+) -> list[FaceKey]:
+    """The faces of these decks due at `now`, least remembered first (then due soonest, then
+    by key), reading of each card only the fields that order needs."""
     live = {deck.id: deck_shape(deck).keys for deck in decks}
-    cards = store.due_cards(now, live)
-    return {k: c for k, c in cards.items() if (k.item_id, k.face) in live[k.deck_id]}
+    order = []
+    for key, due, stability, last_review in store.due_order(now, live):
+        if (key.item_id, key.face) in live[key.deck_id]:
+            # only what retrievability reads: stability and last review
+            card = Card(0, State.Review, None, stability, None, due, last_review)
+            order.append((retrievability(card), due, key))
+    order.sort()
+    return [key for _, _, key in order]
 
 
 def new_faces(
@@ -32,13 +43,18 @@ def new_faces(
     found: list[tuple[tuple[int, int], FaceKey, bool]] = []
     for number, deck in enumerate(decks):
         shape = deck_shape(deck)
+        # Items answered with fewer faces scheduled than they have now; read from the store
+        # only those with fewer than the deck's most, usually a handful.
         wanted = [
             (item_id, store.scheduled_faces(deck.id, item_id), False)
-            for item_id in store.partial_items(deck.id, shape.live)
-        ] + [
-            (item_id, set[str](), True)
-            for item_id, _ in store.first_unstarted(deck.id, shape.live, new_left.get(deck.id, 0))
+            for item_id, scheduled in store.items_scheduled_below(deck.id, shape.most_faces)
+            if scheduled < shape.faces.get(item_id, 0)
         ]
+        left = new_left.get(deck.id, 0)
+        if left > 0:  # the first items in the order never answered
+            started = store.started_item_ids(deck.id)
+            unstarted = filterfalse(started.__contains__, shape.order)
+            wanted += [(item_id, set[str](), True) for item_id in islice(unstarted, left)]
         for item_id, answered, starts in wanted:
             item = deck.item(item_id)
             if item is None:
