@@ -12,6 +12,7 @@ from typing import Any
 from vocabgame.play import Round
 from vocabgame.quiz import Kind
 from vocabgame.srs import Srs, dump_card, load_card
+from vocabgame.store import SUMMARIES
 
 # The errors SQLite raises when a write or a read cannot go ahead, as it words them.
 ERRORS: dict[str, sqlite3.Error] = {
@@ -152,22 +153,11 @@ def items_problems(path: Path) -> list[str]:
         for key in sorted(set(kept) | set(wanted))
         if kept.get(key) != wanted.get(key)
     ]
-    # The per-face counts and the wrong answers by text, kept the same way.
     conn = sqlite3.connect(path)
     try:
-        for kept_sql, truth_sql in (
-            (
-                "SELECT deck_id, item_id, face, reviews, right, lapses FROM face_stats",
-                "SELECT deck_id, item_id, face, COUNT(*), SUM(correct),"
-                " IFNULL(SUM(correct = 0 AND json_extract(card_before, '$.state') = 2), 0)"
-                " FROM reviews GROUP BY deck_id, item_id, face",
-            ),
-            (
-                "SELECT deck_id, item_id, face, answer, times FROM wrong_answers",
-                "SELECT deck_id, item_id, face, answer, COUNT(*) FROM reviews WHERE correct = 0"
-                " GROUP BY deck_id, item_id, face, answer",
-            ),
-        ):
+        # Every summary the triggers keep (store.SUMMARIES) against what it summarises: the
+        # per-face counts, the wrong answers by text, the answers per quarter hour.
+        for kept_sql, truth_sql in ((t.kept, t.truth) for t in SUMMARIES):
             have = sorted(conn.execute(kept_sql).fetchall())
             should = sorted(conn.execute(truth_sql).fetchall())
             if have != should:

@@ -935,6 +935,7 @@ def test_the_per_item_summary_is_filled_from_an_older_store(tmp_path: Path, now:
         "face_stats",
         "wrong_answers",
         "answer_quarters",
+        "learned_days",
     ):
         conn.execute(f"DROP TABLE {later}")
     conn.execute("PRAGMA user_version = 5")

@@ -8,7 +8,10 @@ What is checked:
 - schedules (cards) of faces that have no scheduled answer (repair: the face starts anew);
 - faces with scheduled answers but no schedule, and schedules that disagree with their answers
   (repair: the schedule is rebuilt from the answers);
-- the `due` column that the due query reads, against the card it belongs to.
+- the `due` column that the due query reads, against the card it belongs to;
+- the summaries the triggers keep from the answers for the home screen, planning and the stats
+  (`store.SUMMARIES`: per item, per face, wrong answers by text, answers per quarter hour)
+  against the answers (repair: the table is rebuilt from them).
 
 How a schedule is compared with its answers. `Round._record` reviews the face's stored card
 (or a new card, for the first answer) with `Srs.review` and saves, in one transaction, the
@@ -40,6 +43,7 @@ from fsrs import Card, State
 
 from vocabgame.settings import Settings
 from vocabgame.srs import Srs, as_utc, dump_card, load_card
+from vocabgame.store import SUMMARIES, Summary
 
 INTEGRITY = "integrity"
 ORPHAN_REVIEW = "orphan-review"
@@ -47,6 +51,7 @@ CARD_WITHOUT_REVIEW = "card-without-review"
 MISSING_CARD = "missing-card"
 CARD_MISMATCH = "card-mismatch"
 DUE_COLUMN = "due-column"
+SUMMARY = "summary"
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +181,33 @@ def run(conn: sqlite3.Connection, srs: Srs) -> tuple[list[Finding], list[_Repair
                 "DELETE FROM cards WHERE deck_id=? AND item_id=? AND face=?", unanswered
             )
         )
+    for summary in SUMMARIES:
+        _compare(conn, summary, findings, repairs)
     return findings, repairs
+
+
+def _compare(
+    conn: sqlite3.Connection, summary: Summary, findings: list[Finding], repairs: list[_Repair]
+) -> None:
+    """One finding when a summary table disagrees with the answers it summarises."""
+    kept = set(conn.execute(summary.kept))
+    truth = set(conn.execute(summary.truth))
+    if kept == truth:
+        return
+    wrong, missing = len(kept - truth), len(truth - kept)
+    findings.append(
+        Finding(
+            SUMMARY,
+            f"the summary table {summary.table} disagrees with the answers: {wrong} row(s) kept"
+            f" that they do not give, {missing} row(s) they give that it lacks",
+        )
+    )
+
+    def rebuild(c: sqlite3.Connection) -> None:
+        for statement in summary.rebuild:
+            c.execute(statement)
+
+    repairs.append(rebuild)
 
 
 _Chain = list[tuple[int, datetime, int, str | None]]

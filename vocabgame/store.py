@@ -15,7 +15,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -34,8 +34,8 @@ QUARTER = (
     " || printf('%02d', CAST(strftime('%M', {0}) AS INTEGER) / 15 * 15), '')"
 )
 # An answer to a learned face (FSRS's Review state when it was asked), as the retention figure
-# counts them: written out the same in the partial index and in the query that uses it.
-LEARNED_ANSWER = "scheduled = 1 AND json_extract(card_before, '$.state') = 2"
+# counts them; {0} is the row (NEW., OLD. or nothing).
+LEARNED = "{0}scheduled = 1 AND json_extract({0}card_before, '$.state') = 2"
 
 MIGRATIONS: list[str] = [
     # 0 -> 1
@@ -292,11 +292,11 @@ MIGRATIONS: list[str] = [
             ON CONFLICT (deck_id, item_id, face, answer) DO UPDATE SET times = times + 1;
     END;
     """,
-    # 8 -> 9: for the stats screen over a long history: the answers per quarter hour (UTC)
-    # and deck, kept by triggers like face_stats, so the heatmap reads a few thousand rows
-    # instead of twelve weeks of answers; the answers to learned faces (the retention
-    # figure's) in a covering partial index by time, kept by SQLite itself; an index on
-    # mode for the answers kept in one mode (cram's)
+    # 8 -> 9: for the stats screen over a long history, two summaries kept by triggers like
+    # face_stats: the answers per quarter hour (UTC) and deck, so the heatmap reads a few
+    # thousand rows instead of twelve weeks of answers; and per day (as written: the first ten
+    # characters of the time) and face, the answers to learned faces and the right ones, for
+    # the retention figure. And an index on mode for the answers kept in one mode (cram's).
     f"""
     CREATE TABLE answer_quarters (
         quarter TEXT NOT NULL,
@@ -325,12 +325,132 @@ MIGRATIONS: list[str] = [
         INSERT INTO answer_quarters VALUES ({QUARTER.format("NEW.reviewed_at")}, NEW.deck_id, 1)
             ON CONFLICT (quarter, deck_id) DO UPDATE SET answers = answers + 1;
     END;
-    CREATE INDEX IF NOT EXISTS reviews_learned
-        ON reviews (reviewed_at, deck_id, item_id, face, correct) WHERE {LEARNED_ANSWER};
+    CREATE TABLE learned_days (
+        day TEXT NOT NULL,
+        deck_id TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        face TEXT NOT NULL,
+        answers INTEGER NOT NULL DEFAULT 0,
+        right INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (day, deck_id, item_id, face)
+    ) WITHOUT ROWID;
+    INSERT INTO learned_days
+        SELECT substr(reviewed_at, 1, 10), deck_id, item_id, face, COUNT(*), SUM(correct)
+        FROM reviews WHERE {LEARNED.format("")} GROUP BY 1, 2, 3, 4;
+    CREATE TRIGGER learned_days_added AFTER INSERT ON reviews
+        WHEN {LEARNED.format("NEW.")} BEGIN
+        INSERT INTO learned_days VALUES (substr(NEW.reviewed_at, 1, 10), NEW.deck_id,
+            NEW.item_id, NEW.face, 1, NEW.correct)
+            ON CONFLICT (day, deck_id, item_id, face) DO UPDATE SET answers = answers + 1,
+                right = right + excluded.right;
+    END;
+    CREATE TRIGGER learned_days_removed AFTER DELETE ON reviews
+        WHEN {LEARNED.format("OLD.")} BEGIN
+        UPDATE learned_days SET answers = answers - 1, right = right - OLD.correct
+            WHERE day = substr(OLD.reviewed_at, 1, 10) AND deck_id = OLD.deck_id
+            AND item_id = OLD.item_id AND face = OLD.face;
+        DELETE FROM learned_days WHERE answers <= 0 AND day = substr(OLD.reviewed_at, 1, 10)
+            AND deck_id = OLD.deck_id AND item_id = OLD.item_id AND face = OLD.face;
+    END;
+    CREATE TRIGGER learned_days_changed AFTER UPDATE OF reviewed_at, deck_id, item_id, face,
+        correct, scheduled, card_before ON reviews BEGIN
+        UPDATE learned_days SET answers = answers - 1, right = right - OLD.correct
+            WHERE {LEARNED.format("OLD.")} AND day = substr(OLD.reviewed_at, 1, 10)
+            AND deck_id = OLD.deck_id AND item_id = OLD.item_id AND face = OLD.face;
+        DELETE FROM learned_days WHERE answers <= 0 AND day = substr(OLD.reviewed_at, 1, 10)
+            AND deck_id = OLD.deck_id AND item_id = OLD.item_id AND face = OLD.face;
+        INSERT INTO learned_days SELECT substr(NEW.reviewed_at, 1, 10), NEW.deck_id,
+            NEW.item_id, NEW.face, 1, NEW.correct WHERE {LEARNED.format("NEW.")}
+            ON CONFLICT (day, deck_id, item_id, face) DO UPDATE SET answers = answers + 1,
+                right = right + excluded.right;
+    END;
     CREATE INDEX IF NOT EXISTS reviews_mode ON reviews (mode);
     """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """A table the triggers keep from the reviews (and cards): `kept` reads it, `truth` reads
+    the same rows from what it summarises, `rebuild` makes it anew from that."""
+
+    table: str
+    kept: str
+    truth: str
+    rebuild: tuple[str, ...]
+
+
+SUMMARIES = (
+    Summary(
+        "items",
+        "SELECT deck_id, item_id, julianday(first_at), reviews, faces FROM items",
+        "SELECT deck_id, item_id, MIN(first), SUM(n), SUM(f) FROM ("
+        " SELECT deck_id, item_id, MIN(julianday(reviewed_at)) AS first, COUNT(*) AS n, 0 AS f"
+        " FROM reviews GROUP BY deck_id, item_id UNION ALL"
+        " SELECT deck_id, item_id, NULL, 0, COUNT(*) FROM cards GROUP BY deck_id, item_id)"
+        " GROUP BY deck_id, item_id",
+        (
+            "DELETE FROM items",
+            "INSERT INTO items (deck_id, item_id, first_at, reviews)"
+            " SELECT deck_id, item_id, MIN(reviewed_at), COUNT(*) FROM reviews"
+            " GROUP BY deck_id, item_id",
+            # first_at: the time of the earliest answer as it was written
+            "UPDATE items SET first_at = (SELECT reviewed_at FROM reviews AS r"
+            " WHERE r.deck_id = items.deck_id AND r.item_id = items.item_id"
+            " ORDER BY julianday(r.reviewed_at) LIMIT 1)",
+            "INSERT INTO items (deck_id, item_id, faces)"
+            " SELECT deck_id, item_id, COUNT(*) FROM cards WHERE true GROUP BY deck_id, item_id"
+            " ON CONFLICT (deck_id, item_id) DO UPDATE SET faces = excluded.faces",
+        ),
+    ),
+    Summary(
+        "face_stats",
+        "SELECT deck_id, item_id, face, reviews, right, lapses FROM face_stats",
+        "SELECT deck_id, item_id, face, COUNT(*), SUM(correct),"
+        " IFNULL(SUM(correct = 0 AND json_extract(card_before, '$.state') = 2), 0)"
+        " FROM reviews GROUP BY deck_id, item_id, face",
+        (
+            "DELETE FROM face_stats",
+            "INSERT INTO face_stats SELECT deck_id, item_id, face, COUNT(*), SUM(correct),"
+            " IFNULL(SUM(correct = 0 AND json_extract(card_before, '$.state') = 2), 0)"
+            " FROM reviews GROUP BY deck_id, item_id, face",
+        ),
+    ),
+    Summary(
+        "wrong_answers",
+        "SELECT deck_id, item_id, face, answer, times FROM wrong_answers",
+        "SELECT deck_id, item_id, face, answer, COUNT(*) FROM reviews WHERE correct = 0"
+        " GROUP BY deck_id, item_id, face, answer",
+        (
+            "DELETE FROM wrong_answers",
+            "INSERT INTO wrong_answers SELECT deck_id, item_id, face, answer, COUNT(*)"
+            " FROM reviews WHERE correct = 0 GROUP BY deck_id, item_id, face, answer",
+        ),
+    ),
+    Summary(
+        "learned_days",
+        "SELECT day, deck_id, item_id, face, answers, right FROM learned_days",
+        "SELECT substr(reviewed_at, 1, 10), deck_id, item_id, face, COUNT(*), SUM(correct)"
+        f" FROM reviews WHERE {LEARNED.format('')} GROUP BY 1, 2, 3, 4",
+        (
+            "DELETE FROM learned_days",
+            "INSERT INTO learned_days SELECT substr(reviewed_at, 1, 10), deck_id, item_id, face,"
+            f" COUNT(*), SUM(correct) FROM reviews WHERE {LEARNED.format('')} GROUP BY 1, 2, 3, 4",
+        ),
+    ),
+    Summary(
+        "answer_quarters",
+        "SELECT quarter, deck_id, answers FROM answer_quarters",
+        f"SELECT {QUARTER.format('reviewed_at')}, deck_id, COUNT(*) FROM reviews GROUP BY 1, 2",
+        (
+            "DELETE FROM answer_quarters",
+            "INSERT INTO answer_quarters"
+            f" SELECT {QUARTER.format('reviewed_at')}, deck_id, COUNT(*) FROM reviews"
+            " GROUP BY 1, 2",
+        ),
+    ),
+)
 QUICK_CHECK_BYTES = 32 * 1024 * 1024  # stores up to this size are checked whole at opening
 
 
@@ -987,15 +1107,30 @@ class Store:
     @_reads
     def learned_answers(self, since: datetime) -> list[tuple[FaceKey, int, int]]:
         """Per face, the answers given at or after `since` to it once learned (FSRS's Review
-        state when it was asked, a scheduled answer), and how many were right: one range of
-        the partial index that holds only such answers."""
-        rows = self.conn.execute(
+        state when it was asked, a scheduled answer), and how many were right. Whole days
+        come from the per-day summary; the answers of the day `since` falls in (its first ten
+        characters, as the summary keys them: the same order as comparing the times written)
+        from the reviews, through the index on time."""
+        moment = since.isoformat()
+        day = moment[:10]
+        following = (date.fromisoformat(day) + timedelta(days=1)).isoformat()
+        tally: dict[FaceKey, list[int]] = {}
+        for d, i, f, n, right in self.conn.execute(
+            "SELECT deck_id, item_id, face, SUM(answers), SUM(right) FROM learned_days"
+            " WHERE day > ? GROUP BY deck_id, item_id, face",
+            (day,),
+        ):
+            tally[FaceKey(d, i, f)] = [int(n), int(right)]
+        for d, i, f, n, right in self.conn.execute(
             "SELECT deck_id, item_id, face, COUNT(*), SUM(correct) FROM reviews"
-            f" INDEXED BY reviews_learned WHERE reviewed_at >= ? AND {LEARNED_ANSWER}"
+            f" WHERE reviewed_at >= ? AND reviewed_at < ? AND {LEARNED.format('')}"
             " GROUP BY deck_id, item_id, face",
-            (since.isoformat(),),
-        )
-        return [(FaceKey(d, i, f), int(n), int(right)) for d, i, f, n, right in rows]
+            (moment, following),
+        ):
+            counts = tally.setdefault(FaceKey(d, i, f), [0, 0])
+            counts[0] += int(n)
+            counts[1] += int(right)
+        return [(key, n, right) for key, (n, right) in tally.items()]
 
     # -- confusions -----------------------------------------------------------------------
 
