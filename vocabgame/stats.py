@@ -115,7 +115,8 @@ def deck_progress(
     today and the best score. `new_left` is how many new items each deck may still start
     today (none given: no limit). Four small queries in all, whatever the number of decks
     or answers: the per-item summary, the faces due now (an index range), the best scores."""
-    due = store.due_counts(now)
+    decks = list(decks)
+    due = store.due_counts(now, (deck.id for deck in decks))
     best = store.best_scores()
     rows = []
     for deck in decks:

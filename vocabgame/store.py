@@ -809,13 +809,20 @@ class Store:
         return {FaceKey(d, i, f) for d, i, f in self.conn.execute(sql, args)}
 
     @_reads
-    def due_counts(self, now: datetime) -> dict[str, dict[tuple[str, str], None]]:
-        """Per deck, the (item id, face) pairs due at `now`: plain tuples from an index range,
-        for counting at any size."""
+    def due_counts(
+        self, now: datetime, deck_ids: Iterable[str] | None = None
+    ) -> dict[str, dict[tuple[str, str], None]]:
+        """Per deck (of `deck_ids`, if given: then one range of the index on deck and due per
+        deck instead of a pass over every card), the (item id, face) pairs due at `now`:
+        plain tuples, for counting at any size."""
+        sql = "SELECT deck_id, item_id, face FROM cards WHERE due <= ?"
+        args: list[str] = [as_utc(now).isoformat()]
+        if deck_ids is not None:
+            ids = list(deck_ids)
+            sql += f" AND deck_id IN ({','.join('?' * len(ids))})"
+            args += ids
         out: dict[str, dict[tuple[str, str], None]] = {}
-        for d, i, f in self.conn.execute(
-            "SELECT deck_id, item_id, face FROM cards WHERE due <= ?", (as_utc(now).isoformat(),)
-        ):
+        for d, i, f in self.conn.execute(sql, args):
             out.setdefault(d, {})[(i, f)] = None
         return out
 
