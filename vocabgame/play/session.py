@@ -21,6 +21,7 @@ from fsrs import Card
 
 from vocabgame import backup, stats
 from vocabgame.deck import Catalog, load_catalog
+from vocabgame.deck.cache import DECK_CACHE, DeckCache
 from vocabgame.kinds import faces
 from vocabgame.model import Deck, FaceKey
 from vocabgame.play.modes import MODES, ModeId, PlanContext, PreviewMode
@@ -93,7 +94,8 @@ def open_session(
     _, problem = backup.daily_backup(store.conn, data_dir, clock(), tz)
     if problem is not None:
         store.notices.append(problem)
-    return Session(store, load_catalog(folders), clock=clock, tz=tz)
+    catalog = load_catalog(folders, cache=DeckCache(data_dir / DECK_CACHE))
+    return Session(store, catalog, clock=clock, tz=tz)
 
 
 class Session:
@@ -142,7 +144,7 @@ class Session:
         validates shows in `home().problems` instead of vanishing. True when reloaded."""
         if not force and not self.catalog.changed():
             return False
-        self.catalog = load_catalog(self.catalog.folders)
+        self.catalog = load_catalog(self.catalog.folders, cache=self.catalog.cache)
         self._new_renames = self.carry_renames()
         self.renames = (*self.renames, *self._new_renames)
         return True
