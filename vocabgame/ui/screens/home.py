@@ -11,13 +11,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from vocabgame.play import DeckSummary, Home, ModeId
 from vocabgame.printable import printable
 from vocabgame.store import StoreError
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.screens.settings import SettingsScreen
+from vocabgame.ui.widgets.footer import KeysFooter
 
 if TYPE_CHECKING:
     from vocabgame.ui.app import VocabApp
@@ -124,7 +125,7 @@ class HomeScreen(Screen[None]):
                 yield DataTable(id="decks", cursor_type="row", zebra_stripes=True)
                 yield Static(id="details")
             yield Static(id="problems")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one("#decks", DataTable).focus()
