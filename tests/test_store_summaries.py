@@ -11,9 +11,10 @@ from collections import Counter
 from datetime import UTC, date, datetime, timedelta, timezone
 from pathlib import Path
 
-from vocabgame import check, insights
+from vocabgame import check, insights, stats
 from vocabgame import store as store_module
 from vocabgame.deck import Catalog
+from vocabgame.kinds import item_faces
 from vocabgame.play import Session
 from vocabgame.progress import export_progress, import_progress
 from vocabgame.srs import Srs
@@ -73,6 +74,37 @@ def assert_figures_agree(session: Session, deck_id: str | None = None) -> int:
     return counted
 
 
+def assert_home_agrees(session: Session, left: int) -> None:
+    """The home screen's figures per deck (read from the per-item summary) equal the same
+    figures counted from every answer and card."""
+    conn = session.store.conn
+    now = session.clock()
+    answered = set(conn.execute("SELECT DISTINCT deck_id, item_id FROM reviews"))
+    cards = Counter((d, i) for d, i in conn.execute("SELECT deck_id, item_id FROM cards"))
+    due = set(
+        conn.execute("SELECT deck_id, item_id, face FROM cards WHERE due <= ?", (now.isoformat(),))
+    )
+    decks = session.catalog.decks
+    figures = stats.deck_progress(session.store, decks, now, {d.id: left for d in decks})
+    for deck, got in zip(decks, figures, strict=True):
+        faces = {item.id: item_faces(item) for item in deck.items()}
+        order = stats.new_item_order(deck)
+        started = [i for i in order if (deck.id, i) in answered]
+        unstarted = [i for i in order if (deck.id, i) not in answered]
+        seen = sum(min(cards[(deck.id, i)], len(faces[i])) for i in started)
+        opening = unstarted[: min(left, len(unstarted))]
+        assert (got.seen, got.total, got.unstarted, got.new_items_left) == (
+            seen,
+            sum(len(f) for f in faces.values()),
+            len(unstarted),
+            len(opening),
+        )
+        assert got.due == sum((deck.id, i, f) in due for i in faces for f in faces[i])
+        assert got.new == sum(len(faces[i]) for i in started) - seen + sum(
+            len(faces[i]) for i in opening
+        )
+
+
 def test_the_summaries_follow_answers_undo_overrides_and_imports(tmp_path: Path) -> None:
     now: Now = [START]
     decks = (claims_deck(8), terms_deck(6), parse(MIXED))
@@ -100,6 +132,8 @@ def test_the_summaries_follow_answers_undo_overrides_and_imports(tmp_path: Path)
             learned += assert_figures_agree(session)
             assert_figures_agree(session, "words")
             assert items_problems(tmp_path / "a" / "vocabgame.db") == []
+            for left in (0, 1, 3):
+                assert_home_agrees(session, left)
     assert learned > 0  # the retention figure was not empty
     assert session.store.overridden()  # overrides happened
 
