@@ -8,10 +8,10 @@ is); `now` comes from the caller's clock.
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from itertools import filterfalse, islice
 
 from vocabgame.kinds import KINDS, faces, item_faces
 from vocabgame.model import Deck
@@ -61,6 +61,7 @@ class _DeckShape:
     order: list[str]  # item ids, in the order new items start
     faces: dict[str, int]  # item id -> how many faces it has
     keys: frozenset[tuple[str, str]]  # every face, as (item id, face)
+    live: str  # JSON object: item id -> faces, in `order` (what the store's queries take)
     # item id -> (kind's index in KINDS, index of its first face in that kind's list of
     # faces): where `play.modes.round_robin` puts each face, without listing them all
     position: dict[str, tuple[int, int]]
@@ -92,6 +93,9 @@ def _shape(deck: Deck) -> _DeckShape:
         list(order),
         faces_of,
         frozenset((k.item_id, k.face) for k in faces(deck)),
+        json.dumps(
+            {item.id: len(item_faces(item)) for item in (deck.item(i) for i in order) if item}
+        ),
         position,
         max(faces_of.values(), default=0),
     )
@@ -109,26 +113,18 @@ def deck_progress(
 ) -> tuple[DeckStats, ...]:
     """Per deck, over the questions (faces) the deck has now: seen, total, due now, new
     today and the best score. `new_left` is how many new items each deck may still start
-    today (none given: no limit). A few small queries, whatever the number of answers: per
-    deck its started items from the per-item summary (one row), the faces due now (an index
-    range per deck), the best scores."""
+    today (none given: no limit). Four small queries in all, whatever the number of decks
+    or answers: the per-item summary, the faces due now (an index range), the best scores."""
     decks = list(decks)
     due = store.due_counts(now, (deck.id for deck in decks))
     best = store.best_scores()
     rows = []
     for deck in decks:
         shape = _shape(deck)
-        scheduled = store.started_item_faces(deck.id)  # item id -> faces with a schedule
-        started = seen = started_faces = 0
-        for item_id in shape.order:
-            if item_id in scheduled:
-                faces_now = shape.faces[item_id]
-                started += 1
-                seen += min(scheduled[item_id], faces_now)  # at most the item's faces now
-                started_faces += faces_now
+        started, seen, started_faces = store.deck_summary(deck.id, shape.live)
         unstarted = len(shape.order) - started
         left = unstarted if new_left is None else min(new_left.get(deck.id, 0), unstarted)
-        opening = islice(filterfalse(scheduled.__contains__, shape.order), left)
+        opening = store.first_unstarted(deck.id, shape.live, left)
         rows.append(
             DeckStats(
                 id=deck.id,
@@ -138,7 +134,7 @@ def deck_progress(
                 due=sum(1 for k in due.get(deck.id, ()) if k in shape.keys),
                 # Unanswered faces of items already started, and every face of the new items
                 # today's limit still lets start.
-                new=started_faces - seen + sum(shape.faces[i] for i in opening),
+                new=started_faces - seen + sum(n for _, n in opening),
                 best=best.get(deck.id),
                 new_items_left=left,
                 unstarted=unstarted,

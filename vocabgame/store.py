@@ -981,6 +981,44 @@ class Store:
         return {(d, i): faces for d, i, faces in rows}
 
     @_reads
+    def deck_summary(self, deck_id: str, live: str) -> tuple[int, int, int]:
+        """For one deck's live items (`live`: a JSON object of item id -> number of faces, in
+        the order new items start): the items answered at least once, their faces with a
+        schedule (at most the item's faces now) and all their faces. One indexed join, done
+        by SQLite, whatever the number of items."""
+        row = self.conn.execute(
+            "SELECT COUNT(*), COALESCE(SUM(MIN(i.faces, j.value)), 0),"
+            " COALESCE(SUM(j.value), 0) FROM json_each(?) AS j"  # CROSS JOIN: parse it once
+            " CROSS JOIN items AS i ON i.deck_id = ? AND i.item_id = j.key WHERE i.reviews > 0",
+            (live, deck_id),
+        ).fetchone()
+        return int(row[0]), int(row[1]), int(row[2])
+
+    @_reads
+    def first_unstarted(self, deck_id: str, live: str, count: int) -> list[tuple[str, int]]:
+        """The first `count` items of `live` (as in `deck_summary`) never answered, in order,
+        with their number of faces."""
+        if count <= 0:
+            return []
+        rows = self.conn.execute(
+            "SELECT j.key, j.value FROM json_each(?) AS j WHERE NOT EXISTS (SELECT 1 FROM items"
+            " AS i WHERE i.deck_id = ? AND i.item_id = j.key AND i.reviews > 0) LIMIT ?",
+            (live, deck_id, count),
+        )
+        return [(item, int(n)) for item, n in rows]
+
+    @_reads
+    def partial_items(self, deck_id: str, live: str) -> list[str]:
+        """Items of `live` (as in `deck_summary`) answered at least once with fewer faces
+        scheduled than they have: their other faces are still new."""
+        rows = self.conn.execute(
+            "SELECT j.key FROM json_each(?) AS j CROSS JOIN items AS i"
+            " ON i.deck_id = ? AND i.item_id = j.key WHERE i.reviews > 0 AND i.faces < j.value",
+            (live, deck_id),
+        )
+        return [item for (item,) in rows]
+
+    @_reads
     def items_scheduled_below(self, deck_id: str, faces: int) -> list[tuple[str, int]]:
         """The deck's items answered at least once with fewer than `faces` faces scheduled,
         each with its number of scheduled faces."""
@@ -991,15 +1029,14 @@ class Store:
         return [(item, int(n)) for item, n in rows]
 
     @_reads
-    def started_item_faces(self, deck_id: str) -> dict[str, int]:
-        """The deck's items answered at least once, each with how many of its faces have a
-        schedule. One row: SQLite gathers them into a JSON object, which Python reads far
-        quicker than a row per item."""
+    def started_item_ids(self, deck_id: str) -> set[str]:
+        """The ids of the deck's items answered at least once (one row: SQLite gathers them
+        into a JSON array, quicker to read than a row per item)."""
         row = self.conn.execute(
-            "SELECT json_group_object(item_id, faces) FROM items WHERE deck_id = ? AND reviews > 0",
+            "SELECT json_group_array(item_id) FROM items WHERE deck_id = ? AND reviews > 0",
             (deck_id,),
         ).fetchone()
-        return {item: int(n) for item, n in json.loads(row[0]).items()}
+        return set(json.loads(row[0]))
 
     @_reads
     def scheduled_faces(self, deck_id: str, item_id: str) -> set[str]:

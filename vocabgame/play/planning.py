@@ -1,7 +1,7 @@
 """What a round plan reads from the store, read so that its cost does not grow with the
 history: the due cards through the index on due (only the fields their order needs), and the faces still new through the per-item
 summary (items answered with faces left, and the first items not yet started, found in
-one read of the items started). The order is
+one read of the ids of the items started). The order is
 `modes.round_robin`'s, worked out from each face's place instead of listing every face."""
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def new_faces(
         ]
         left = new_left.get(deck.id, 0)
         if left > 0:  # the first items in the order never answered
-            started = store.started_item_faces(deck.id)
+            started = store.started_item_ids(deck.id)
             unstarted = filterfalse(started.__contains__, shape.order)
             wanted += [(item_id, set[str](), True) for item_id in islice(unstarted, left)]
         for item_id, answered, starts in wanted:
