@@ -14,6 +14,7 @@ import sys
 import tempfile
 import time
 import traceback
+from dataclasses import asdict
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
@@ -31,12 +32,17 @@ the same work on a smaller history, PyYAML's C loader, ...); the table shows bot
 ratio, the target and whether it is met. Times are medians, in milliseconds. The decks and
 stores it needs are generated into a temporary folder (or --scratch)."""
 
-EPILOG = "figures (for --only): " + ", ".join(ROW_IDS)
+EPILOG = "figures (for --only; full sizes, --quick uses smaller ones):\n" + "\n".join(
+    f"  {row_id:<20} {about}" for group in GROUPS for row_id, about in group.figures
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m benchmarks", description=DESCRIPTION, epilog=EPILOG
+        prog="python -m benchmarks",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--quick",
@@ -168,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     unknown = [n for n in args.only if not any(n in row for row in ROW_IDS)]
     if unknown:
-        print(f"no figure's name contains {unknown[0]!r}; they are: {EPILOG}", file=sys.stderr)
+        print(f"no figure's name contains {unknown[0]!r}.\n{EPILOG}", file=sys.stderr)
         return EXIT_BROKEN
     started = time.perf_counter()
     work = Path(tempfile.mkdtemp(prefix="vocabgame-bench-"))
@@ -195,6 +201,7 @@ def main(argv: list[str] | None = None) -> int:
         report = {
             "machine": info,
             "quick": args.quick,
+            "scale": asdict(QUICK if args.quick else FULL),
             "only": args.only,
             "seconds": round(elapsed, 1),
             "rows": [row.as_json() for row in rows],

@@ -583,35 +583,69 @@ def cli_start(ctx: Context) -> list[Row]:
 
 @dataclass(frozen=True)
 class Group:
-    rows: tuple[str, ...]  # the ids of the rows it makes
-    measure: Callable[[Context], list[Row]]
-    about: str  # one line for --help
+    """Figures measured together, and what `--help` says of each (id, what it compares)."""
 
+    figures: tuple[tuple[str, str], ...]
+    measure: Callable[[Context], list[Row]]
+
+    @property
+    def rows(self) -> tuple[str, ...]:
+        return tuple(row_id for row_id, _ in self.figures)
+
+
+_SIZES = {"small": "1k", "medium": "10k", "large": "50k"}
 
 GROUPS = (
-    Group(("launch",), launch_builtin, "launch to the home screen vs a bare Textual app"),
-    Group(("launch-history",), launch_history, "the same over a heavy history vs an empty store"),
-    Group(("home-data", "plan", "stats-data"), history, "home data and planning at 1M answers"),
-    Group(("answer",), answer_commit, "record an answer, commit included"),
-    Group(("stats-command",), stats_command, "vocabgame stats --json at 1M answers"),
-    Group(("validate-command",), validate_command, "vocabgame validate decks/"),
+    Group(
+        (("launch", "launch to the painted home screen, built-in decks, vs a bare app: <= 1.3x"),),
+        launch_builtin,
+    ),
+    Group(
+        (("launch-history", "the same with 100k faces, 1M answers vs an empty store: <= 1.2x"),),
+        launch_history,
+    ),
+    Group(
+        (
+            ("home-data", "home screen data at 1M answers: <= 50 ms (10k answers: info)"),
+            ("plan", "plan a round at 100k faces, 1M answers: <= 50 ms and <= 2x 10k answers"),
+            ("stats-data", "stats figures in the process, 1M vs 10k answers (info)"),
+        ),
+        history,
+    ),
+    Group(
+        (("answer", "record an answer, commit included: <= 5 ms (synchronous=NORMAL: info)"),),
+        answer_commit,
+    ),
+    Group(
+        (("stats-command", "vocabgame stats --json at 1M answers: <= 1 s and <= 3x empty store"),),
+        stats_command,
+    ),
+    Group(
+        (("validate-command", "vocabgame validate decks/ vs a C-loader parse script: <= 2x"),),
+        validate_command,
+    ),
     Group(
         (
             *(
-                f"deck-{what}-{role}"
-                for role in ("small", "medium", "large")
-                for what in ("load", "memory")
+                figure
+                for role, size in _SIZES.items()
+                for figure in (
+                    (f"deck-load-{role}", f"load + validate {size} items vs C-loader parse: <= 2x"),
+                    (f"deck-memory-{role}", "peak memory of that vs the parse alone: <= 2x"),
+                )
             ),
-            "deck-growth",
-            "deck-limits-accept",
-            "deck-limits-bomb",
+            ("deck-growth", "load + validate 50k items vs 10k: <= 5.5x"),
+            ("deck-limits-accept", "the default limits accept 50k items"),
+            ("deck-limits-bomb", "the default limits still stop an alias bomb"),
         ),
         generated_decks,
-        "generated decks of 1k, 10k and 50k items: time, growth, memory, limits",
     ),
-    Group(("key-feedback",), key_feedback, "key press to the feedback frame vs a highlight move"),
-    Group(("builtin-decks",), deck_loading, "(info) load the built-in decks in the process"),
-    Group(("cli-start",), cli_start, "(info) start a command that opens no game"),
+    Group(
+        (("key-feedback", "key press to the first feedback frame vs a highlight move: <= 2x"),),
+        key_feedback,
+    ),
+    Group((("builtin-decks", "load the built-in decks in the process (info)"),), deck_loading),
+    Group((("cli-start", "start a command that opens no game (info)"),), cli_start),
 )
 
 ROW_IDS = tuple(row for group in GROUPS for row in group.rows)
