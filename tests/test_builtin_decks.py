@@ -11,6 +11,7 @@ import dataclasses
 import itertools
 import json
 import math
+import random
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterator
@@ -459,6 +460,87 @@ def test_calculation_answers_match_independent_computation_for_all_givens(
                         f"expected {expected!r}"
                     )
     assert not wrong, "calculation answers that disagree:" + _listing(wrong)
+
+
+# A drawn number must read naturally: "1 tokens", "1 KV heads" and "while 0 other requests are
+# decoding" are slips. A number 1 standing alone, then at most one other word, then a word ending
+# in "s" that is not a verb, unit or other non-plural; or 0 followed by "other".
+_NOT_PLURAL = frozenset(
+    [
+        "is",
+        "was",
+        "has",
+        "does",
+        "means",
+        "as",
+        "us",
+        "ms",
+        "ns",
+        "s",
+        "its",
+        "this",
+        "thus",
+        "plus",
+        "minus",
+        "across",
+        "less",
+        "flops",
+        "tflops",
+        "pflops",
+    ]
+)
+_ONE_THEN_WORD = re.compile(r"(?<![\w.,])1 (?:([A-Za-z][\w-]*) )?([A-Za-z][\w-]*)\b")
+_ZERO_OTHER = re.compile(r"(?<![\w.,])0 other\b", re.IGNORECASE)
+RENDERED_SEEDS = 50
+
+
+def _number_slips(text: str) -> list[str]:
+    """The places in a rendered prompt where a drawn 0 or 1 does not fit the words around it."""
+    slips = [m.group(0) for m in _ZERO_OTHER.finditer(text)]
+    for m in _ONE_THEN_WORD.finditer(text):
+        for word in (m.group(1), m.group(2)):
+            if word is None:
+                continue
+            folded = word.casefold()
+            if folded.endswith("s") and not folded.endswith("ss") and folded not in _NOT_PLURAL:
+                slips.append(m.group(0))
+                break
+    return slips
+
+
+@pytest.mark.parametrize(
+    ("text", "slips"),
+    [
+        ("arrives while 0 other requests are decoding", 1),
+        ("k = 1 tokens per step", 1),
+        ("A model with 1 KV heads is served", 1),
+        ("and 1 micro-batches are pushed through", 1),
+        ("FP8 (1 byte per parameter) on 8 H200 GPUs", 0),
+        ("a TPOT of 1 ms, a vLLM V1 server, 0.1 of a run, 1 GPU is busy", 0),
+        ("the number of other requests already decoding is 0; any such request", 0),
+    ],
+)
+def test_number_slip_rule_finds_what_it_names(text: str, slips: int) -> None:
+    assert len(_number_slips(text)) == slips, _number_slips(text)
+
+
+def test_every_rendered_calculation_prompt_reads_naturally_for_every_draw(
+    decks: list[Deck],
+) -> None:
+    from vocabgame.kinds.calculation import CalculationKind
+    from vocabgame.quiz.question import Face
+
+    kind = CalculationKind()
+    found: dict[str, set[str]] = defaultdict(set)
+    for d in decks:
+        for k in d.calculations:
+            for seed in range(RENDERED_SEEDS):
+                prompt = kind.question(d, k, Face.CALCULATION, random.Random(seed)).prompt
+                for slip in _number_slips(prompt):
+                    found[_where(d, k.id)].add(slip)
+    assert not found, "calculation prompts where a drawn number reads wrongly:" + _listing(
+        [f"{where}: {', '.join(sorted(slips))}" for where, slips in sorted(found.items())]
+    )
 
 
 # -- 8. the seed's knowledge checks and FAQ -------------------------------------------------------

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from vocabgame.deck.cache import DeckCache
 from vocabgame.deck.load import load_deck
 from vocabgame.model import Deck
 from vocabgame.problems import DeckError, Problem
@@ -20,6 +21,7 @@ class Catalog:
     problems: tuple[Problem, ...]
     folders: tuple[Path, ...] = ()  # where they were found, to look again
     stamps: tuple[tuple[str, int, int], ...] = ()  # each file read: path, mtime (ns), size
+    cache: DeckCache | None = None  # validated decks kept between runs, to load again quickly
 
     def get(self, deck_id: str) -> Deck | None:
         return next((d for d in self.decks if d.id == deck_id), None)
@@ -44,10 +46,12 @@ def _stamps_of(files: Iterable[Path]) -> tuple[tuple[str, int, int], ...]:
     return tuple(out)
 
 
-def load_catalog(folders: Iterable[Path], max_bytes: int = DEFAULT_MAX_BYTES) -> Catalog:
+def load_catalog(
+    folders: Iterable[Path], max_bytes: int = DEFAULT_MAX_BYTES, cache: DeckCache | None = None
+) -> Catalog:
     """Load every deck in the folders (missing folders are skipped; one that cannot be searched
     is a problem). A deck whose id another file already took is left out with one problem
-    naming both files."""
+    naming both files. With a `cache`, decks that validated before are taken from it."""
     folders = tuple(folders)
     files, found = find_deck_files(folders)
     stamps = _stamps_of(files)  # before reading: a save during the load shows as a change
@@ -63,7 +67,7 @@ def load_catalog(folders: Iterable[Path], max_bytes: int = DEFAULT_MAX_BYTES) ->
             continue
         seen.add(resolved)
         try:
-            deck = load_deck(path, max_bytes)
+            deck = load_deck(path, max_bytes, cache)
         except DeckError as exc:
             problems.extend(exc.problems)
             continue
@@ -77,7 +81,7 @@ def load_catalog(folders: Iterable[Path], max_bytes: int = DEFAULT_MAX_BYTES) ->
             continue
         decks[deck.id] = deck
     return Catalog(
-        tuple(_live_ids_are_not_old_ids(decks, problems)), tuple(problems), folders, stamps
+        tuple(_live_ids_are_not_old_ids(decks, problems)), tuple(problems), folders, stamps, cache
     )
 
 

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from vocabgame.deck import lint
 from vocabgame.kinds import KINDS, ItemKind
@@ -20,6 +21,9 @@ from vocabgame.problems import DeckError, Problem
 from vocabgame.reading.checker import Checker, describe, did_you_mean
 from vocabgame.reading.files import DEFAULT_MAX_BYTES, read_text
 from vocabgame.reading.yamltree import Node, YamlProblem, parse
+
+if TYPE_CHECKING:
+    from vocabgame.deck.cache import DeckCache
 
 HEADER_KEYS = ("format", "id", "title", "description", "tags", "sources", "formerly")
 SOURCE_KEYS = ("title", "url")
@@ -306,12 +310,20 @@ def load_text(
     return deck, problems
 
 
-def load_deck(path: Path | str, max_bytes: int = DEFAULT_MAX_BYTES) -> Deck:
-    """Load one deck file; raises DeckError listing every problem in it."""
+def load_deck(
+    path: Path | str, max_bytes: int = DEFAULT_MAX_BYTES, cache: DeckCache | None = None
+) -> Deck:
+    """Load one deck file; raises DeckError listing every problem in it. With a `cache`, a
+    file whose text validated before is not read again."""
     path = Path(path)
-    deck, problems = load_text(read_text(path, max_bytes), str(path))
+    text = read_text(path, max_bytes)
+    if cache is not None and (kept := cache.get(str(path), text)) is not None:
+        return kept
+    deck, problems = load_text(text, str(path))
     if deck is None:
         raise DeckError([p for p in problems if p.severity == "error"])
+    if cache is not None:
+        cache.put(str(path), text, deck)
     return deck
 
 

@@ -15,18 +15,15 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta, tzinfo
 from pathlib import Path
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from fsrs import Card
 
-from vocabgame import backup, insights, stats
+from vocabgame import backup, stats
 from vocabgame.deck import Catalog, load_catalog
+from vocabgame.deck.cache import DECK_CACHE, DeckCache
 from vocabgame.kinds import faces
 from vocabgame.model import Deck, FaceKey
-from vocabgame.play import overview
-from vocabgame.play.challenge import Challenge
-from vocabgame.play.drill import Drill, plan_drill
-from vocabgame.play.drill import standings as drill_standings
-from vocabgame.play.interview import Interview
 from vocabgame.play.modes import MODES, ModeId, PlanContext, PreviewMode
 from vocabgame.play.round import Round
 from vocabgame.play.spacing import space_round
@@ -34,6 +31,12 @@ from vocabgame.problems import Problem
 from vocabgame.settings import Settings
 from vocabgame.srs import Clock, Srs, utc_now
 from vocabgame.store import DB_NAME, Store, StoreReadOnly
+
+if TYPE_CHECKING:  # each mode's module is imported when its mode is first played
+    from vocabgame.play.challenge import Challenge
+    from vocabgame.play.drill import Drill
+    from vocabgame.play.interview import Interview
+    from vocabgame.play.overview import Overview
 
 # Today's extra new items per deck ("learn N more today"), kept with the settings:
 # {"day": "2026-11-30", "decks": {"kv-cache": 10}}; another day's value counts for nothing.
@@ -91,7 +94,8 @@ def open_session(
     _, problem = backup.daily_backup(store.conn, data_dir, clock(), tz)
     if problem is not None:
         store.notices.append(problem)
-    return Session(store, load_catalog(folders), clock=clock, tz=tz)
+    catalog = load_catalog(folders, cache=DeckCache(data_dir / DECK_CACHE))
+    return Session(store, catalog, clock=clock, tz=tz)
 
 
 class Session:
@@ -140,7 +144,7 @@ class Session:
         validates shows in `home().problems` instead of vanishing. True when reloaded."""
         if not force and not self.catalog.changed():
             return False
-        self.catalog = load_catalog(self.catalog.folders)
+        self.catalog = load_catalog(self.catalog.folders, cache=self.catalog.cache)
         self._new_renames = self.carry_renames()
         self.renames = (*self.renames, *self._new_renames)
         return True
@@ -240,9 +244,12 @@ class Session:
             self.store, self.catalog.decks, self.clock(), self.today, self.new_left_by_deck()
         )
 
-    def insights(self, deck_id: str | None = None, tag: str | None = None) -> overview.Overview:
+    def insights(self, deck_id: str | None = None, tag: str | None = None) -> Overview:
         """The stats screen's figures for one deck, one tag (within the deck, if one is
         given) or everything; KeyError for a deck that is not there."""
+        from vocabgame import insights
+        from vocabgame.play import overview
+
         decks = self.decks_for(deck_id)
         figures = insights.collect(self.store, decks, self.clock(), self.today, deck_id, tag)
         return overview.overview(
@@ -422,6 +429,8 @@ class Session:
         """A mock interview of `questions` questions (default: the setting) against a clock
         of `minutes` (default: the setting), whichever ends first; None when the decks have
         nothing to ask."""
+        from vocabgame.play.interview import Interview
+
         minutes = self.settings.interview_minutes if minutes is None else minutes
         size = questions or self.settings.interview_questions
         round_ = self.start_round(deck_id, size=size, seed=seed, mode=ModeId.INTERVIEW, tag=tag)
@@ -439,6 +448,8 @@ class Session:
     ) -> Challenge | None:
         """A scenario challenge with the countdown setting per question; None when the decks
         have no scenarios or claims."""
+        from vocabgame.play.challenge import Challenge
+
         round_ = self.start_round(deck_id, size=size, seed=seed, mode=ModeId.CHALLENGE, tag=tag)
         if round_ is None:
             return None
@@ -457,6 +468,8 @@ class Session:
     ) -> Drill | None:
         """A confusion drill of the chosen decks' most-confused pairs (with none on record:
         their confusable groups); None when there is nothing to drill."""
+        from vocabgame.play.drill import Drill, plan_drill
+
         decks = self.decks_chosen(deck_id, tag)
         keys, pair_of, from_groups, retired = plan_drill(
             decks, self.store, size or self.round_size, self.settings.drill_retire_after
@@ -482,6 +495,8 @@ class Session:
         rounds = self.store.best_round_scores_by_mode()
         interviews = self.store.reports(ModeId.INTERVIEW)
         challenges = self.store.reports(ModeId.CHALLENGE)
+        from vocabgame.play.drill import standings as drill_standings
+
         limit = self.settings.drill_retire_after
         pairs = drill_standings(self.store)
         return {

@@ -28,6 +28,7 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # Bidirectional embeddings, overrides and isolates: they make text display in another order
 # than it is stored (the "Trojan Source" trick), so a definition could read as its opposite.
 _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+_UNSAFE = re.compile(f"{_CONTROL.pattern[:-1]}{_BIDI.pattern[1:]}")  # either, in one pass
 
 _BOOL_WORDS = frozenset(
     [
@@ -133,6 +134,29 @@ _constructor = yaml.constructor.SafeConstructor()
 _resolver = yaml.resolver.Resolver()
 
 
+_STR = _YAML + "str"
+
+
+def _refuse_characters(value: str, line: int, col: int) -> None:
+    control = _CONTROL.search(value)
+    if control:
+        raise YamlProblem(
+            f"text contains the control character U+{ord(control.group()):04X}; deck text may "
+            "not hold terminal escapes or other control characters",
+            line,
+            col,
+        )
+    bidi = _BIDI.search(value)
+    if bidi:
+        raise YamlProblem(
+            f"text contains the bidirectional control character U+{ord(bidi.group()):04X}, "
+            "which makes text display in another order than it is written; deck text may not "
+            "hold it",
+            line,
+            col,
+        )
+
+
 def _scalar(event: yaml.ScalarEvent) -> Node:
     line, col = _pos(event.start_mark)
     tag = event.tag
@@ -144,32 +168,22 @@ def _scalar(event: yaml.ScalarEvent) -> Node:
         raise YamlProblem("merge keys (<<) are not supported; write the keys out", line, col)
     if tag not in _SCALAR_TAGS:
         raise YamlProblem(f"unsupported YAML tag {tag!r}; decks use plain values only", line, col)
-    node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)  # type: ignore[arg-type]
-    try:
-        value = _constructor.construct_object(node)
-    except yaml.constructor.ConstructorError as exc:
-        raise YamlProblem(f"cannot read value: {exc.problem}", line, col) from None
-    except (ValueError, OverflowError):
-        raise YamlProblem(f"cannot read value {event.value!r}", line, col) from None
-    if isinstance(value, (bytes, bytearray)) or tag.endswith((":set", ":omap", ":pairs")):
-        raise YamlProblem(f"unsupported YAML tag {tag!r}; decks use plain values only", line, col)
-    control = _CONTROL.search(event.value)
-    if control:
-        raise YamlProblem(
-            f"text contains the control character U+{ord(control.group()):04X}; deck text may "
-            "not hold terminal escapes or other control characters",
-            line,
-            col,
-        )
-    bidi = _BIDI.search(event.value)
-    if bidi:
-        raise YamlProblem(
-            f"text contains the bidirectional control character U+{ord(bidi.group()):04X}, "
-            "which makes text display in another order than it is written; deck text may not "
-            "hold it",
-            line,
-            col,
-        )
+    if tag == _STR:  # most deck values: the text is the value
+        value: Any = event.value
+    else:
+        node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)  # type: ignore[arg-type]
+        try:
+            value = _constructor.construct_object(node)
+        except yaml.constructor.ConstructorError as exc:
+            raise YamlProblem(f"cannot read value: {exc.problem}", line, col) from None
+        except (ValueError, OverflowError):
+            raise YamlProblem(f"cannot read value {event.value!r}", line, col) from None
+        if isinstance(value, (bytes, bytearray)) or tag.endswith((":set", ":omap", ":pairs")):
+            raise YamlProblem(
+                f"unsupported YAML tag {tag!r}; decks use plain values only", line, col
+            )
+    if _UNSAFE.search(event.value):
+        _refuse_characters(event.value, line, col)
     return Node(
         "scalar",
         value,

@@ -13,7 +13,6 @@ from vocabgame.play import ModeId, Round, Session
 from vocabgame.printable import printable
 from vocabgame.store import StoreError
 from vocabgame.ui.screens.home import HomeScreen
-from vocabgame.ui.screens.round import RoundScreen
 
 
 class VocabApp(App[int]):
@@ -136,6 +135,8 @@ class VocabApp(App[int]):
                 markup=False,
             )
             return
+        from vocabgame.ui.screens.round import RoundScreen  # not needed to open the game
+
         self.push_screen(RoundScreen(round_))
 
     def interview(self, deck_id: str | Sequence[str] | None, tag: str | None = None) -> None:
@@ -223,6 +224,8 @@ class VocabApp(App[int]):
                 "Those questions are no longer in the deck.", title="Nothing to play", markup=False
             )
             return
+        from vocabgame.ui.screens.round import RoundScreen
+
         if replace:
             self.switch_screen(RoundScreen(round_))
         else:

@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from vocabgame.deck import Catalog, load_text, read_text
 from vocabgame.model import Deck
@@ -25,6 +25,7 @@ from vocabgame.problems import DeckError, Problem
 from vocabgame.ui.app import VocabApp
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.screens.round import RoundScreen
+from vocabgame.ui.widgets.footer import KeysFooter
 
 KEYS = "Ctrl+N next item   Ctrl+P previous item   Ctrl+O every face of this item only"
 
@@ -43,7 +44,7 @@ class PreviewScreen(Screen[None]):
         with VerticalScroll():
             yield Static(id="preview-where")
             yield Static(id="preview-problems")
-        yield Footer()
+        yield KeysFooter()
 
     where: str = ""
     problems: tuple[Problem, ...] = ()

@@ -12,7 +12,7 @@ from datetime import datetime
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from vocabgame.play.challenge import Challenge, ChallengeResult
 from vocabgame.play.round import Outcome
@@ -20,6 +20,7 @@ from vocabgame.printable import printable
 from vocabgame.quiz import Kind
 from vocabgame.ui.screens.results import ResultsScreen, summary_text
 from vocabgame.ui.screens.round import Phase, RoundScreen
+from vocabgame.ui.widgets.footer import KeysFooter
 
 
 class ChallengeScreen(RoundScreen):
@@ -115,4 +116,4 @@ class ChallengeResultsScreen(ResultsScreen):
         if self.summary.missed:
             keys += "r: review these misses now   "
         yield Static(Text(printable(keys + "q: quit"), style="dim"), id="hint")
-        yield Footer()
+        yield KeysFooter()

@@ -11,13 +11,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from vocabgame.play import DeckSummary, Home, ModeId
 from vocabgame.printable import printable
 from vocabgame.store import StoreError
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.screens.settings import SettingsScreen
+from vocabgame.ui.widgets.footer import KeysFooter
 
 if TYPE_CHECKING:
     from vocabgame.ui.app import VocabApp
@@ -109,6 +110,7 @@ class HomeScreen(Screen[None]):
         super().__init__()
         self.home: Home | None = None
         self.columns_for = 0  # the width the table's columns were laid out for
+        self.offered: tuple[bool, bool] | None = None  # the keys `check_action` last allowed
 
     @property
     def vocab(self) -> VocabApp:
@@ -123,7 +125,7 @@ class HomeScreen(Screen[None]):
                 yield DataTable(id="decks", cursor_type="row", zebra_stripes=True)
                 yield Static(id="details")
             yield Static(id="problems")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one("#decks", DataTable).focus()
@@ -157,8 +159,14 @@ class HomeScreen(Screen[None]):
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.width < WIDE, "narrow")
         self.set_class(event.size.height < 20, "short")
-        if self.home is not None:
-            self.call_after_refresh(self.show, self.home)
+        self.call_after_refresh(self._relayout)
+
+    def _relayout(self) -> None:
+        """Lay the table's columns out again once the new width is known, if it changed."""
+        table = self.query_one("#decks", DataTable)
+        width = table.size.width or self.size.width - 2
+        if self.home is not None and width != self.columns_for:
+            self.show(self.home)
 
     def refresh_home(self) -> None:
         """Read the decks if their files changed, and every figure afresh (on return to this
@@ -246,7 +254,11 @@ class HomeScreen(Screen[None]):
         details.set_class(row is None, "empty")
         if row is not None:
             details.update(details_text(row))
-        self.refresh_bindings()
+        # Redrawing the footer mounts every key anew: only when a key comes or goes.
+        offered = (self.check_action("more", ()) is True, self.check_action("practice", ()) is True)
+        if offered != self.offered:
+            self.offered = offered
+            self.refresh_bindings()
 
     @on(DataTable.RowHighlighted, "#decks")
     def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from vocabgame.play.interview import Asked, Interview, duration, markdown
@@ -26,6 +26,7 @@ from vocabgame.store import ReportRecord, StoreError
 from vocabgame.ui.screens.confirm import ConfirmScreen
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.widgets.feedback import numbered
+from vocabgame.ui.widgets.footer import KeysFooter
 
 if TYPE_CHECKING:
     from vocabgame.ui.app import VocabApp
@@ -76,7 +77,7 @@ class InterviewScreen(Screen[None]):
         yield OptionList(id="choices")
         yield Input(id="answer")
         yield Static(id="hint")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.set_interval(1.0, self.tick)
@@ -249,7 +250,7 @@ class InterviewReportScreen(Screen[None]):
         with VerticalScroll(id="body"):
             yield Static(id="report")
         yield Static(id="hint")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one("#body", VerticalScroll).focus()

@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from vocabgame.lab import Catalogue, Estimate, LabError, Setup, estimate, load_catalogue, sweep
@@ -31,6 +31,7 @@ from vocabgame.lab.report import SECTIONS
 from vocabgame.ui.screens.card import CardScreen
 from vocabgame.ui.screens.challenge import ChallengeScreen
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
+from vocabgame.ui.widgets.footer import KeysFooter
 from vocabgame.ui.widgets.lab_chart import COMPUTE_STYLE, MEMORY_STYLE, column_chart, memory_bar
 
 if TYPE_CHECKING:
@@ -163,7 +164,7 @@ class LabScreen(Screen[None]):
             yield Static(id="lab-tpot-chart")
             yield Static(id="lab-throughput-chart")
         yield Static(id="lab-memory")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.title = "Serving lab"

@@ -10,12 +10,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from vocabgame.play import RoundSummary
 from vocabgame.printable import printable
 from vocabgame.timefmt import duration, until
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
+from vocabgame.ui.widgets.footer import KeysFooter
 
 if TYPE_CHECKING:
     from vocabgame.ui.app import VocabApp
@@ -116,7 +117,7 @@ class ResultsScreen(Screen[None]):
         if self.summary.missed:
             keys += "r: review these misses now   "
         yield Static(Text(keys + "t: stats   q: quit", style="dim"), id="hint")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one("#results", VerticalScroll).focus()  # ↑ ↓ PgDn scroll a long list

@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Input, OptionList, ProgressBar, Static
+from textual.widgets import Input, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
 from vocabgame.play import Outcome, Round
@@ -29,6 +29,7 @@ from vocabgame.ui.screens.flag_note import FlagNoteScreen
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.screens.results import ResultsScreen
 from vocabgame.ui.widgets.feedback import feedback_body, numbered, reveal_text, verdict_text
+from vocabgame.ui.widgets.footer import KeysFooter
 
 if TYPE_CHECKING:
     from vocabgame.ui.app import VocabApp
@@ -138,7 +139,7 @@ class RoundScreen(Screen[None]):
         with VerticalScroll(id="body"):
             yield Static(id="feedback")
         yield Static(id="hint")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.watch(

@@ -11,11 +11,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Select, Static
+from textual.widgets import Input, Select, Static
 
 from vocabgame.printable import printable
 from vocabgame.settings import SPECS, SettingError, Spec
 from vocabgame.store import StoreError
+from vocabgame.ui.widgets.footer import KeysFooter
 
 if TYPE_CHECKING:
     from vocabgame.ui.app import VocabApp
@@ -77,7 +78,7 @@ class SettingsScreen(Screen[None]):
                     else:
                         yield Input(str(value), id=f"set-{spec.key}", select_on_focus=False)
                     yield Static(id=f"error-{spec.key}", classes="error")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         for error in self.query(".error"):

@@ -17,12 +17,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Sparkline, Static
+from textual.widgets import Sparkline, Static
 
 from vocabgame.insights import Tally
 from vocabgame.play.overview import Overview
 from vocabgame.printable import printable
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
+from vocabgame.ui.widgets.footer import KeysFooter
 
 if TYPE_CHECKING:
     from vocabgame.ui.app import VocabApp
@@ -216,7 +217,7 @@ class StatsScreen(Screen[None]):
             yield Static(id="retention")
             yield Static(id="heatmap")
             yield Static(id="details")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one("#stats", VerticalScroll).focus()  # ↑ ↓ PgDn scroll
