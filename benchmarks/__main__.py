@@ -195,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(table(rows))
     elapsed = time.perf_counter() - started
-    print(f"\n{len(rows)} rows in {elapsed:.0f} s")
+    print(f"\n{len(rows)} row{'s' * (len(rows) != 1)} in {elapsed:.0f} s")
     if args.json is not None:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         report = {
