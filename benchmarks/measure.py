@@ -105,9 +105,14 @@ def median_time(
 
 
 def child_env() -> dict[str, str]:
-    """The environment for the processes timed: the repository importable, and none of the
-    player's own deck or data folders."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("VOCABGAME_")}
+    """The environment for the processes timed: the repository importable, none of the
+    player's own deck or data folders, and bytecode caches allowed (an installed vocabgame
+    runs from the ones pip compiles; without them every start compiles every module)."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("VOCABGAME_") and k != "PYTHONDONTWRITEBYTECODE"
+    }
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
     return env
 
