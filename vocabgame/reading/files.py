@@ -54,7 +54,12 @@ def read_text(path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
         with os.fdopen(fd, "rb") as f:
             if (what := _not_regular(os.fstat(f.fileno()).st_mode)) is not None:
                 raise DeckError([Problem(shown, what)])
-            data = f.read(max_bytes + 1)
+            # Read what the file holds (not a buffer of the limit's size), and one more
+            # byte at most up to the limit in case it grew since it was measured.
+            expected = min(os.fstat(f.fileno()).st_size, max_bytes)
+            data = f.read(expected + 1)
+            if expected < len(data) <= max_bytes:
+                data += f.read(max_bytes + 1 - len(data))
     except FileNotFoundError:
         missing = "is a link to a missing file" if os.path.islink(path) else "no such file"
         raise DeckError([Problem(shown, missing)]) from None

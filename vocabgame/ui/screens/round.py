@@ -217,7 +217,9 @@ class RoundScreen(Screen[None]):
         is_choice = question is not None and question.kind == Kind.CHOICE
         asking_choice = phase is Phase.ASKING and is_choice
         # A typed answer stays in its box after it is graded: the feedback does not repeat it.
-        choices.display, choices.disabled = asking_choice, not asking_choice
+        # Hidden is enough: a list that is not displayed takes no focus, keys or clicks, and
+        # toggling `disabled` as well would restyle every option on each answer.
+        choices.display = asking_choice
         answer.display, answer.disabled = not is_choice, phase is not Phase.ASKING
         body.display = phase is not Phase.ASKING
         if phase is Phase.ASKING and question is not None:

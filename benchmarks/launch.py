@@ -1,0 +1,105 @@
+"""One launch, as a whole process: start an app headless, exit once its first screen is painted.
+
+    python -m benchmarks.launch game DATA_DIR [--decks DIR]...
+    python -m benchmarks.launch bare
+
+`game` goes the way `vocabgame [--data-dir DATA_DIR] [--decks DIR]` does: `vocabgame.cli.main`
+parses the arguments, takes the data folder's lock, loads the decks, opens the store and
+builds the app. Only the last step differs: the app runs headless at 80x24 instead of in the
+terminal, and exits as soon as a frame of its home screen, with its table of decks filled in,
+has been rendered. `bare` is the baseline: a bare Textual app with a Static and a DataTable
+of a dozen rows, run and stopped the same way. The runner times the whole process.
+
+Exit status 0 when the screen was painted; 3 when the app stopped without painting it.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+SIZE = (80, 24)
+EXIT_NOT_PAINTED = 3
+
+
+def _has_table_rows(app: Any) -> bool:
+    """Whether the current screen shows a DataTable with rows in it (the home screen's decks,
+    or the bare app's dozen rows)."""
+    from textual.widgets import DataTable
+
+    return any(table.row_count > 0 for table in app.screen.query(DataTable))
+
+
+def run_until_painted(app: Any) -> bool:
+    """Run `app` headless until a frame showing a filled table has been rendered, then exit.
+    Returns whether such a frame was rendered.
+
+    Each frame the compositor renders goes through `App._display` (which, headless, writes
+    nothing); the first one rendered while the screen's table has rows ends the run."""
+    from textual.app import App
+
+    painted: list[bool] = []
+    display = app._display
+
+    def display_and_check(screen: Any, renderable: Any) -> None:
+        display(screen, renderable)
+        if renderable is not None and not painted and _has_table_rows(app):
+            painted.append(True)
+            app.exit()
+
+    app._display = display_and_check
+    App.run(app, headless=True, size=SIZE)
+    return bool(painted)
+
+
+def run_game(argv: list[str]) -> int:
+    from vocabgame import cli
+    from vocabgame.ui.app import VocabApp
+
+    painted: list[bool] = []
+
+    def run_headless(self: VocabApp, *args: object, **kwargs: object) -> None:
+        painted.append(run_until_painted(self))
+
+    # The CLI refuses to open the game without a terminal; here there is none on purpose.
+    setattr(cli, "terminal_problem", lambda *args, **kwargs: None)  # noqa: B010
+    setattr(VocabApp, "run", run_headless)  # noqa: B010
+    code = cli.main(argv)
+    if code != 0:
+        print(f"vocabgame exited with {code}", file=sys.stderr)
+        return code
+    return 0 if all(painted) and painted else EXIT_NOT_PAINTED
+
+
+def run_bare() -> int:
+    from textual.app import App, ComposeResult
+    from textual.widgets import DataTable, Static
+
+    class Bare(App[None]):
+        """The baseline: a bare Textual app showing a table of a dozen rows."""
+
+        def compose(self) -> ComposeResult:
+            yield Static("vocabgame")
+            yield DataTable()
+
+        def on_mount(self) -> None:
+            table = self.query_one(DataTable)
+            table.add_columns("Deck", "Seen", "Due", "New", "Best")
+            for n in range(12):
+                table.add_row(f"Deck {n}", "0/100", "0", "20", "-")
+            table.focus()
+
+    return 0 if run_until_painted(Bare()) else EXIT_NOT_PAINTED
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["game"] and len(argv) >= 2:
+        return run_game(["--data-dir", *argv[1:]])
+    if argv == ["bare"]:
+        return run_bare()
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,55 @@
+"""The benchmark runner keeps working: a quick run measures every figure and writes them all.
+
+Only that the numbers are there is checked, never what they are: times depend on the machine
+and on what else it runs (see README, Development)."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from benchmarks.figures import ROW_IDS
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_quick_run_measures_every_figure_and_writes_them_as_json(tmp_path: Path) -> None:
+    out = tmp_path / "bench.json"
+    env = {**os.environ, "TMPDIR": str(tmp_path)}  # its temporary folders go under tmp_path
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks", "--quick", "--json", str(out)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = json.loads(out.read_text(encoding="utf-8"))
+    rows = {row["id"]: row for row in report["rows"]}
+    assert sorted(rows) == sorted(ROW_IDS)
+    for row in rows.values():
+        assert row["error"] is None, row
+        assert isinstance(row["value"], int | float) and math.isfinite(row["value"]), row
+        assert row["unit"] in ("ms", "MiB", "yes/no"), row
+        assert row["target"], row
+        assert row["passed"] in (True, False, None), row
+        if row["baseline_name"]:
+            assert row["baseline"] is not None and row["baseline"] > 0, row
+            assert math.isclose(row["ratio"], row["value"] / row["baseline"], rel_tol=1e-3), row
+    # every target of the issue's table has its row, and only the extras merely inform
+    informative = {row_id for row_id, row in rows.items() if row["passed"] is None}
+    assert informative == {"stats-data", "builtin-decks", "cli-start"}
+    assert {"nproc", "python", "sqlite", "textual", "date"} <= set(report["machine"])
+    assert report["quick"] is True
+    # the table names each figure and marks it as measured on the quick scale
+    assert all(row["name"].endswith("[quick]") for row in rows.values())
+    assert "launch to the first painted home screen" in done.stdout
+    assert "[quick]" in done.stdout
+    # nothing is left behind in the temporary folder but the report
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bench.json"]
