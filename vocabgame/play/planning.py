@@ -1,7 +1,7 @@
 """What a round plan reads from the store, read so that its cost does not grow with the
-history: the due cards through the index on due (only the fields their order needs), and the faces still new through the per-item
-summary (items answered with faces left, and the first items not yet started, found in
-one read of the ids of the items started). The order is
+history: the due cards through the index on due (only the fields their order needs), and the
+faces still new through the per-item summary (items answered with faces left, and the first
+items not yet started, found in one read of the ids of the items started). The order is
 `modes.round_robin`'s, worked out from each face's place instead of listing every face."""
 
 from __future__ import annotations
