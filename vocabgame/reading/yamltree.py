@@ -262,6 +262,7 @@ def parse(text: str) -> tuple[Node | None, list[YamlProblem]]:
             parent[1] = None
 
     loader = _Loader(text)
+    event: Any  # told apart by exact type below, which mypy does not narrow on
     try:
         while (event := loader.get_event()) is not None:
             kind_of = type(event)
