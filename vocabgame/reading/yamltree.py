@@ -9,6 +9,7 @@ silently overwritten.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -262,9 +263,10 @@ def parse(text: str) -> tuple[Node | None, list[YamlProblem]]:
             parent[1] = None
 
     loader = _Loader(text)
-    event: Any  # told apart by exact type below, which mypy does not narrow on
+    # Events are told apart by exact type below, which mypy does not narrow on.
+    next_event: Callable[[], Any] = loader.get_event
     try:
-        while (event := loader.get_event()) is not None:
+        while (event := next_event()) is not None:
             kind_of = type(event)
             if kind_of is _ScalarEvent:  # most events: checked first
                 node = _scalar(event)
