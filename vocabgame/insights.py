@@ -202,11 +202,13 @@ def collect(
         # term was picked).
         # Wrong answers by face and text (kept by triggers), less those with a recorded pick,
         # which count as recorded.
+        # CROSS JOIN keeps SQLite's join order: each confusion finds its answer by id,
+        # rather than every answer ever given being read to find the few confused.
         recorded = [
             (FaceKey(d, i, f), given, right, picked, n)
             for d, i, f, given, right, picked, n in conn.execute(
                 "SELECT r.deck_id, r.item_id, r.face, r.answer, c.answer_term, c.picked_term,"
-                " COUNT(*) FROM confusions AS c JOIN reviews AS r ON r.id = c.review_id"
+                " COUNT(*) FROM confusions AS c CROSS JOIN reviews AS r ON r.id = c.review_id"
                 " WHERE r.correct = 0 GROUP BY 1, 2, 3, 4, 5, 6"
             )
             if FaceKey(d, i, f) in keys
