@@ -185,6 +185,8 @@ def collect(
         # term was picked).
         # Wrong answers by face and text (kept by triggers), less those with a recorded pick,
         # which count as recorded.
+        # CROSS JOIN keeps SQLite's join order: each confusion finds its answer by id,
+        # rather than every answer ever given being read to find the few confused.
         recorded = [
             (FaceKey(d, i, f), given, right, picked, n)
             for d, i, f, given, right, picked, n in conn.execute(

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from importlib import resources
 from pathlib import Path
 
 APP_NAME = "vocabgame"
 DATA_DIR_ENV = "VOCABGAME_DATA_DIR"
 DECKS_ENV = "VOCABGAME_DECKS"
+# The installed package's folder (vocabgame is always installed as files, never zipped).
+_PACKAGE = Path(__file__).resolve().parent
 
 
 def default_data_dir(environ: Mapping[str, str] = os.environ) -> Path:
@@ -24,15 +25,15 @@ def default_data_dir(environ: Mapping[str, str] = os.environ) -> Path:
 def builtin_decks_dir() -> Path:
     """The decks that ship with vocabgame: inside the wheel, or the checkout's decks/ folder
     when running from source (an editable install)."""
-    packaged = Path(str(resources.files("vocabgame"))) / "builtin_decks"
+    packaged = _PACKAGE / "builtin_decks"
     if packaged.is_dir():
         return packaged
-    return Path(__file__).resolve().parent.parent / "decks"
+    return _PACKAGE.parent / "decks"
 
 
 def schema_path() -> Path:
     """The JSON Schema of deck format v1, shipped inside the package."""
-    return Path(str(resources.files("vocabgame"))) / "deck" / "schema" / "deck-v1.schema.json"
+    return _PACKAGE / "deck" / "schema" / "deck-v1.schema.json"
 
 
 def deck_folders(

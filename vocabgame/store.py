@@ -1153,9 +1153,10 @@ class Store:
     @_reads
     def confusions(self) -> list[Confusion]:
         """Every wrong pick of one term for another still on record, oldest first."""
+        # CROSS JOIN: from the few confusions to their answers by id, never a scan of answers.
         rows = self.conn.execute(
             "SELECT c.review_id, c.deck_id, c.answer_term, c.picked_term, r.reviewed_at"
-            " FROM confusions AS c JOIN reviews AS r ON r.id = c.review_id ORDER BY c.review_id"
+            " FROM confusions AS c CROSS JOIN reviews AS r ON r.id = c.review_id ORDER BY c.review_id"
         )
         return [Confusion(i, d, a, p, datetime.fromisoformat(at)) for i, d, a, p, at in rows]
 
@@ -1174,7 +1175,7 @@ class Store:
         oldest first, each pair's terms in sorted order."""
         rows = self.conn.execute(
             "SELECT d.review_id, d.deck_id, d.term_a, d.term_b, r.correct FROM drill_answers AS d"
-            " JOIN reviews AS r ON r.id = d.review_id ORDER BY d.review_id"
+            " CROSS JOIN reviews AS r ON r.id = d.review_id ORDER BY d.review_id"
         )
         return [(int(i), d, a, b, bool(c)) for i, d, a, b, c in rows]
 

@@ -9,6 +9,7 @@ silently overwritten.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -135,6 +136,11 @@ _resolver = yaml.resolver.Resolver()
 
 
 _STR = _YAML + "str"
+# The parser's events, compared by exact type in the loop below (they have no subclasses).
+_ScalarEvent = yaml.ScalarEvent
+_MappingStart, _MappingEnd = yaml.MappingStartEvent, yaml.MappingEndEvent
+_SequenceStart, _SequenceEnd = yaml.SequenceStartEvent, yaml.SequenceEndEvent
+_Alias, _DocumentStart, _StreamEnd = yaml.AliasEvent, yaml.DocumentStartEvent, yaml.StreamEndEvent
 
 
 def _refuse_characters(value: str, line: int, col: int) -> None:
@@ -158,9 +164,12 @@ def _refuse_characters(value: str, line: int, col: int) -> None:
 
 
 def _scalar(event: yaml.ScalarEvent) -> Node:
-    line, col = _pos(event.start_mark)
+    mark = event.start_mark
+    line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
     tag = event.tag
-    if tag is None or tag == "!":
+    if tag is None and not event.implicit[0]:  # quoted or block text: text, whatever it says
+        tag = _STR
+    elif tag is None or tag == "!":
         tag = _resolver.resolve(yaml.ScalarNode, event.value, event.implicit)
     if tag == _YAML + "value":  # YAML 1.1 resolves a lone '=' to this; in a deck it is text
         tag = _YAML + "str"
@@ -253,24 +262,23 @@ def parse(text: str) -> tuple[Node | None, list[YamlProblem]]:
                 pnode.size += node.size
             parent[1] = None
 
+    loader = _Loader(text)
+    # Events are told apart by exact type below, which mypy does not narrow on.
+    next_event: Callable[[], Any] = loader.get_event
     try:
-        for event in yaml.parse(text, Loader=_Loader):
-            if isinstance(event, yaml.DocumentStartEvent):
-                documents += 1
-                if documents > 1:
-                    line, col = _pos(event.start_mark)
-                    raise YamlProblem(
-                        "a deck is a single YAML document; remove the extra '---'", line, col
-                    )
-            elif isinstance(event, yaml.ScalarEvent):
+        while (event := next_event()) is not None:
+            kind_of = type(event)
+            if kind_of is _ScalarEvent:  # most events: checked first
                 node = _scalar(event)
-                count(1, node.line, node.col)
+                total += 1
+                if total > MAX_NODES:
+                    count(0, node.line, node.col)
                 attach(node, event.anchor)
-            elif isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            elif kind_of is _MappingStart or kind_of is _SequenceStart:
                 line, col = _pos(event.start_mark)
                 if len(stack) >= MAX_DEPTH:
                     raise YamlProblem(f"nesting deeper than {MAX_DEPTH} levels", line, col)
-                kind = "map" if isinstance(event, yaml.MappingStartEvent) else "seq"
+                kind = "map" if kind_of is _MappingStart else "seq"
                 if event.tag not in _COLLECTION_TAGS[kind]:
                     raise YamlProblem(
                         f"unsupported YAML tag {event.tag!r}; decks use plain values only",
@@ -280,16 +288,25 @@ def parse(text: str) -> tuple[Node | None, list[YamlProblem]]:
                 count(1, line, col)
                 node = Node(kind, {} if kind == "map" else [], line, col)
                 stack.append([node, None, (line, col), event.anchor])
-            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            elif kind_of is _MappingEnd or kind_of is _SequenceEnd:
                 node, _, _, anchor = stack.pop()
                 attach(node, anchor)
-            elif isinstance(event, yaml.AliasEvent):
+            elif kind_of is _Alias:
                 line, col = _pos(event.start_mark)
                 target = anchors.get(event.anchor or "")
                 if target is None:
                     raise YamlProblem(f"unknown alias *{event.anchor}", line, col)
                 count(target.size, line, col)
                 attach(target, None)
+            elif kind_of is _DocumentStart:
+                documents += 1
+                if documents > 1:
+                    line, col = _pos(event.start_mark)
+                    raise YamlProblem(
+                        "a deck is a single YAML document; remove the extra '---'", line, col
+                    )
+            elif kind_of is _StreamEnd:
+                break
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = _pos(mark)
@@ -312,4 +329,6 @@ def parse(text: str) -> tuple[Node | None, list[YamlProblem]]:
         raise YamlProblem(f"YAML syntax error: {exc}") from None
     except RecursionError:
         raise YamlProblem(f"nesting deeper than {MAX_DEPTH} levels") from None
+    finally:
+        loader.dispose()
     return root, problems

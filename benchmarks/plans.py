@@ -1,0 +1,107 @@
+"""Every store query the home screen, a round's plan and the stats run, with SQLite's plan.
+
+    python -m benchmarks.plans [--quick] [--scratch DIR]
+
+It opens a generated store (100k faces and a million answers; --quick: 3,000 faces and
+100k answers), runs each piece of work once with the connection's statements traced, and
+prints each distinct query (shortened) with `EXPLAIN QUERY PLAN` for it. A plan line that
+says SCAN over `reviews` reads every answer ever given: none of these should.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sqlite3
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from benchmarks.figures import FULL, QUICK, fixed_clock
+from benchmarks.inputs import Inputs
+
+WORK: tuple[tuple[str, Callable[[Any], object]], ...] = (
+    ("home screen", lambda s: s.home()),
+    ("plan a round", lambda s: s.plan(None, 20)),
+    ("stats figures", lambda s: s.stats()),
+    ("stats screen", lambda s: s.insights()),
+)
+
+
+def traced(conn: sqlite3.Connection, work: Callable[[], object]) -> list[str]:
+    """The distinct queries `work` runs on `conn`, in the order first run."""
+    seen: list[str] = []
+    conn.set_trace_callback(seen.append)
+    try:
+        work()
+    finally:
+        conn.set_trace_callback(None)
+    queries: list[str] = []
+    for statement in seen:
+        text = " ".join(statement.split())
+        if text.upper().startswith(("SELECT", "WITH")) and text not in queries:
+            queries.append(text)
+    return queries
+
+
+def shorten(query: str, width: int = 160) -> str:
+    """A query as printed: long literals (a deck's JSON, say) cut to their start."""
+    query = re.sub(r"'([^']{40})[^']*'", r"'\1…'", query)
+    return query if len(query) <= width else query[: width - 1] + "…"
+
+
+_NOT_ALIASES = {"WHERE", "JOIN", "ON", "GROUP", "ORDER", "LIMIT", "INNER", "LEFT", "USING"}
+
+
+def scans_of_reviews(query: str, plan: list[str]) -> int:
+    """Plan lines that read the whole `reviews` table, by its name or its alias here."""
+    names = {"reviews"} | {
+        alias
+        for alias in re.findall(r"\breviews\s+(?:AS\s+)?(\w+)", query, flags=re.IGNORECASE)
+        if alias.upper() not in _NOT_ALIASES
+    }
+    return sum(1 for line in plan if line.startswith("SCAN ") and line.split()[1] in names)
+
+
+def plans(conn: sqlite3.Connection, query: str) -> list[str]:
+    return [row[-1] for row in conn.execute(f"EXPLAIN QUERY PLAN {query}")]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.plans", description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="a smaller store (100k answers)")
+    parser.add_argument("--scratch", type=Path, help="where generated inputs are kept")
+    args = parser.parse_args(argv)
+
+    from vocabgame.deck import load_catalog
+    from vocabgame.play import Session
+    from vocabgame.store import DB_NAME, Store
+
+    scale = QUICK if args.quick else FULL
+    with tempfile.TemporaryDirectory() as tmp:
+        inputs = Inputs(args.scratch or Path(tmp))
+        catalog = load_catalog([inputs.deck_folder(scale.history_items)])
+        data = inputs.history(scale.history_items, scale.history_reviews)
+        session = Session(Store.open(data / DB_NAME), catalog, clock=fixed_clock)
+        scans = 0
+        try:
+            session.home()  # the deck's shape is worked out once; not a store query
+            for name, work in WORK:
+                queries = traced(session.store.conn, lambda work=work: work(session))  # type: ignore[misc]
+                print(f"## {name}: {len(queries)} distinct queries\n")
+                for query in queries:
+                    print(f"    {shorten(query)}")
+                    plan = plans(session.store.conn, query)
+                    scans += scans_of_reviews(query, plan)
+                    for line in plan:
+                        print(f"        {line}")
+                    print()
+        finally:
+            session.close()
+    print(f"full scans of reviews: {scans}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
