@@ -442,13 +442,20 @@ USES_DATA_FOLDER = (
     "serve",  # checks the store before serving, and a restore must not swap it under the tabs
 )
 
+# The commands that read only the files they are given.
+READS_FILES_ONLY = ("validate", "new")
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     wants_help = any(a in ("-h", "--help") for a in argv)
     args = build_parser(_effective_settings(argv) if wants_help else None).parse_args(argv)
-    data_dir: Path = args.data_dir or default_data_dir()
-    folders = deck_folders(data_dir, [*(args.decks or []), *getattr(args, "decks_after", [])])
+    if args.command in READS_FILES_ONLY:  # no data folder: not even where it would be
+        data_dir, folders = Path(), []
+    else:
+        data_dir = args.data_dir or default_data_dir()
+        extra = [*(args.decks or []), *getattr(args, "decks_after", [])]
+        folders = deck_folders(data_dir, extra)
     with contextlib.ExitStack() as held:
         if args.command in USES_DATA_FOLDER:
             # Every vocabgame using the data folder holds its lock shared; restore needs it alone.

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import hashlib
 import json
 import os
 from pathlib import Path
@@ -48,6 +47,8 @@ def _code_stamp() -> str:
             with contextlib.suppress(OSError):
                 info = path.stat()
                 parts.append(f"{path.name}:{info.st_size}:{info.st_mtime_ns}")
+    import hashlib  # here: commands that keep no decks need not load it
+
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
@@ -84,6 +85,8 @@ class DeckCache:
         self._known: dict[str, type] | None = None
 
     def _key(self, path: str, text: str) -> str:
+        import hashlib
+
         if self._stamp is None:
             self._stamp = _code_stamp()
         digest = hashlib.sha256()
