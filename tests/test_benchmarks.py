@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from benchmarks.figures import ROW_IDS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,3 +55,16 @@ def test_quick_run_measures_every_figure_and_writes_them_as_json(tmp_path: Path)
     assert "[quick]" in done.stdout
     # nothing is left behind in the temporary folder but the report
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bench.json"]
+
+
+def test_no_store_query_of_home_planning_or_stats_reads_every_answer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """SQLite's own plan for each query, on a store of 100k answers: a full scan of the
+    answers would grow with every answer a player ever gives."""
+    from benchmarks import plans
+
+    assert plans.main(["--quick", "--scratch", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "## plan a round" in out and "## stats screen" in out
+    assert out.rstrip().endswith("full scans of reviews: 0"), out
