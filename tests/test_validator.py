@@ -1113,3 +1113,14 @@ def test_a_module_function_call_names_the_allowed_functions() -> None:
         "names: abs(...), ceil(...), floor(...), log2(...), max(...), min(...), round(...), "
         "sqrt(...)"
     ]
+
+
+def test_reading_a_deck_keeps_nothing_of_it_in_the_reader() -> None:
+    """PyYAML's constructor remembers every node it builds; a long-running game that reloads
+    decks must not keep each load's numbers and positions alive."""
+    from vocabgame.reading import yamltree
+
+    text = "deck: {id: n, title: Numbers}\nvalues: [1, 2.5, true, null, 2026-01-01, '3']\n"
+    for _ in range(3):
+        yamltree.parse(text)
+    assert not yamltree._constructor.constructed_objects

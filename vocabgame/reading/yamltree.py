@@ -187,6 +187,9 @@ def _scalar(event: yaml.ScalarEvent) -> Node:
             raise YamlProblem(f"cannot read value: {exc.problem}", line, col) from None
         except (ValueError, OverflowError):
             raise YamlProblem(f"cannot read value {event.value!r}", line, col) from None
+        finally:
+            # The constructor remembers every node it built; this one is never asked again.
+            _constructor.constructed_objects.pop(node, None)
         if isinstance(value, (bytes, bytearray)) or tag.endswith((":set", ":omap", ":pairs")):
             raise YamlProblem(
                 f"unsupported YAML tag {tag!r}; decks use plain values only", line, col
