@@ -800,13 +800,17 @@ class Store:
     @_reads
     def due_keys(self, now: datetime, deck_ids: Iterable[str] | None = None) -> set[FaceKey]:
         """The faces due at `now` (uses the index on due)."""
+        return {FaceKey(d, i, f) for d, i, f in self._due_rows(now, deck_ids)}
+
+    def _due_rows(self, now: datetime, deck_ids: Iterable[str] | None) -> sqlite3.Cursor:
+        """(deck id, item id, face) of each card due at `now`, of `deck_ids` if given."""
         sql = "SELECT deck_id, item_id, face FROM cards WHERE due <= ?"
         args: list[str] = [as_utc(now).isoformat()]
         if deck_ids is not None:
             ids = list(deck_ids)
             sql += f" AND deck_id IN ({','.join('?' * len(ids))})"
             args += ids
-        return {FaceKey(d, i, f) for d, i, f in self.conn.execute(sql, args)}
+        return self.conn.execute(sql, args)
 
     @_reads
     def due_counts(
@@ -815,14 +819,8 @@ class Store:
         """Per deck (of `deck_ids`, if given: then one range of the index on deck and due per
         deck instead of a pass over every card), the (item id, face) pairs due at `now`:
         plain tuples, for counting at any size."""
-        sql = "SELECT deck_id, item_id, face FROM cards WHERE due <= ?"
-        args: list[str] = [as_utc(now).isoformat()]
-        if deck_ids is not None:
-            ids = list(deck_ids)
-            sql += f" AND deck_id IN ({','.join('?' * len(ids))})"
-            args += ids
         out: dict[str, dict[tuple[str, str], None]] = {}
-        for d, i, f in self.conn.execute(sql, args):
+        for d, i, f in self._due_rows(now, deck_ids):
             out.setdefault(d, {})[(i, f)] = None
         return out
 

@@ -163,9 +163,7 @@ class HomeScreen(Screen[None]):
 
     def _relayout(self) -> None:
         """Lay the table's columns out again once the new width is known, if it changed."""
-        table = self.query_one("#decks", DataTable)
-        width = table.size.width or self.size.width - 2
-        if self.home is not None and width != self.columns_for:
+        if self.home is not None and self._table_width() != self.columns_for:
             self.show(self.home)
 
     def refresh_home(self) -> None:
@@ -176,8 +174,11 @@ class HomeScreen(Screen[None]):
 
     # -- drawing ----------------------------------------------------------------------------
 
+    def _table_width(self) -> int:
+        return self.query_one("#decks", DataTable).size.width or self.size.width - 2
+
     def _columns(self, table: DataTable[Text]) -> None:
-        width = table.size.width or self.size.width - 2
+        width = self._table_width()
         if width == self.columns_for and table.columns:
             return
         self.columns_for = width
