@@ -7,7 +7,8 @@
 parses the arguments, takes the data folder's lock, loads the decks, opens the store and
 builds the app. Only the last step differs: the app runs headless at 80x24 instead of in the
 terminal, and exits as soon as a frame of its home screen, with its table of decks filled in,
-has been rendered. `bare` is the baseline: a bare Textual app with a Static and a DataTable
+has been rendered. (The app's `run` is replaced as its module is imported, so nothing is
+imported earlier than the game itself imports it.) `bare` is the baseline: a bare Textual app with a Static and a DataTable
 of a dozen rows, run and stopped the same way. The runner times the whole process.
 
 Exit status 0 when the screen was painted; 3 when the app stopped without painting it.
@@ -15,7 +16,12 @@ Exit status 0 when the screen was painted; 3 when the app stopped without painti
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.util
 import sys
+from collections.abc import Callable
+from importlib.machinery import ModuleSpec
+from types import ModuleType
 from typing import Any
 
 SIZE = (80, 24)
@@ -52,18 +58,45 @@ def run_until_painted(app: Any) -> bool:
     return bool(painted)
 
 
+class _WhenImported(importlib.abc.MetaPathFinder):
+    """Calls `then(module)` once the module `name` has been imported, so that a class of it
+    can be patched without importing it early: the game imports its app (and Textual) only
+    once the CLI has parsed its arguments, and the launch must be timed the same way."""
+
+    def __init__(self, name: str, then: Callable[[ModuleType], None]) -> None:
+        self.name, self.then = name, then
+
+    def find_spec(self, name: str, path: Any, target: Any = None) -> ModuleSpec | None:
+        if name != self.name:
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.loader is None:
+            return spec
+        exec_module, then = spec.loader.exec_module, self.then
+
+        def exec_then(module: ModuleType) -> None:
+            exec_module(module)
+            then(module)
+
+        spec.loader.exec_module = exec_then  # type: ignore[method-assign]
+        return spec
+
+
 def run_game(argv: list[str]) -> int:
     from vocabgame import cli
-    from vocabgame.ui.app import VocabApp
 
     painted: list[bool] = []
 
-    def run_headless(self: VocabApp, *args: object, **kwargs: object) -> None:
+    def run_headless(self: Any, *args: object, **kwargs: object) -> None:
         painted.append(run_until_painted(self))
+
+    def patch(module: ModuleType) -> None:
+        setattr(module.VocabApp, "run", run_headless)  # noqa: B010
 
     # The CLI refuses to open the game without a terminal; here there is none on purpose.
     setattr(cli, "terminal_problem", lambda *args, **kwargs: None)  # noqa: B010
-    setattr(VocabApp, "run", run_headless)  # noqa: B010
+    sys.meta_path.insert(0, _WhenImported("vocabgame.ui.app", patch))
     code = cli.main(argv)
     if code != 0:
         print(f"vocabgame exited with {code}", file=sys.stderr)

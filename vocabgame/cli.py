@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import json
 import os
 import re
@@ -1306,6 +1307,42 @@ def run_app(
     tag: str | None = None,
     minutes: float | None = None,
     questions: int | None = None,
+) -> int:
+    # Opening the game builds what lasts as long as the game (modules, decks, styles), so the
+    # collector is paused meanwhile; the app freezes all of it once its first screen is shown
+    # and starts the collector again, and no collection walks those objects after that.
+    gc.disable()
+    try:
+        return _run_game(
+            data_dir,
+            folders,
+            deck=deck,
+            size=size,
+            seed=seed,
+            start=start,
+            lab=lab,
+            mode=mode,
+            tag=tag,
+            minutes=minutes,
+            questions=questions,
+        )
+    finally:
+        gc.enable()
+
+
+def _run_game(
+    data_dir: Path,
+    folders: list[Path],
+    *,
+    deck: str | Sequence[str] | None,
+    size: int | None,
+    seed: int | None,
+    start: bool,
+    lab: bool,
+    mode: str,
+    tag: str | None,
+    minutes: float | None,
+    questions: int | None,
 ) -> int:
     session = _open_session(data_dir, folders)
     if session is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -13,6 +14,15 @@ from vocabgame.play import ModeId, Round, Session
 from vocabgame.printable import printable
 from vocabgame.store import StoreError
 from vocabgame.ui.screens.home import HomeScreen
+
+
+def _started() -> None:
+    """Once the first screen is shown: if the collector was paused while the game opened (the
+    CLI does that), freeze what opening built, which lives as long as the game, so collections
+    never walk it again, and start the collector."""
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
 
 
 class VocabApp(App[int]):
@@ -58,6 +68,7 @@ class VocabApp(App[int]):
     def on_mount(self) -> None:
         self.apply_theme()
         self.open()
+        self.call_after_refresh(_started)
 
     def open(self) -> None:
         """The first screens. (Textual calls every class's on_mount, so a subclass that
