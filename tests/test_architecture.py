@@ -24,7 +24,7 @@ from vocabgame.play import MODES, Mode, PlanContext, Session
 from vocabgame.play.modes import register, unregister
 from vocabgame.quiz import Choice, Grade, Kind, Picked, Question, Response
 from vocabgame.reading.checker import Checker
-from vocabgame.reading.yamltree import Node
+from vocabgame.reading.node import Node
 from vocabgame.store import Store
 
 PACKAGE = Path(vocabgame.__file__).parent

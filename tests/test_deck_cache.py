@@ -132,3 +132,35 @@ def test_the_game_keeps_its_decks_in_the_data_folder(data_dir: Path) -> None:
     reopened = open_session(data_dir, [builtin_decks_dir()])
     reopened.close()
     assert reopened.catalog.decks == session.catalog.decks
+
+
+def test_decks_from_the_cache_load_neither_yaml_nor_the_checks_nor_the_lab(tmp_path: Path) -> None:
+    """A start whose decks all come from the cache imports none of the deck reader: the YAML
+    parser, the lint rules and the serving lab's model load only when they are needed."""
+    import subprocess
+    import sys
+
+    body = f"""
+import sys
+from pathlib import Path
+from vocabgame.play import open_session
+session = open_session(Path({str(tmp_path / "data")!r}), [Path({str(builtin_decks_dir())!r})])
+assert session.catalog.decks and not session.catalog.problems
+session.home()
+session.close()
+loaded = sorted(m for m in sys.modules if m == "yaml" or m.startswith(
+    ("yaml.", "vocabgame.reading.yamltree", "vocabgame.deck.lint", "vocabgame.deck.load",
+     "vocabgame.lab.model", "vocabgame.lab.catalogue")))
+print(" ".join(loaded))
+"""
+
+    def run() -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", body], capture_output=True, text=True, timeout=60, check=False
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    first = run()  # reads every deck and keeps it
+    assert "yaml" in first.split() and "vocabgame.deck.lint" in first.split()
+    assert run() == ""

@@ -997,10 +997,8 @@ def _err(message: str) -> None:
 def cmd_validate(paths: list[Path], fmt: str, strict: bool, max_bytes: int | None) -> int:
     from vocabgame.deck import DEFAULT_MAX_BYTES, find_deck_files, load_text, read_text
     from vocabgame.deck.lint import Corpus
-    from vocabgame.lab.catalogue import lab_files
-    from vocabgame.lab.catalogue import load_text as load_lab_text
     from vocabgame.problems import DeckError, Problem
-    from vocabgame.reading.files import LAB_SUFFIXES
+    from vocabgame.reading.files import LAB_SUFFIXES, lab_files
 
     corpus = Corpus()  # near-duplicates are looked for across all the files checked together
     owners: dict[str, str] = {}
@@ -1016,6 +1014,8 @@ def cmd_validate(paths: list[Path], fmt: str, strict: bool, max_bytes: int | Non
             problems.extend(exc.problems)
             continue
         if path.name.endswith(LAB_SUFFIXES):
+            from vocabgame.lab.catalogue import load_text as load_lab_text
+
             problems.extend(load_lab_text(text, str(path))[1])
             continue
         deck, found = load_text(text, str(path), strict=strict, corpus=corpus)

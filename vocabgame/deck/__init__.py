@@ -1,7 +1,8 @@
 """Decks: reading and validating deck files, and the catalogue of decks found in folders."""
 
-from vocabgame.deck.catalog import Catalog, load_catalog
-from vocabgame.deck.load import load_deck, load_text
+from typing import TYPE_CHECKING
+
+from vocabgame.deck.catalog import Catalog, load_catalog, load_deck
 from vocabgame.reading.files import (
     DEFAULT_MAX_BYTES,
     deck_files,
@@ -9,6 +10,20 @@ from vocabgame.reading.files import (
     find_deck_files,
     read_text,
 )
+
+if TYPE_CHECKING:
+    from vocabgame.deck.load import load_text
+
+
+def __getattr__(name: str) -> object:
+    # The deck reader (YAML, the checks, the lint rules) loads when first asked for: a game
+    # whose decks all come from the deck cache never needs it.
+    if name == "load_text":
+        from vocabgame.deck.load import load_text
+
+        return load_text
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "DEFAULT_MAX_BYTES",

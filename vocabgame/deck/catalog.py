@@ -7,10 +7,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from vocabgame.deck.cache import DeckCache
-from vocabgame.deck.load import load_deck
 from vocabgame.model import Deck
 from vocabgame.problems import DeckError, Problem
-from vocabgame.reading.files import DEFAULT_MAX_BYTES, find_deck_files
+from vocabgame.reading.files import DEFAULT_MAX_BYTES, find_deck_files, read_text
 
 
 @dataclass(frozen=True)
@@ -44,6 +43,27 @@ def _stamps_of(files: Iterable[Path]) -> tuple[tuple[str, int, int], ...]:
             continue
         out.append((str(path), info.st_mtime_ns, info.st_size))
     return tuple(out)
+
+
+def load_deck(
+    path: Path | str, max_bytes: int = DEFAULT_MAX_BYTES, cache: DeckCache | None = None
+) -> Deck:
+    """Load one deck file; raises DeckError listing every problem in it. With a `cache`, a
+    file whose text validated before is not read again."""
+    path = Path(path)
+    text = read_text(path, max_bytes)
+    if cache is not None and (kept := cache.get(str(path), text)) is not None:
+        return kept
+    # Here, not at the top: a game whose decks all come from the cache never loads the reader
+    # (YAML, the checks, the lint rules).
+    from vocabgame.deck.load import load_text
+
+    deck, problems = load_text(text, str(path))
+    if deck is None:
+        raise DeckError([p for p in problems if p.severity == "error"])
+    if cache is not None:
+        cache.put(str(path), text, deck)
+    return deck
 
 
 def load_catalog(

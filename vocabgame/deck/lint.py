@@ -23,7 +23,7 @@ from vocabgame.kinds.calculation import MAX_COMBINATIONS
 from vocabgame.model import Calculation, Claim, Confusable, Deck, Scenario
 from vocabgame.problems import Problem
 from vocabgame.reading import calc
-from vocabgame.reading.yamltree import Node
+from vocabgame.reading.node import Node
 
 LONGEST_ANSWER = "longest-answer"
 HEDGED_ANSWER = "hedged-answer"

@@ -10,20 +10,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from vocabgame.deck import lint
 from vocabgame.kinds import KINDS, ItemKind
 from vocabgame.model import FORMAT_VERSION, Deck, Source
-from vocabgame.problems import DeckError, Problem
+from vocabgame.problems import Problem
 from vocabgame.reading.checker import Checker, describe, did_you_mean
-from vocabgame.reading.files import DEFAULT_MAX_BYTES, read_text
 from vocabgame.reading.yamltree import Node, YamlProblem, parse
 
 if TYPE_CHECKING:
-    from vocabgame.deck.cache import DeckCache
+    pass
 
 HEADER_KEYS = ("format", "id", "title", "description", "tags", "sources", "formerly")
 SOURCE_KEYS = ("title", "url")
@@ -310,21 +308,4 @@ def load_text(
     return deck, problems
 
 
-def load_deck(
-    path: Path | str, max_bytes: int = DEFAULT_MAX_BYTES, cache: DeckCache | None = None
-) -> Deck:
-    """Load one deck file; raises DeckError listing every problem in it. With a `cache`, a
-    file whose text validated before is not read again."""
-    path = Path(path)
-    text = read_text(path, max_bytes)
-    if cache is not None and (kept := cache.get(str(path), text)) is not None:
-        return kept
-    deck, problems = load_text(text, str(path))
-    if deck is None:
-        raise DeckError([p for p in problems if p.severity == "error"])
-    if cache is not None:
-        cache.put(str(path), text, deck)
-    return deck
-
-
-__all__ = ["DeckReader", "load_deck", "load_text", "top_keys"]
+__all__ = ["DeckReader", "load_text", "top_keys"]

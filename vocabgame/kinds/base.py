@@ -10,7 +10,7 @@ from typing import Any, ClassVar, NoReturn
 from vocabgame.model import Deck
 from vocabgame.quiz.question import Grade, Question, Refused, Response
 from vocabgame.reading.checker import Checker
-from vocabgame.reading.yamltree import Node
+from vocabgame.reading.node import Node
 
 
 class ItemKind(ABC):

@@ -16,7 +16,7 @@ from vocabgame.quiz.question import Face, Grade, Kind, Question, Refused, Respon
 from vocabgame.quiz.text import article_for, format_number, parse_number, same_unit, unit_key
 from vocabgame.reading import calc
 from vocabgame.reading.checker import Checker, describe, did_you_mean, number
-from vocabgame.reading.yamltree import Node
+from vocabgame.reading.node import Node
 
 MAX_COMBINATIONS = 10_000
 _TOLERANCE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%\s*$")

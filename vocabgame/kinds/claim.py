@@ -9,7 +9,7 @@ from vocabgame.kinds.common import choice_grade
 from vocabgame.model import Claim, Deck, FaceKey
 from vocabgame.quiz.question import Choice, Face, Grade, Kind, Picked, Question, Response
 from vocabgame.reading.checker import Checker, describe
-from vocabgame.reading.yamltree import Node
+from vocabgame.reading.node import Node
 
 
 class ClaimKind(ItemKind):

@@ -9,7 +9,7 @@ from vocabgame.kinds.common import choice_grade
 from vocabgame.model import Confusable, Cue, Deck, FaceKey
 from vocabgame.quiz.question import Choice, Grade, Kind, Picked, Question, Response
 from vocabgame.reading.checker import Checker
-from vocabgame.reading.yamltree import Node
+from vocabgame.reading.node import Node
 
 CUE_KEYS = ("text", "answer")
 

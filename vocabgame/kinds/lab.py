@@ -9,15 +9,19 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from vocabgame.kinds.base import ItemKind, refuse
 from vocabgame.kinds.common import choice_grade
-from vocabgame.lab import Catalogue, load_catalogue
-from vocabgame.lab.challenge import ASKED, DOWN, SAME, TOLERANCE, UP, Challenge, make_challenge
+from vocabgame.lab.asked import ASKED, DOWN, SAME, TOLERANCE, UP
 from vocabgame.model import Deck, FaceKey
 from vocabgame.quiz.question import Choice, Grade, Kind, Picked, Question, Response
 from vocabgame.reading.checker import Checker
-from vocabgame.reading.yamltree import Node
+from vocabgame.reading.node import Node
+
+if TYPE_CHECKING:
+    from vocabgame.lab import Catalogue
+    from vocabgame.lab.challenge import Challenge
 
 FACE = "predict"
 CHOICES = (
@@ -40,10 +44,14 @@ class LabChallenge:
 
 @lru_cache(maxsize=1)
 def _catalogue() -> Catalogue:
+    from vocabgame.lab import load_catalogue  # the lab loads when a challenge is first asked
+
     return load_catalogue()  # the built-in GPUs and models: rounds need no folders
 
 
 def challenge(item: LabChallenge, seed: int) -> Challenge:
+    from vocabgame.lab.challenge import make_challenge
+
     return make_challenge(_catalogue(), seed, item.change)
 
 

@@ -17,7 +17,7 @@ from vocabgame.quiz.question import (
     SelfGraded,
 )
 from vocabgame.reading.checker import Checker
-from vocabgame.reading.yamltree import Node
+from vocabgame.reading.node import Node
 
 
 class RecallKind(ItemKind):

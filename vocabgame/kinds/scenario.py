@@ -9,7 +9,7 @@ from vocabgame.kinds.common import choice_grade, choice_text, group_distinction
 from vocabgame.model import Deck, FaceKey, Scenario
 from vocabgame.quiz.question import Choice, Face, Grade, Kind, Picked, Question, Response
 from vocabgame.reading.checker import SLUG, Checker, describe, did_you_mean
-from vocabgame.reading.yamltree import Node
+from vocabgame.reading.node import Node
 
 
 class ScenarioKind(ItemKind):

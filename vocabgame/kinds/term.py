@@ -20,7 +20,7 @@ from vocabgame.quiz.question import (
 )
 from vocabgame.quiz.text import normalise, one_typo
 from vocabgame.reading.checker import Checker
-from vocabgame.reading.yamltree import Node
+from vocabgame.reading.node import Node
 
 
 class TermKind(ItemKind):

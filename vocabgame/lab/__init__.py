@@ -3,19 +3,53 @@ the GPU and model catalogue it reads, and predict-then-reveal challenges built o
 
 Pure core: no Textual, no clock, no files except the catalogue a caller points at."""
 
-from vocabgame.lab.catalogue import Catalogue, load_catalogue
-from vocabgame.lab.model import (
-    Assumptions,
-    CardRef,
-    Estimate,
-    Figure,
-    GpuSpec,
-    LabError,
-    ModelSpec,
-    Setup,
-    estimate,
-    sweep,
-)
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from vocabgame.lab.catalogue import Catalogue, load_catalogue
+    from vocabgame.lab.model import (
+        Assumptions,
+        CardRef,
+        Estimate,
+        Figure,
+        GpuSpec,
+        LabError,
+        ModelSpec,
+        Setup,
+        estimate,
+        sweep,
+    )
+
+# What each name is imported from, when first asked for: the lab's model and catalogue load
+# only where the lab is used (a deck of lab challenges is read without them).
+_FROM = {
+    "Catalogue": "catalogue",
+    "load_catalogue": "catalogue",
+    **dict.fromkeys(
+        (
+            "Assumptions",
+            "CardRef",
+            "Estimate",
+            "Figure",
+            "GpuSpec",
+            "LabError",
+            "ModelSpec",
+            "Setup",
+            "estimate",
+            "sweep",
+        ),
+        "model",
+    ),
+}
+
+
+def __getattr__(name: str) -> object:
+    if name not in _FROM:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(f"{__name__}.{_FROM[name]}"), name)
+
 
 __all__ = [
     "Assumptions",

@@ -31,9 +31,7 @@ A file looks like:
 
 from __future__ import annotations
 
-import os
 import re
-import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,7 +42,7 @@ from vocabgame.lab.model import GpuSpec, ModelSpec
 from vocabgame.model import Source
 from vocabgame.problems import DeckError, Problem
 from vocabgame.reading.checker import Checker, describe, did_you_mean, number
-from vocabgame.reading.files import LAB_SUFFIXES, read_text
+from vocabgame.reading.files import lab_files, read_text
 from vocabgame.reading.yamltree import Node, YamlProblem, parse
 
 FORMAT = 1
@@ -292,23 +290,6 @@ def load_text(text: str, path: str) -> tuple[SpecFile | None, list[Problem]]:
     if any(p.severity == "error" for p in checker.problems):
         return None, checker.problems
     return SpecFile(tuple(gpus), tuple(models), MappingProxyType(reader.sources)), checker.problems
-
-
-def lab_files(folders: Iterable[Path]) -> list[Path]:
-    """`*.lab.yaml` files under the folders, in a stable order. A folder that cannot be
-    searched is skipped: the deck search over the same folders already reports it."""
-    found: list[Path] = []
-    for folder in folders:
-        try:
-            if not stat.S_ISDIR(os.stat(folder).st_mode):
-                continue
-        except OSError:
-            continue
-        inside: list[Path] = []
-        for root, _dirs, names in os.walk(folder):  # errors are skipped; links not followed
-            inside.extend(Path(root, n) for n in names if n.endswith(LAB_SUFFIXES))
-        found.extend(sorted(inside))
-    return found
 
 
 def load_catalogue(extra_folders: Iterable[Path] = (), builtin: Path | None = None) -> Catalogue:

@@ -8,6 +8,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from vocabgame.lab.asked import ASKED, DIRECTIONS, DOWN, KINDS, SAME, TOLERANCE, UP, WORDS
 from vocabgame.lab.catalogue import Catalogue
 from vocabgame.lab.model import (
     COMPUTE_BOUND,
@@ -17,11 +18,6 @@ from vocabgame.lab.model import (
     estimate,
     fmt,
 )
-
-UP, DOWN, SAME = "up", "down", "same"
-DIRECTIONS = (UP, DOWN, SAME)
-WORDS = {UP: "goes up", DOWN: "goes down", SAME: "stays about the same"}
-TOLERANCE = 0.10  # within 10% either way counts as "about the same"
 
 
 def direction(before: float, after: float, tolerance: float = TOLERANCE) -> str:
@@ -167,15 +163,6 @@ def _apply(kind: str, s: Setup) -> tuple[Setup, str]:
         replace(s, prompt=s.prompt * 2),
         f"Prompts grow from {s.prompt} to {s.prompt * 2} tokens",
     )
-
-
-ASKED = {
-    "batch": ("tpot", "throughput"),
-    "fp8": ("tpot", "throughput"),
-    "tp": ("tpot", "throughput"),
-    "prompt": ("ttft", "tpot"),
-}
-KINDS = tuple(ASKED)
 
 
 def make_challenge(catalogue: Catalogue, seed: int, kind: str | None = None) -> Challenge:

@@ -13,7 +13,7 @@ from collections.abc import Collection, Iterable
 from typing import Any
 
 from vocabgame.problems import Problem
-from vocabgame.reading.yamltree import Node
+from vocabgame.reading.node import Node
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 # A YAML 1.2 number such as 1e9, which PyYAML (YAML 1.1) reads as text but editors read as a number

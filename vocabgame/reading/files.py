@@ -143,3 +143,20 @@ def find_deck_files(
 def deck_files(paths: Iterable[Path]) -> list[Path]:
     """Deck files under the given files and folders, in a stable order."""
     return find_deck_files(paths)[0]
+
+
+def lab_files(folders: Iterable[Path]) -> list[Path]:
+    """`*.lab.yaml` files under the folders, in a stable order. A folder that cannot be
+    searched is skipped: the deck search over the same folders already reports it."""
+    found: list[Path] = []
+    for folder in folders:
+        try:
+            if not stat.S_ISDIR(os.stat(folder).st_mode):
+                continue
+        except OSError:
+            continue
+        inside: list[Path] = []
+        for root, _dirs, names in os.walk(folder):  # errors are skipped; links not followed
+            inside.extend(Path(root, n) for n in names if n.endswith(LAB_SUFFIXES))
+        found.extend(sorted(inside))
+    return found

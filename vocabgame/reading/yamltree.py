@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
+
+from vocabgame.reading.node import Node
 
 try:  # the C parser is several times faster; fall back quietly where libyaml is missing
     from yaml import CSafeLoader as _Loader
@@ -30,52 +31,6 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # than it is stored (the "Trojan Source" trick), so a definition could read as its opposite.
 _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 _UNSAFE = re.compile(f"{_CONTROL.pattern[:-1]}{_BIDI.pattern[1:]}")  # either, in one pass
-
-_BOOL_WORDS = frozenset(
-    [
-        "y",
-        "Y",
-        "yes",
-        "Yes",
-        "YES",
-        "n",
-        "N",
-        "no",
-        "No",
-        "NO",
-        "true",
-        "True",
-        "TRUE",
-        "false",
-        "False",
-        "FALSE",
-        "on",
-        "On",
-        "ON",
-        "off",
-        "Off",
-        "OFF",
-    ]
-)
-
-
-@dataclass(slots=True, eq=False)
-class Node:
-    """A YAML value with its 1-based position. `value` is a dict, a list or a scalar."""
-
-    kind: str  # "map", "seq" or "scalar"
-    value: Any
-    line: int
-    col: int
-    raw: str = ""  # a scalar's source text, before typing
-    quoted: bool = False
-    key_pos: dict[str, tuple[int, int]] = field(default_factory=dict)
-    size: int = 1  # nodes this one stands for once aliases are expanded
-
-    @property
-    def looks_boolean(self) -> bool:
-        """True for an unquoted yes/no/on/off/true/false that YAML typed as a boolean."""
-        return self.kind == "scalar" and not self.quoted and self.raw in _BOOL_WORDS
 
 
 class YamlProblem(Exception):
@@ -335,3 +290,6 @@ def parse(text: str) -> tuple[Node | None, list[YamlProblem]]:
     finally:
         loader.dispose()
     return root, problems
+
+
+__all__ = ["Node", "YamlProblem", "parse"]
