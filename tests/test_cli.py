@@ -113,6 +113,28 @@ def test_validate_a_good_deck(capsys: pytest.CaptureFixture[str]) -> None:
     assert captured.err.strip() == "1 file checked: 0 errors"
 
 
+def test_validate_collects_garbage_rarely_while_it_checks_then_as_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    from vocabgame.deck import load as load_module
+
+    deck = write(tmp_path / "d.yaml", EXAMPLE)
+    seen: list[int] = []
+    real = load_module.load_text
+
+    def load_text(*args: object, **kwargs: object) -> object:
+        seen.append(gc.get_threshold()[0])
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(load_module, "load_text", load_text)
+    before = gc.get_threshold()
+    assert main(["validate", str(deck)]) == 0
+    assert seen and seen[0] >= 100_000 > before[0]
+    assert gc.get_threshold() == before
+
+
 def test_validate_a_broken_deck(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path / "broken.yaml", BROKEN)
     assert main(["validate", str(path)]) == 1
