@@ -59,6 +59,8 @@ class InUseError(BackupError):
 
 @dataclass(frozen=True, slots=True)
 class BackupFile:
+    """A backup in the backups folder and when it was taken."""
+
     path: Path
     taken: datetime  # local wall-clock time, naive, as in the name
     before_restore: bool = False
@@ -321,6 +323,8 @@ def shared_lock(data_dir: Path) -> Iterator[DataLock]:
 
 @dataclass(frozen=True, slots=True)
 class Contents:
+    """What a database holds, in brief: answers, rounds and the time of the last answer."""
+
     reviews: int
     rounds: int
     last_answer: str | None

@@ -43,6 +43,8 @@ class Item(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Source:
+    """A primary source a deck cites: its key in the deck, its title and its address."""
+
     key: str
     title: str
     url: str
@@ -50,6 +52,9 @@ class Source:
 
 @dataclass(frozen=True, slots=True)
 class Term:
+    """A term of the vocabulary: its name, definition, the names it also goes by, and an optional
+    caveat and example."""
+
     id: str
     term: str
     definition: str
@@ -64,12 +69,16 @@ class Term:
 
 @dataclass(frozen=True, slots=True)
 class Cue:
+    """One clue of a look-alike group and the term of the group it describes."""
+
     text: str
     answer: str
 
 
 @dataclass(frozen=True, slots=True)
 class Confusable:
+    """Terms that are easy to confuse, the distinction between them, and cues that tell them apart."""
+
     id: str
     terms: tuple[str, ...]
     distinction: str
@@ -81,6 +90,8 @@ class Confusable:
 
 @dataclass(frozen=True, slots=True)
 class Scenario:
+    """A situation with choices, the one that fits, why, and why each other choice does not."""
+
     id: str
     prompt: str
     choices: tuple[str, ...]
@@ -97,6 +108,8 @@ class Scenario:
 
 @dataclass(frozen=True, slots=True)
 class Recall:
+    """A question answered from memory: the model answer and the key points a full answer covers."""
+
     id: str
     prompt: str
     answer: str
@@ -108,6 +121,8 @@ class Recall:
 
 @dataclass(frozen=True, slots=True)
 class Claim:
+    """A statement that is true or false, and the explanation of which and why."""
+
     id: str
     statement: str
     answer: bool
@@ -127,6 +142,8 @@ class Given:
 
 @dataclass(frozen=True, slots=True)
 class Tolerance:
+    """How far a typed number may be from the expected one: a share of it, or an amount."""
+
     amount: float
     relative: bool
 
@@ -144,6 +161,9 @@ DEFAULT_TOLERANCE = Tolerance(0.02, relative=True)
 
 @dataclass(frozen=True, slots=True)
 class Calculation:
+    """A formula asked with numbers drawn from `given`, the unit asked for and the tolerance of the
+    answer."""
+
     id: str
     prompt: str
     given: tuple[Given, ...]

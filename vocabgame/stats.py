@@ -38,6 +38,9 @@ class DeckStats:
 
 @dataclass(frozen=True, slots=True)
 class Stats:
+    """The figures `vocabgame stats` prints: answers, rounds, the day streak and each deck's
+    progress."""
+
     reviews: int
     rounds: int  # finished rounds
     streak_days: int
@@ -58,6 +61,8 @@ def new_item_order(deck: Deck) -> list[str]:
 
 @dataclass(frozen=True, slots=True)
 class _DeckShape:
+    """What the figures need to know of a deck's items, worked out once per loaded deck."""
+
     order: list[str]  # item ids, in the order new items start
     faces: dict[str, int]  # item id -> how many faces it has
     keys: frozenset[tuple[str, str]]  # every face, as (item id, face)

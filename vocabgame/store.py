@@ -482,6 +482,9 @@ ASIDE = "move vocabgame.db, vocabgame.db-wal and vocabgame.db-shm aside together
 
 @dataclass(frozen=True, slots=True)
 class Review:
+    """One answer as stored: the face, when, the rating and whether it was right, how long it took,
+    the mode, the answer given and its points."""
+
     key: FaceKey
     reviewed_at: datetime
     rating: int
@@ -494,6 +497,9 @@ class Review:
 
 @dataclass(frozen=True, slots=True)
 class RoundRecord:
+    """One round as stored: its deck, when it started and ended, its counts and score, and whether
+    every question was answered."""
+
     id: int
     deck_id: str | None
     started_at: datetime
@@ -518,6 +524,8 @@ class Confusion:
 
 @dataclass(frozen=True, slots=True)
 class ReportRecord:
+    """A stored report of a mode (a mock interview's), with its summary figures and its whole body."""
+
     id: int
     mode: str
     made_at: datetime

@@ -121,6 +121,8 @@ class Entry:
 
 @dataclass(frozen=True, slots=True)
 class Finding:
+    """What a lint rule found, and where."""
+
     node: Node | tuple[int, int]
     message: str
 
@@ -399,6 +401,9 @@ def _normal(text: str) -> str:
 
 @dataclass(slots=True)
 class _Text:
+    """A text a cross-deck rule compares: where it stands, the item it belongs to, the rules
+    silenced there."""
+
     path: str
     owner: tuple[str, str]  # (path, item id)
     node: Node | tuple[int, int]

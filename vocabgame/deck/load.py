@@ -37,6 +37,8 @@ def top_keys() -> tuple[str, ...]:
 
 @dataclass(slots=True)
 class _Header:
+    """A deck file's header keys, as read."""
+
     deck_id: str | None
     title: str | None
     description: str | None

@@ -99,6 +99,9 @@ class Missed:
 
 @dataclass(frozen=True, slots=True)
 class RoundSummary:
+    """How a round went, for the results screen: counts, score, misses, the best before it and when
+    the next review is due."""
+
     deck_title: str
     answered: int
     correct: int
@@ -118,6 +121,9 @@ class RoundSummary:
 
 @dataclass(frozen=True, slots=True)
 class _Answered:
+    """What undoing an answer needs: its outcome, its stored review and the round's state before
+    it."""
+
     outcome: Outcome
     review_id: int | None  # None: not saved (read-only store)
     streak_before: int

@@ -76,6 +76,9 @@ class DeckSummary:
 
 @dataclass(frozen=True, slots=True)
 class Home:
+    """What the home screen shows: each deck's figures, the day streak, the answers given and
+    problems with deck files."""
+
     decks: tuple[DeckSummary, ...]
     streak_days: int
     reviews: int

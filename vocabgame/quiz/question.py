@@ -36,12 +36,16 @@ class Face(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Choice:
+    """One choice of a question: the text shown and the value grading compares."""
+
     text: str  # what the player reads
     value: str  # what grading compares: a term id, literal text, "true"/"false"
 
 
 @dataclass(frozen=True, slots=True)
 class Question:
+    """One face of an item as the player is asked it, with what grading needs to judge the answer."""
+
     key: FaceKey
     kind: Kind
     label: str  # what kind of question, in the player's words
