@@ -10,6 +10,8 @@ from vocabgame.deck import decode, load_text
 from vocabgame.kinds import SECTIONS
 from vocabgame.model import Deck
 from vocabgame.problems import DeckError, Problem
+from vocabgame.reading.node import Node
+from vocabgame.reading.yamltree import YamlProblem, parse
 
 from .conftest import DATA
 
@@ -256,3 +258,41 @@ def test_mutated_bytes_give_a_deck_or_problems(text: str) -> None:
     except DeckError:
         return
     assert_clean_result(decoded)  # pragma: no cover - \xff is never valid UTF-8
+
+
+# -- plain values are typed as YAML types them ---------------------------------------------------
+
+
+def _values(node: Node) -> object:
+    if node.kind == "map":
+        return {key: _values(child) for key, child in node.value.items()}
+    if node.kind == "seq":
+        return [_values(child) for child in node.value]
+    return node.value
+
+
+def test_every_value_of_the_builtin_decks_reads_as_pyyaml_reads_it() -> None:
+    from vocabgame.deck import deck_files
+    from vocabgame.paths import builtin_decks_dir
+
+    for path in deck_files([builtin_decks_dir()]):
+        text = path.read_text(encoding="utf-8")
+        root, problems = parse(text)
+        assert root is not None and not problems
+        assert _values(root) == yaml.load(text, Loader=yaml.CSafeLoader), path.name
+
+
+@FUZZ
+@given(st.text(alphabet="TtrueFfalsNnoYyOo019.-+:_~xE", min_size=1, max_size=12))
+def test_a_plain_value_is_typed_as_pyyaml_types_it(word: str) -> None:
+    text = f"key: {word}\n"
+    try:
+        expected = yaml.load(text, Loader=yaml.CSafeLoader)
+    except yaml.YAMLError:
+        return  # not a plain value at all; the loader's own tests cover errors
+    try:
+        root, _ = parse(text)
+    except YamlProblem:
+        return  # a value decks refuse (a date that is not one, say)
+    assert root is not None
+    assert _values(root) == expected

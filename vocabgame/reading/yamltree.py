@@ -88,6 +88,12 @@ _COLLECTION_TAGS = {"map": (None, "!", _YAML + "map"), "seq": (None, "!", _YAML 
 
 _constructor = yaml.constructor.SafeConstructor()
 _resolver = yaml.resolver.Resolver()
+# The first characters of plain values YAML may type as something other than text (numbers,
+# booleans, null, dates, '=', '<<'): any other plain value is text without asking the resolver.
+_TYPED_STARTS = frozenset(_resolver.yaml_implicit_resolvers)
+# The key positions of every scalar: none, and never added to (only a mapping's are), so all
+# scalars share one empty dict instead of each making its own.
+_NO_KEYS: dict[str, tuple[int, int]] = {}
 
 
 _STR = _YAML + "str"
@@ -122,7 +128,11 @@ def _scalar(event: yaml.ScalarEvent) -> Node:
     mark = event.start_mark
     line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
     tag = event.tag
-    if tag is None and not event.implicit[0]:  # quoted or block text: text, whatever it says
+    text = event.value
+    if tag is None and (
+        not event.implicit[0]  # quoted or block text: text, whatever it says
+        or (text and text[0] not in _TYPED_STARTS)  # plain text the resolver would not type
+    ):
         tag = _STR
     elif tag is None or tag == "!":
         tag = _resolver.resolve(yaml.ScalarNode, event.value, event.implicit)
@@ -149,15 +159,16 @@ def _scalar(event: yaml.ScalarEvent) -> Node:
             raise YamlProblem(
                 f"unsupported YAML tag {tag!r}; decks use plain values only", line, col
             )
-    if _UNSAFE.search(event.value):
-        _refuse_characters(event.value, line, col)
+    if _UNSAFE.search(text):
+        _refuse_characters(text, line, col)
     return Node(
         "scalar",
         value,
         line,
         col,
-        raw=event.value,
-        quoted=event.style in ("'", '"', "|", ">"),
+        text,
+        event.style in ("'", '"', "|", ">"),
+        _NO_KEYS,
     )
 
 
