@@ -590,3 +590,17 @@ def test_a_damaged_setting_is_said_and_the_default_used(tmp_path: Path, capsys) 
     captured = capsys.readouterr()
     assert "round size" in captured.err and "Traceback" not in captured.err
     assert re.search(r"round size\s+20", captured.out)
+
+
+def test_validate_loads_the_lint_rules_only_when_strict(tmp_path: Path) -> None:
+    deck = write(tmp_path / "d.yaml", EXAMPLE)
+    body = f"""
+from vocabgame.cli import main
+assert main(["validate", {str(deck)!r}]) == 0
+assert "vocabgame.deck.lint" not in sys.modules
+assert "difflib" not in sys.modules  # nothing was misspelt, so nothing is suggested
+main(["validate", "--strict", {str(deck)!r}])
+assert "vocabgame.deck.lint" in sys.modules
+"""
+    result = run_python(body, tmp_path)
+    assert result.returncode == 0, result.stderr

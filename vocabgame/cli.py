@@ -1010,11 +1010,14 @@ def _rare_collections() -> Iterator[None]:
 
 def cmd_validate(paths: list[Path], fmt: str, strict: bool, max_bytes: int | None) -> int:
     from vocabgame.deck import DEFAULT_MAX_BYTES, find_deck_files, load_text, read_text
-    from vocabgame.deck.lint import Corpus
     from vocabgame.problems import DeckError, Problem
     from vocabgame.reading.files import LAB_SUFFIXES, lab_files
 
-    corpus = Corpus()  # near-duplicates are looked for across all the files checked together
+    corpus = None
+    if strict:  # near-duplicates are looked for across all the files checked together
+        from vocabgame.deck.lint import Corpus
+
+        corpus = Corpus()
     owners: dict[str, str] = {}
     files = 0
     listed, not_searched = find_deck_files(paths, report_missing=True)
@@ -1040,7 +1043,8 @@ def cmd_validate(paths: list[Path], fmt: str, strict: bool, max_bytes: int | Non
                     Problem(str(path), f"deck id {deck.id!r} is already used by {owners[deck.id]}")
                 )
             owners.setdefault(deck.id, str(path))
-    problems.extend(corpus.problems())
+    if corpus is not None:
+        problems.extend(corpus.problems())
     errors = sum(p.severity == "error" for p in problems)
     warnings = len(problems) - errors
     if fmt == "json":

@@ -15,10 +15,11 @@ from __future__ import annotations
 import difflib
 import itertools
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
+from vocabgame.deck.entry import Entry
 from vocabgame.kinds.calculation import MAX_COMBINATIONS
 from vocabgame.model import Calculation, Claim, Confusable, Deck, Scenario
 from vocabgame.problems import Problem
@@ -106,17 +107,6 @@ def content_words(text: str) -> dict[str, str]:
 
 
 # -- what the rules read ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One item as the rules see it: the model item and the YAML nodes it was read from."""
-
-    section: str
-    item: Any
-    node: Node
-    fields: Mapping[str, Node]
-    ignore: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)

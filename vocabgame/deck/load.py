@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from vocabgame.deck import lint
+from vocabgame.deck.entry import Entry
 from vocabgame.kinds import KINDS, ItemKind
 from vocabgame.model import FORMAT_VERSION, Deck, Source
 from vocabgame.problems import Problem
@@ -21,7 +21,7 @@ from vocabgame.reading.checker import Checker, describe, did_you_mean
 from vocabgame.reading.yamltree import Node, YamlProblem, parse
 
 if TYPE_CHECKING:
-    pass
+    from vocabgame.deck import lint
 
 HEADER_KEYS = ("format", "id", "title", "description", "tags", "sources", "formerly")
 SOURCE_KEYS = ("title", "url")
@@ -64,7 +64,7 @@ class DeckReader:
         self.ids: dict[str, Node] = {}
         self.renamed: dict[str, tuple[str, Node]] = {}  # old item id -> (new id, its node)
         self.versions: dict[str, str] = {}  # item id -> the release its fact describes
-        self.linted: list[lint.Entry] = []  # every item with its nodes, for the lint rules
+        self.linted: list[Entry] = []  # every item with its nodes, for the lint rules
         self.claims_at: tuple[int, int] | None = None
 
     def deck(self, root: Node) -> Deck | None:
@@ -90,7 +90,7 @@ class DeckReader:
         for section, rows in entries.items():
             for (entry, fields), item in zip(rows, sections[section], strict=True):
                 ignore = self.lint_key(fields["lint"]) if "lint" in fields else frozenset()
-                self.linted.append(lint.Entry(section, item, entry, fields, ignore))
+                self.linted.append(Entry(section, item, entry, fields, ignore))
         if "claims" in top:
             self.claims_at = root.key_pos["claims"]
         if any(p.severity == "error" for p in c.problems):
@@ -245,6 +245,8 @@ class DeckReader:
         fields = c.mapping(node, "lint", LINT_KEYS, ())
         if fields is None or "ignore" not in fields:
             return frozenset()
+        from vocabgame.deck import lint  # the rules load only for a deck that names them
+
         names: set[str] = set()
         for name_node in c.sequence(fields["ignore"], "lint ignore") or []:
             name = c.text(name_node, "each entry of lint ignore")
@@ -262,6 +264,8 @@ class DeckReader:
         return frozenset(names)
 
     def strict_warnings(self, deck: Deck) -> None:
+        from vocabgame.deck import lint
+
         c = self.checker
         for item in deck.items():
             if not item.sources:
@@ -299,6 +303,8 @@ def load_text(
     if any(p.severity == "error" for p in checker.problems):
         deck = None
     if deck is not None and strict:
+        from vocabgame.deck import lint
+
         reader.strict_warnings(deck)
         if corpus is None:
             alone = lint.Corpus()

@@ -7,7 +7,6 @@ file. Every message is one sentence an author can act on.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Collection, Iterable
 from typing import Any
@@ -22,6 +21,8 @@ _NUMBER_TEXT = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
 
 def did_you_mean(word: str, options: Iterable[str]) -> str:
     """' (did you mean 'x'?)' when something close exists, else ''."""
+    import difflib  # here: only a deck with a mistake needs it
+
     close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
