@@ -24,7 +24,7 @@ import yaml
 
 from benchmarks import big
 from benchmarks.inputs import Inputs
-from benchmarks.measure import Row, compare_processes, median_time, python, run_process
+from benchmarks.measure import Row, compare_processes, median_time, python, run_process, vocabgame
 
 CLOCK_AT = big.NOW  # the generated histories end here
 
@@ -266,7 +266,7 @@ def stats_command(ctx: Context) -> list[Row]:
     Store.open(empty / DB_NAME).close()
 
     def stats(data: Path) -> list[str]:
-        return [python(), "-m", "vocabgame", "--data-dir", str(data), "stats", "--json"]
+        return [*vocabgame(), "--data-dir", str(data), "stats", "--json"]
 
     try:
         ours, base = compare_processes(stats(full), stats(empty), ctx.scale.process_runs)
@@ -300,7 +300,7 @@ def validate_command(ctx: Context) -> list[Row]:
     folder = builtin_decks_dir()
     files = [str(f) for f in deck_files([folder])]
     ours, base = compare_processes(
-        [python(), "-m", "vocabgame", "validate", str(folder)],
+        [*vocabgame(), "validate", str(folder)],
         [python(), "-c", PARSE_ONLY, *files],
         ctx.scale.process_runs,
     )

@@ -8,6 +8,7 @@ import os
 import statistics
 import subprocess
 import sys
+import sysconfig
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -164,3 +165,14 @@ def compare_processes(
 
 def python() -> str:
     return sys.executable
+
+
+def vocabgame() -> list[str]:
+    """The `vocabgame` command as a player runs it: the script pip installed beside this
+    Python (it imports `vocabgame.cli` and calls `main`, the code of this checkout through
+    PYTHONPATH), or `python -m vocabgame` where there is none. (`-m` also loads runpy, which
+    the command does not.)"""
+    script = Path(sysconfig.get_path("scripts")) / (
+        "vocabgame.exe" if os.name == "nt" else "vocabgame"
+    )
+    return [str(script)] if script.is_file() else [python(), "-m", "vocabgame"]
