@@ -7,13 +7,12 @@ is); `now` comes from the caller's clock.
 
 from __future__ import annotations
 
-import itertools
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from vocabgame.kinds import KINDS, faces, item_faces
+from vocabgame.kinds import KINDS, item_faces
 from vocabgame.model import Deck
 from vocabgame.store import Store
 
@@ -81,28 +80,27 @@ def _shape(deck: Deck) -> _DeckShape:
     cached = _SHAPES.get(id(deck))
     if cached is not None and cached[0] is deck:
         return cached[1]
-    queues = [
-        [item for item in deck.section(section) for _ in item_faces(item)] for section in KINDS
-    ]
-    order: dict[str, None] = {}
-    for layer in itertools.zip_longest(*queues):
-        order.update((item.id, None) for item in layer if item is not None)
     position: dict[str, tuple[int, int]] = {}
+    counts: dict[str, int] = {}
+    keys: list[tuple[str, str]] = []
     for number, section in enumerate(KINDS):
         offset = 0
         for item in deck.section(section):
+            faces_of = item_faces(item)
             position[item.id] = (number, offset)
-            offset += len(item_faces(item))
-    faces_of = {item.id: len(item_faces(item)) for item in deck.items()}
+            counts[item.id] = len(faces_of)
+            offset += len(faces_of)
+            keys += [(item.id, face) for face in faces_of]
+    # New items start in turn across the kinds, a face of each kind at a time, so an item
+    # comes in at the turn of its first face: by its place in its kind, then by kind.
+    order = sorted((i for i in position if counts[i]), key=lambda i: position[i][::-1])
     shape = _DeckShape(
-        list(order),
-        faces_of,
-        frozenset((k.item_id, k.face) for k in faces(deck)),
-        json.dumps(
-            {item.id: len(item_faces(item)) for item in (deck.item(i) for i in order) if item}
-        ),
+        order,
+        counts,
+        frozenset(keys),
+        json.dumps({item_id: counts[item_id] for item_id in order}),
         position,
-        max(faces_of.values(), default=0),
+        max(counts.values(), default=0),
     )
     if len(_SHAPES) > 256:  # decks reloaded many times in one process: forget the old ones
         _SHAPES.clear()
