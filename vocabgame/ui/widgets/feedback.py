@@ -9,15 +9,67 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
+from typing import cast
 
 from rich.console import Group, RenderableType
+from rich.segment import Segment
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
+from textual.css.styles import RulesMap
+from textual.strip import Strip
+from textual.visual import RenderOptions, RichVisual, Visual
+from textual.visual import Style as VisualStyle
+from textual.widgets import Static
 
 from vocabgame.play import Outcome
 from vocabgame.quiz import RATING_NAMES, Kind, Question
 from vocabgame.timefmt import until
+
+
+class _LaidOutOnce(RichVisual):
+    """A Rich renderable rendered once per width: the layout's height and the paint that
+    follows it share that one render (Textual's own wrapper renders it for each)."""
+
+    _lines: tuple[int, list[list[Segment]]] | None = None
+
+    def _lines_at(self, width: int) -> list[list[Segment]]:
+        if self._lines is None or self._lines[0] != width:
+            app = self._widget.app
+            options = app.console_options.update(highlight=False, width=width)
+            segments = app.console.render(self._renderable, options)
+            lines = Segment.split_and_crop_lines(
+                segments, width, include_new_lines=False, pad=False
+            )
+            self._lines = (width, list(lines))
+        return self._lines[1]
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        return len(self._lines_at(width))
+
+    def render_strips(
+        self, width: int, height: int | None, style: VisualStyle, options: RenderOptions
+    ) -> list[Strip]:
+        rich_style = style.rich_style
+        lines = self._lines_at(width)[:height]
+        if not rich_style:
+            return [Strip(line) for line in lines]
+        return [Strip(Segment.apply_style(line, rich_style)) for line in lines]
+
+
+class FeedbackPanel(Static):
+    """The feedback (or a recall's model answer): a `Static` whose Rich content is rendered
+    once for both its height and its paint."""
+
+    _once: tuple[object, _LaidOutOnce] | None = None
+
+    def render(self) -> Visual:
+        visual = self.visual
+        if type(visual) is not RichVisual:  # text: Textual's own `Content`, already fast
+            return visual
+        if self._once is None or self._once[0] is not visual:
+            self._once = (visual, _LaidOutOnce(self, cast(RenderableType, self.content)))
+        return self._once[1]
 
 
 def numbered(number: int, text: str) -> Table:
