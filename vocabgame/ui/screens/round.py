@@ -28,6 +28,7 @@ from vocabgame.ui.screens.confirm import ConfirmScreen
 from vocabgame.ui.screens.flag_note import FlagNoteScreen
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.screens.results import ResultsScreen
+from vocabgame.ui.widgets.choices import ChoiceList
 from vocabgame.ui.widgets.feedback import (
     FeedbackPanel,
     feedback_body,
@@ -140,7 +141,7 @@ class RoundScreen(Screen[None]):
         # small the terminal: long choice lists and long feedback scroll under it.
         with VerticalScroll(id="prompt-box"):
             yield Static(id="prompt")
-        yield OptionList(id="choices")
+        yield ChoiceList(id="choices")
         yield Input(id="answer")
         with VerticalScroll(id="body"):
             yield FeedbackPanel(id="feedback")
@@ -258,9 +259,19 @@ class RoundScreen(Screen[None]):
             feedback.set_classes("right" if self.outcome.grade.correct else "wrong")
             label.update(verdict_text(self.outcome))
             self.feedback_hint()
-            body.focus()  # Enter, Space and digits reach the screen; arrows scroll
+            # Enter, Space and digits reach the screen; arrows scroll. From the choices, the
+            # focus moves once the feedback is painted (see ChoiceList): moving it costs as
+            # much as a third of the frame.
+            if self.focused is choices:
+                self.call_after_refresh(self._focus_body)
+            else:
+                body.focus()
         body.scroll_home(animate=False)
         self.update_status()
+
+    def _focus_body(self) -> None:
+        if self.phase is Phase.FEEDBACK:
+            self.query_one("#body", VerticalScroll).focus()
 
     def feedback_hint(self) -> None:
         """The keys after an answer; that the feedback scrolls, when it does (called again
