@@ -8,6 +8,7 @@ table shows them. Sizes come from a `Scale`: the full one is the targets' own (1
 from __future__ import annotations
 
 import asyncio
+import re
 import shutil
 import statistics
 import subprocess
@@ -436,7 +437,9 @@ def generated_decks(ctx: Context) -> list[Row]:
 def key_feedback(ctx: Context) -> list[Row]:
     """A key that answers a choice question, from the key press to the first frame showing
     the feedback, against a key that moves the highlight, to the first frame showing it moved.
-    Headless, through Pilot; a frame is each render of the screen (`App._display`)."""
+    Headless, through Pilot; a frame is each render of the screen (`App._display`). A frame
+    counts as showing the feedback once the frames since the key have drawn the verdict and the
+    choices marked ✓ (the phase alone could flip before they are painted)."""
     moves, answers = asyncio.run(_keys(ctx.work / "keys", ctx.scale.key_presses))
     return [
         Row(
@@ -452,14 +455,28 @@ def key_feedback(ctx: Context) -> list[Row]:
 
 
 State = tuple[str | None, int | None]  # the round screen's phase and highlighted choice
+Frame = tuple[float, State, str]  # when, the state, and the text drawn once it shows feedback
+
+VERDICT = re.compile(r"✓ Right|✗ Not quite")
+MARKED = re.compile(r"✓ \d")  # the right choice, marked, in the feedback's list of choices
 
 
-def _moved(before: State, seen: State) -> bool:
-    return seen[1] != before[1]
+def _moved(before: State, seen: list[Frame]) -> bool:
+    return seen[-1][1][1] != before[1]
 
 
-def _shows_feedback(seen: State) -> bool:
-    return seen[0] == "feedback"
+def _shows_feedback(seen: list[Frame]) -> bool:
+    if seen[-1][1][0] != "feedback":
+        return False
+    drawn = "\n".join(text for _, _, text in seen)
+    return bool(VERDICT.search(drawn) and MARKED.search(drawn))
+
+
+def _drawn_text(update: Any) -> str:
+    """The text a frame draws, line by line: the changed pieces of lines, or whole lines."""
+    chops = getattr(update, "chops", None)
+    lines = [line.values() for line in chops] if chops is not None else update.strips
+    return "\n".join("".join(strip.text for strip in line if strip is not None) for line in lines)
 
 
 async def _keys(folder: Path, presses: int) -> tuple[list[float], list[float]]:
@@ -473,7 +490,7 @@ async def _keys(folder: Path, presses: int) -> tuple[list[float], list[float]]:
         Store.open(folder / DB_NAME), load_catalog([builtin_decks_dir()]), clock=fixed_clock
     )
     app = VocabApp(session, start_round=True, seed=1, size=200, settle_seconds=0)
-    frames: list[tuple[float, State]] = []
+    frames: list[Frame] = []
 
     def state() -> State:
         screen = app.screen
@@ -489,14 +506,15 @@ async def _keys(folder: Path, presses: int) -> tuple[list[float], list[float]]:
     def display_and_note(screen: Any, renderable: Any) -> None:
         display(screen, renderable)
         if renderable is not None:
-            frames.append((time.perf_counter(), state()))
+            at, seen = time.perf_counter(), state()
+            frames.append((at, seen, _drawn_text(renderable) if seen[0] == "feedback" else ""))
 
     app._display = display_and_note  # type: ignore[method-assign]
 
-    def first_frame(after: int, start: float, shows: Callable[[State], bool]) -> float:
-        for at, seen in frames[after:]:
-            if shows(seen):
-                return (at - start) * 1000
+    def first_frame(after: int, start: float, shows: Callable[[list[Frame]], bool]) -> float:
+        for end in range(after + 1, len(frames) + 1):
+            if shows(frames[after:end]):
+                return (frames[end - 1][0] - start) * 1000
         raise RuntimeError("no frame showed the key's effect")
 
     moves: list[float] = []

@@ -420,3 +420,49 @@ async def skip_to_feedback_then_choice(pilot: Pilot, app: VocabApp) -> None:
         await pilot.press("enter")
         await pilot.pause()
         await answer(pilot, app, True)
+
+
+async def test_the_feedback_takes_the_focus_and_the_footer_keeps_its_keys(make_app) -> None:
+    """The choices give way to the feedback at once and the focus follows a frame later: once
+    it has, the arrows scroll the feedback and the footer (rebuilt after that frame) shows the
+    round's keys, none of them disabled."""
+    from textual.widgets._footer import FooterKey
+
+    app = make_app(start_round=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await skip_to(pilot, app, Kind.CHOICE)
+        screen = app.screen
+        assert isinstance(screen, RoundScreen)
+        assert app.focused is screen.query_one("#choices")
+        await answer(pilot, app, True)
+        await pilot.pause()
+        assert app.focused is screen.query_one("#body")
+        keys = {key.description: key for key in screen.query(FooterKey)}
+        assert {"Undo", "Flag", "End round", "Keys"} <= set(keys)
+        assert not any(key.has_class("-disabled") for key in keys.values())
+
+
+async def test_an_enter_that_comes_with_the_answer_does_not_skip_the_feedback(make_app) -> None:
+    """An Enter queued with the digit that answers (a bounce, a roll of two fingers) arrives
+    before the focus has left the choices: the hidden list takes it and the feedback stays."""
+    from textual.events import Key
+
+    app = make_app(start_round=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await skip_to(pilot, app, Kind.CHOICE)
+        screen = app.screen
+        assert isinstance(screen, RoundScreen)
+        answered = app.session.store.review_count()
+        position = screen.round.position
+        app.post_message(Key("1", "1"))
+        app.post_message(Key("enter", "\r"))
+        await pilot.pause()
+        await pilot.pause()
+        assert app.session.store.review_count() == answered + 1
+        assert screen.round.position == position and screen.phase.value == "feedback"
+        assert app.focused is screen.query_one("#body")
+        await pilot.press("enter")  # an Enter once the feedback has the focus goes on
+        await pilot.pause()
+        assert screen.round.position == position + 1

@@ -28,7 +28,14 @@ from vocabgame.ui.screens.confirm import ConfirmScreen
 from vocabgame.ui.screens.flag_note import FlagNoteScreen
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.screens.results import ResultsScreen
-from vocabgame.ui.widgets.feedback import feedback_body, numbered, reveal_text, verdict_text
+from vocabgame.ui.widgets.choices import ChoiceList
+from vocabgame.ui.widgets.feedback import (
+    FeedbackPanel,
+    feedback_body,
+    numbered,
+    reveal_text,
+    verdict_text,
+)
 from vocabgame.ui.widgets.footer import KeysFooter
 
 if TYPE_CHECKING:
@@ -134,14 +141,16 @@ class RoundScreen(Screen[None]):
         # small the terminal: long choice lists and long feedback scroll under it.
         with VerticalScroll(id="prompt-box"):
             yield Static(id="prompt")
-        yield OptionList(id="choices")
+        yield ChoiceList(id="choices")
         yield Input(id="answer")
         with VerticalScroll(id="body"):
-            yield Static(id="feedback")
+            yield FeedbackPanel(id="feedback")
         yield Static(id="hint")
         yield KeysFooter()
 
     def on_mount(self) -> None:
+        for static in self.query(Static):
+            static.auto_links = False
         self.watch(
             self.query_one("#body", VerticalScroll), "virtual_size", self._body_laid_out, init=False
         )
@@ -217,10 +226,13 @@ class RoundScreen(Screen[None]):
         is_choice = question is not None and question.kind == Kind.CHOICE
         asking_choice = phase is Phase.ASKING and is_choice
         # A typed answer stays in its box after it is graded: the feedback does not repeat it.
-        # Hidden is enough: a list that is not displayed takes no focus, keys or clicks, and
-        # toggling `disabled` as well would restyle every option on each answer.
+        # Hidden is enough: a widget that is not displayed takes no focus, keys or clicks, and
+        # toggling `disabled` as well restyles it (every option, for the list). So the box is
+        # disabled only while it shows, and a choice question leaves it as it was.
         choices.display = asking_choice
-        answer.display, answer.disabled = not is_choice, phase is not Phase.ASKING
+        answer.display = not is_choice
+        if not is_choice:
+            answer.disabled = phase is not Phase.ASKING
         body.display = phase is not Phase.ASKING
         if phase is Phase.ASKING and question is not None:
             label.update(Text(question.label))
@@ -243,14 +255,23 @@ class RoundScreen(Screen[None]):
             # terminal escapes in it (the store keeps it as given).
             answer.value = printable(answer.value)
             self.draw_feedback()
-            correct = self.outcome.grade.correct
-            feedback.set_class(correct, "right")
-            feedback.set_class(not correct, "wrong")
+            # One restyle, not one per class.
+            feedback.set_classes("right" if self.outcome.grade.correct else "wrong")
             label.update(verdict_text(self.outcome))
             self.feedback_hint()
-            body.focus()  # Enter, Space and digits reach the screen; arrows scroll
+            # Enter, Space and digits reach the screen; arrows scroll. From the choices, the
+            # focus moves once the feedback is painted (see ChoiceList): moving it costs as
+            # much as a third of the frame.
+            if self.focused is choices:
+                self.call_after_refresh(self._focus_body)
+            else:
+                body.focus()
         body.scroll_home(animate=False)
         self.update_status()
+
+    def _focus_body(self) -> None:
+        if self.phase is Phase.FEEDBACK:
+            self.query_one("#body", VerticalScroll).focus()
 
     def feedback_hint(self) -> None:
         """The keys after an answer; that the feedback scrolls, when it does (called again

@@ -9,15 +9,68 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
+from typing import cast
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
+from rich.segment import Segment
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
+from textual.css.styles import RulesMap
+from textual.strip import Strip
+from textual.visual import RenderOptions, RichVisual, Visual
+from textual.visual import Style as VisualStyle
+from textual.widgets import Static
 
 from vocabgame.play import Outcome
 from vocabgame.quiz import RATING_NAMES, Kind, Question
 from vocabgame.timefmt import until
+
+
+class _LaidOutOnce(RichVisual):
+    """A Rich renderable rendered once per width: the layout's height and the paint that
+    follows it share that one render (Textual's own wrapper renders it for each)."""
+
+    _lines: tuple[int, list[list[Segment]]] | None = None
+
+    def _lines_at(self, width: int) -> list[list[Segment]]:
+        if self._lines is None or self._lines[0] != width:
+            app = self._widget.app
+            options = app.console_options.update(highlight=False, width=width)
+            segments = app.console.render(self._renderable, options)
+            lines = Segment.split_and_crop_lines(
+                segments, width, include_new_lines=False, pad=False
+            )
+            self._lines = (width, list(lines))
+        return self._lines[1]
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        return len(self._lines_at(width))
+
+    def render_strips(
+        self, width: int, height: int | None, style: VisualStyle, options: RenderOptions
+    ) -> list[Strip]:
+        rich_style = style.rich_style
+        lines = self._lines_at(width)[:height]
+        if not rich_style:
+            return [Strip(line) for line in lines]
+        return [Strip(Segment.apply_style(line, rich_style)) for line in lines]
+
+
+class FeedbackPanel(Static):
+    """The feedback (or a recall's model answer): a `Static` whose Rich content is rendered
+    once for both its height and its paint."""
+
+    _once: tuple[object, _LaidOutOnce] | None = None
+
+    def render(self) -> Visual:
+        visual = self.visual
+        if type(visual) is not RichVisual:  # text: Textual's own `Content`, already fast
+            return visual
+        if self._once is None or self._once[0] is not visual:
+            self._once = (visual, _LaidOutOnce(self, cast(RenderableType, self.content)))
+        return self._once[1]
 
 
 def numbered(number: int, text: str) -> Table:
@@ -29,12 +82,61 @@ def numbered(number: int, text: str) -> Table:
     return grid
 
 
-def marked_choices(question: Question, picked: int | None) -> Table:
+class MarkedChoices:
+    """The choices as they were, the right one marked ✓ and a wrong pick marked ✗: three
+    columns (the mark, the key, the choice), a choice's wrapped lines indented under its first.
+
+    Drawn line by line into the same segments as the Rich grid of `as_table`, which measures
+    every cell and shares the width out in fractions before drawing: that was most of the
+    cost of drawing the feedback."""
+
+    KEYS = 4  # the mark and the key, each one cell and one cell of padding
+
+    def __init__(self, rows: list[tuple[Text, Text, Text]]) -> None:
+        self.rows = rows
+
+    def as_table(self) -> Table:
+        grid = Table.grid(padding=(0, 1, 0, 0), expand=True)
+        grid.add_column(width=1)
+        grid.add_column(width=1, style="bold")
+        grid.add_column(ratio=1)
+        for row in self.rows:
+            grid.add_row(*row)
+        return grid
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self.as_table())
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        if width <= self.KEYS:
+            yield self.as_table()
+            return
+        bold = console.get_style("bold")
+        text_options = options.update(
+            width=width - self.KEYS, justify="left", no_wrap=False, overflow="ellipsis", height=None
+        )
+        new_line = Segment.line()
+        gap, key_gap = Segment(" ", Style.null()), Segment(" ", bold)
+        under_mark, under_key = Segment("  ", Style.null()), Segment("  ", bold)
+        for mark, key, text in self.rows:
+            lines = console.render_lines(text, text_options, pad=True) or [[]]
+            yield Segment(mark.plain, console.get_style(mark.style))
+            yield gap
+            yield Segment(key.plain, bold + console.get_style(key.style))
+            yield key_gap
+            yield from lines[0]
+            yield new_line
+            for line in lines[1:]:
+                yield under_mark
+                yield under_key
+                yield from line
+                yield new_line
+
+
+def marked_choices(question: Question, picked: int | None) -> MarkedChoices:
     """The choices as they were, the right one marked ✓ and a wrong pick marked ✗."""
-    grid = Table.grid(padding=(0, 1, 0, 0), expand=True)
-    grid.add_column(width=1)
-    grid.add_column(width=1, style="bold")
-    grid.add_column(ratio=1)
+    rows: list[tuple[Text, Text, Text]] = []
     for index, choice in enumerate(question.choices):
         right = choice.value == question.answer
         if right:
@@ -42,15 +144,16 @@ def marked_choices(question: Question, picked: int | None) -> Table:
         elif index == picked:
             mark, style = Text("✗", style="bold red"), "red"
         else:  # neither right nor picked: one dim line, so the ones that matter stand out
-            mark, style = Text(" "), "dim"
-            grid.add_row(
-                mark,
-                Text(str(index + 1), style="dim"),
-                Text(choice.text, style=style, no_wrap=True, overflow="ellipsis"),
+            rows.append(
+                (
+                    Text(" "),
+                    Text(str(index + 1), style="dim"),
+                    Text(choice.text, style="dim", no_wrap=True, overflow="ellipsis"),
+                )
             )
             continue
-        grid.add_row(mark, str(index + 1), Text(choice.text, style=style))
-    return grid
+        rows.append((mark, Text(str(index + 1)), Text(choice.text, style=style)))
+    return MarkedChoices(rows)
 
 
 def verdict_text(outcome: Outcome) -> Text:
