@@ -134,7 +134,7 @@ def test_the_game_keeps_its_decks_in_the_data_folder(data_dir: Path) -> None:
     assert reopened.catalog.decks == session.catalog.decks
 
 
-def test_decks_from_the_cache_load_neither_yaml_nor_the_checks_nor_the_lab(tmp_path: Path) -> None:
+def test_decks_from_the_cache_load_neither_yaml_nor_the_reader_nor_the_lab(tmp_path: Path) -> None:
     """A start whose decks all come from the cache imports none of the deck reader: the YAML
     parser, the lint rules and the serving lab's model load only when they are needed."""
     import subprocess
@@ -162,5 +162,5 @@ print(" ".join(loaded))
         return done.stdout.strip()
 
     first = run()  # reads every deck and keeps it
-    assert "yaml" in first.split() and "vocabgame.deck.lint" in first.split()
+    assert "yaml" in first.split() and "vocabgame.deck.load" in first.split()
     assert run() == ""
