@@ -117,6 +117,9 @@ class HomeScreen(Screen[None]):
         return cast("VocabApp", self.app)
 
     def compose(self) -> ComposeResult:
+        # The size's classes before the first styling: set on the first resize instead, they
+        # would restyle every widget of the screen once more before its first frame.
+        self._size_classes(self.app.size.width, self.app.size.height)
         yield Header(show_clock=False, icon="")
         with Vertical(id="home"):
             yield Static(id="streak")
@@ -157,9 +160,12 @@ class HomeScreen(Screen[None]):
         self.refresh_home()
 
     def on_resize(self, event: events.Resize) -> None:
-        self.set_class(event.size.width < WIDE, "narrow")
-        self.set_class(event.size.height < 20, "short")
+        self._size_classes(event.size.width, event.size.height)
         self.call_after_refresh(self._relayout)
+
+    def _size_classes(self, width: int, height: int) -> None:
+        self.set_class(width < WIDE, "narrow")
+        self.set_class(height < 20, "short")
 
     def _relayout(self) -> None:
         """Lay the table's columns out again once the new width is known, if it changed."""
