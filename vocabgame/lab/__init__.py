@@ -20,37 +20,6 @@ if TYPE_CHECKING:
         sweep,
     )
 
-# What each name is imported from, when first asked for: the lab's model and catalogue load
-# only where the lab is used (a deck of lab challenges is read without them).
-_FROM = {
-    "Catalogue": "catalogue",
-    "load_catalogue": "catalogue",
-    **dict.fromkeys(
-        (
-            "Assumptions",
-            "CardRef",
-            "Estimate",
-            "Figure",
-            "GpuSpec",
-            "LabError",
-            "ModelSpec",
-            "Setup",
-            "estimate",
-            "sweep",
-        ),
-        "model",
-    ),
-}
-
-
-def __getattr__(name: str) -> object:
-    if name not in _FROM:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(f"{__name__}.{_FROM[name]}"), name)
-
-
 __all__ = [
     "Assumptions",
     "CardRef",
@@ -65,3 +34,16 @@ __all__ = [
     "load_catalogue",
     "sweep",
 ]
+
+# Each name is imported from its module when first asked for: the lab's model and catalogue
+# load only where the lab is used (a deck of lab challenges is read without them).
+_CATALOGUE = ("Catalogue", "load_catalogue")
+
+
+def __getattr__(name: str) -> object:
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    module = "catalogue" if name in _CATALOGUE else "model"
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
