@@ -471,8 +471,7 @@ def _run(args: argparse.Namespace, data_dir: Path, folders: list[Path]) -> int:
     try:
         match args.command:
             case "validate":
-                with _rare_collections():
-                    return cmd_validate(args.paths, args.format, args.strict, args.max_bytes)
+                return cmd_validate(args.paths, args.format, args.strict, args.max_bytes)
             case "decks":
                 return cmd_decks(folders, args.json)
             case "new":
@@ -1008,6 +1007,7 @@ def _rare_collections() -> Iterator[None]:
         gc.set_threshold(*before)
 
 
+@_rare_collections()
 def cmd_validate(paths: list[Path], fmt: str, strict: bool, max_bytes: int | None) -> int:
     from vocabgame.deck import DEFAULT_MAX_BYTES, find_deck_files, load_text, read_text
     from vocabgame.problems import DeckError, Problem
@@ -1312,6 +1312,20 @@ def cmd_lab(args: argparse.Namespace, folders: list[Path]) -> int:
     return EXIT_OK
 
 
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Opening the game builds what lasts as long as the game (modules, decks, styles), so
+    the collector is paused meanwhile; the app freezes all of it once its first screen is
+    shown and starts the collector again (`vocabgame.ui.app`), and no collection walks those
+    objects after that. On again, in any case, when the game is over."""
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+@_collector_paused()
 def run_app(
     data_dir: Path,
     folders: list[Path],
@@ -1325,42 +1339,6 @@ def run_app(
     tag: str | None = None,
     minutes: float | None = None,
     questions: int | None = None,
-) -> int:
-    # Opening the game builds what lasts as long as the game (modules, decks, styles), so the
-    # collector is paused meanwhile; the app freezes all of it once its first screen is shown
-    # and starts the collector again, and no collection walks those objects after that.
-    gc.disable()
-    try:
-        return _run_game(
-            data_dir,
-            folders,
-            deck=deck,
-            size=size,
-            seed=seed,
-            start=start,
-            lab=lab,
-            mode=mode,
-            tag=tag,
-            minutes=minutes,
-            questions=questions,
-        )
-    finally:
-        gc.enable()
-
-
-def _run_game(
-    data_dir: Path,
-    folders: list[Path],
-    *,
-    deck: str | Sequence[str] | None,
-    size: int | None,
-    seed: int | None,
-    start: bool,
-    lab: bool,
-    mode: str,
-    tag: str | None,
-    minutes: float | None,
-    questions: int | None,
 ) -> int:
     session = _open_session(data_dir, folders)
     if session is None:
