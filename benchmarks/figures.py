@@ -8,6 +8,7 @@ table shows them. Sizes come from a `Scale`: the full one is the targets' own (1
 from __future__ import annotations
 
 import asyncio
+import gc
 import re
 import shutil
 import statistics
@@ -165,6 +166,11 @@ def history(ctx: Context) -> list[Row]:
         data = ctx.inputs.history(s.history_items, reviews)
         sessions[reviews] = Session(Store.open(data / DB_NAME), catalog, clock=fixed_clock)
         sessions[reviews].home()  # each deck's shape is worked out once per loaded deck
+    # As the vocabgame command does once its first screen is shown (vocabgame.ui.app): what
+    # start-up built is frozen, so a full collection during a figure walks only what came
+    # after it, not the decks and stores loaded here.
+    gc.collect()
+    gc.freeze()
     big_one, small_one = sessions[s.history_reviews], sessions[s.small_reviews]
     faces = count(s.history_items * len(big.FACES))
     where = f"{faces} faces, {count(s.history_reviews)} answers"
@@ -193,6 +199,7 @@ def history(ctx: Context) -> list[Row]:
                 )
             )
     finally:
+        gc.unfreeze()
         for session in sessions.values():
             session.close()
     return rows
