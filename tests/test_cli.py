@@ -599,6 +599,9 @@ from vocabgame.cli import main
 assert main(["validate", {str(deck)!r}]) == 0
 assert "vocabgame.deck.lint" not in sys.modules
 assert "difflib" not in sys.modules  # nothing was misspelt, so nothing is suggested
+# nor what only other commands use: the deck cache, JSON, the random numbers of questions
+loaded = {{"vocabgame.deck.cache", "json", "random"}} & set(sys.modules)
+assert not loaded, loaded
 main(["validate", "--strict", {str(deck)!r}])
 assert "vocabgame.deck.lint" in sys.modules
 """

@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
-import json
 import os
 import re
 import sys
@@ -685,7 +684,7 @@ def cmd_check(data_dir: Path, fix: bool, as_json: bool) -> int:
             "backup": str(report.backup) if report.backup else None,
             "remaining": [f.as_dict() for f in left],
         }
-        print(json.dumps(out, indent=2))
+        _print_json(out)
         return EXIT_PROBLEM if left else EXIT_OK
     for finding in report.findings:
         print(printable(f"{finding.kind}: {finding.message}"))
@@ -740,7 +739,7 @@ def cmd_flags(data_dir: Path, folders: list[Path], as_json: bool) -> int:
                     "line": line,
                 }
             )
-        print(json.dumps(rows, indent=2))
+        _print_json(rows)
     elif not flags:
         print("No flagged questions.")
     else:
@@ -763,7 +762,7 @@ def cmd_reports(data_dir: Path, as_json: bool) -> int:
     finally:
         store.close()
     if as_json:
-        print(json.dumps(rows, indent=2))
+        _print_json(rows)
     elif not rows:
         print("No reports yet: vocabgame play --mode interview makes one.")
     else:
@@ -877,7 +876,7 @@ def cmd_stats(
             for d in out["decks"]
         ]
         # beside "modes" (the best finished round per stored mode): each game mode's records
-        print(json.dumps(out | overview_json(view) | {"mode_bests": modes}, indent=2))
+        _print_json(out | overview_json(view) | {"mode_bests": modes})
     else:
         print(render_stats(stats))
         print()
@@ -989,6 +988,13 @@ def print_insights(view: Overview) -> None:
         console.print(table)
 
 
+def _print_json(value: object) -> None:
+    """What a --json or --format json command prints: the value, indented by two."""
+    import json  # here: only the commands asked for JSON need it
+
+    print(json.dumps(value, indent=2))
+
+
 def _err(message: str) -> None:
     """One sentence on standard error; control characters in it (a file name's) are escaped."""
     print(f"vocabgame: {printable(message)}", file=sys.stderr)
@@ -1048,16 +1054,13 @@ def cmd_validate(paths: list[Path], fmt: str, strict: bool, max_bytes: int | Non
     errors = sum(p.severity == "error" for p in problems)
     warnings = len(problems) - errors
     if fmt == "json":
-        print(
-            json.dumps(
-                {
-                    "files": files,
-                    "errors": errors,
-                    "warnings": warnings,
-                    "problems": [p.as_dict() for p in problems],
-                },
-                indent=2,
-            )
+        _print_json(
+            {
+                "files": files,
+                "errors": errors,
+                "warnings": warnings,
+                "problems": [p.as_dict() for p in problems],
+            }
         )
     else:
         for problem in problems:
@@ -1088,7 +1091,7 @@ def cmd_decks(folders: list[Path], as_json: bool) -> int:
             }
             for d in catalog.decks
         ]
-        print(json.dumps(rows, indent=2))
+        _print_json(rows)
     else:
         if not catalog.decks:
             print("No decks found. Searched: " + ", ".join(printable(str(f)) for f in folders))
@@ -1141,6 +1144,8 @@ def cmd_export_progress(data_dir: Path, file: Path, force: bool) -> int:
         return EXIT_PROBLEM
     finally:
         store.close()
+    import json
+
     scratch = file.with_name(f".{file.name}.partial")
     try:  # written whole, then renamed: a crash never leaves half a file under FILE
         scratch.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", "utf-8")
@@ -1306,7 +1311,7 @@ def cmd_lab(args: argparse.Namespace, folders: list[Path]) -> int:
         _err(str(exc))
         return EXIT_PROBLEM
     if args.json:
-        print(json.dumps(result.as_dict(), indent=2))
+        _print_json(result.as_dict())
     else:
         print("\n".join(printable(line) for line in render(result).split("\n")))
     return EXIT_OK

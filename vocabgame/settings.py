@@ -7,7 +7,6 @@ so) when a stored value is damaged or out of range, so a bad value never stops t
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -136,6 +135,8 @@ class Settings:
     def from_stored(cls, stored: Mapping[str, str]) -> tuple[Settings, tuple[str, ...]]:
         """Settings from the store's JSON texts. A damaged or out-of-range value falls back
         to its default; each such fall-back is one sentence in the second element."""
+        import json  # here: commands that read no store (validate, new) need not load it
+
         values: dict[str, Any] = {}
         problems: list[str] = []
         for key, text in stored.items():

@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from vocabgame.deck.cache import DeckCache
 from vocabgame.model import Deck
 from vocabgame.problems import DeckError, Problem
 from vocabgame.reading.files import DEFAULT_MAX_BYTES, find_deck_files, read_text
+
+if TYPE_CHECKING:
+    from vocabgame.deck.cache import DeckCache
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ new kind of item is its module plus one line in `_BUILTIN` (or a `register` call
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from vocabgame.kinds.base import ItemKind
 from vocabgame.kinds.calculation import CalculationKind
@@ -29,6 +29,9 @@ from vocabgame.quiz.question import (
     SelfGraded,
     Typed,
 )
+
+if TYPE_CHECKING:
+    import random
 
 KINDS: dict[str, ItemKind] = {}  # section name -> kind, in the order decks list them
 _BY_TYPE: dict[type, ItemKind] = {}

@@ -3,14 +3,16 @@ each face asks, and how an answer to it is graded. One subclass per kind, one mo
 
 from __future__ import annotations
 
-import random
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, NoReturn
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
 from vocabgame.model import Deck
 from vocabgame.quiz.question import Grade, Question, Refused, Response
 from vocabgame.reading.checker import Checker
 from vocabgame.reading.node import Node
+
+if TYPE_CHECKING:
+    import random
 
 
 class ItemKind(ABC):

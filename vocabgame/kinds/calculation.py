@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import itertools
 import math
-import random
 import re
 import string
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vocabgame.kinds.base import ItemKind, refuse
 from vocabgame.kinds.common import sources_of
@@ -17,6 +16,9 @@ from vocabgame.quiz.text import article_for, format_number, parse_number, same_u
 from vocabgame.reading import calc
 from vocabgame.reading.checker import Checker, describe, did_you_mean, number
 from vocabgame.reading.node import Node
+
+if TYPE_CHECKING:
+    import random
 
 MAX_COMBINATIONS = 10_000
 _TOLERANCE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%\s*$")

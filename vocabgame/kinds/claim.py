@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import random
+from typing import TYPE_CHECKING
 
 from vocabgame.kinds.base import ItemKind, refuse
 from vocabgame.kinds.common import choice_grade
@@ -10,6 +10,9 @@ from vocabgame.model import Claim, Deck, FaceKey
 from vocabgame.quiz.question import Choice, Face, Grade, Kind, Picked, Question, Response
 from vocabgame.reading.checker import Checker, describe
 from vocabgame.reading.node import Node
+
+if TYPE_CHECKING:
+    import random
 
 
 class ClaimKind(ItemKind):

@@ -6,7 +6,6 @@ The question keeps only the seed it drew; grading draws the same challenge again
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -20,6 +19,8 @@ from vocabgame.reading.checker import Checker
 from vocabgame.reading.node import Node
 
 if TYPE_CHECKING:
+    import random
+
     from vocabgame.lab import Catalogue
     from vocabgame.lab.challenge import Challenge
 

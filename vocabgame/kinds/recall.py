@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import random
+from typing import TYPE_CHECKING
 
 from vocabgame.kinds.base import ItemKind, refuse
 from vocabgame.kinds.common import sources_of
@@ -18,6 +18,9 @@ from vocabgame.quiz.question import (
 )
 from vocabgame.reading.checker import Checker
 from vocabgame.reading.node import Node
+
+if TYPE_CHECKING:
+    import random
 
 
 class RecallKind(ItemKind):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import random
+from typing import TYPE_CHECKING
 
 from vocabgame.kinds.base import ItemKind, refuse
 from vocabgame.kinds.common import choice_grade, choice_text, group_distinction
@@ -10,6 +10,9 @@ from vocabgame.model import Deck, FaceKey, Scenario
 from vocabgame.quiz.question import Choice, Face, Grade, Kind, Picked, Question, Response
 from vocabgame.reading.checker import SLUG, Checker, describe, did_you_mean
 from vocabgame.reading.node import Node
+
+if TYPE_CHECKING:
+    import random
 
 
 class ScenarioKind(ItemKind):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import random
+from typing import TYPE_CHECKING
 
 from vocabgame.kinds.base import ItemKind, refuse
 from vocabgame.kinds.common import group_distinction, pick, sources_of, term_explanation
@@ -21,6 +21,9 @@ from vocabgame.quiz.question import (
 from vocabgame.quiz.text import normalise, one_typo
 from vocabgame.reading.checker import Checker
 from vocabgame.reading.node import Node
+
+if TYPE_CHECKING:
+    import random
 
 
 class TermKind(ItemKind):
