@@ -8,8 +8,9 @@ parses the arguments, takes the data folder's lock, loads the decks, opens the s
 builds the app. Only the last step differs: the app runs headless at 80x24 instead of in the
 terminal, and exits as soon as a frame of its home screen, with its table of decks filled in,
 has been rendered. (The app's `run` is replaced as its module is imported, so nothing is
-imported earlier than the game itself imports it.) `bare` is the baseline: a bare Textual app with a Static and a DataTable
-of a dozen rows, run and stopped the same way. The runner times the whole process.
+imported earlier than the game itself imports it.) `bare` is the baseline: a bare Textual app
+with a Static and a DataTable of a dozen rows, run and stopped the same way. The runner times
+the whole process.
 
 Exit status 0 when the screen was painted; 3 when the app stopped without painting it.
 """

@@ -77,7 +77,8 @@ class Cue:
 
 @dataclass(frozen=True, slots=True)
 class Confusable:
-    """Terms that are easy to confuse, the distinction between them, and cues that tell them apart."""
+    """Terms that are easy to confuse, the distinction between them, and cues that tell them
+    apart."""
 
     id: str
     terms: tuple[str, ...]

@@ -34,7 +34,8 @@ CHOICES = (
 
 @dataclass(frozen=True)
 class LabChallenge:
-    """A deck's lab challenge: the change made to a drawn setup and the figure the player predicts."""
+    """A deck's lab challenge: the change made to a drawn setup and the figure the player
+    predicts."""
 
     id: str
     change: str  # batch, fp8, tp or prompt

@@ -44,7 +44,8 @@ class Choice:
 
 @dataclass(frozen=True, slots=True)
 class Question:
-    """One face of an item as the player is asked it, with what grading needs to judge the answer."""
+    """One face of an item as the player is asked it, with what grading needs to judge the
+    answer."""
 
     key: FaceKey
     kind: Kind
