@@ -39,7 +39,10 @@ def test_the_cli_opens_the_game_with_the_collector_paused(
 
 
 def test_a_game_that_cannot_open_leaves_the_collector_on(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    collector: None,
 ) -> None:
     monkeypatch.setattr(cli, "terminal_problem", lambda *args: "no terminal here")
     assert cli.main(["--data-dir", str(tmp_path / "data")]) != 0
