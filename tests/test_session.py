@@ -948,12 +948,13 @@ def test_the_per_item_summary_is_filled_from_an_older_store(tmp_path: Path, now:
 def test_plans_read_from_the_per_item_summary_equal_plans_from_every_card(
     tmp_path: Path, now: Now
 ) -> None:
-    """Learn and practice plan from the due cards and the per-item summary only (so their
-    time does not grow with the history); they must pick exactly what the plan over every
-    card and every item's first answer picks, day after day of mixed play."""
+    """Learn and practice plan from the due cards and the per-item summary only, and cram has
+    SQLite order every card by retrievability (so their time does not grow with the history);
+    they must pick exactly what the plan over every card and every item's first answer picks,
+    day after day of mixed play."""
     import random as random_module
 
-    from vocabgame.play.modes import LearnMode, PracticeMode
+    from vocabgame.play.modes import CramMode, LearnMode, PracticeMode
 
     decks = (claims_deck(9), terms_deck(7), parse(MIXED))
     session = Session(
@@ -967,7 +968,7 @@ def test_plans_read_from_the_per_item_summary_equal_plans_from_every_card(
         for deck_id in (None, "facts", "words", "mixed"):
             for size in (4, 11):
                 ctx = session._context(session.decks_for(deck_id), size)  # noqa: SLF001
-                for mode in (LearnMode(), PracticeMode()):
+                for mode in (LearnMode(), PracticeMode(), CramMode()):
                     fast = mode.plan(ctx)
                     ctx.store = None
                     slow = mode.plan(ctx)

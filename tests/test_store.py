@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from fsrs import Card
+from fsrs import Card, State
 
 from vocabgame import store as store_module
 from vocabgame.quiz import FaceKey
@@ -402,3 +402,56 @@ def test_a_large_store_opens_without_reading_every_page(
     calls.clear()
     Store.open(path).close()
     assert any("quick_check" in sql for sql in calls)
+
+
+def test_weakest_orders_cards_exactly_as_fsrs_retrievability_does(tmp_path: Path) -> None:
+    """SQLite's order of every card by retrievability is the one `Srs.retrievability` gives,
+    down to a microsecond either side of a whole day, a fraction SQLite would round up, a last
+    review after now, ties of stability, and a card never reviewed."""
+    srs = Srs()
+    now = NOW.replace(microsecond=999_800)  # a fraction SQLite reads as the next second
+    rng = random.Random(3)
+    edges = [
+        timedelta(days=2),
+        timedelta(days=2, microseconds=-1),
+        timedelta(days=2, microseconds=1),
+        timedelta(days=5, hours=23, minutes=59, seconds=59, microseconds=999_700),
+        timedelta(days=9, microseconds=-999_800),  # no fraction at all
+        timedelta(days=-1),  # answered "after" now: no days have passed
+    ]
+    cards: dict[FaceKey, Card] = {}
+    for n in range(120):
+        elapsed = edges[n % len(edges)] + timedelta(days=rng.randrange(0, 40) * (n % 3 > 0))
+        stability = rng.choice([1.5, 3.25, 10.0, rng.uniform(0.1, 300)])
+        last = now - elapsed
+        due = last + timedelta(days=rng.uniform(0, 20))
+        cards[FaceKey("deck", f"i{n:03d}", "claim")] = Card(
+            card_id=n + 1,
+            state=State.Review,
+            stability=stability,
+            difficulty=5.0,
+            due=due,
+            last_review=last,
+        )
+    cards[FaceKey("deck", "never", "claim")] = Card(card_id=999, due=now)
+    cards[FaceKey("other", "i000", "claim")] = Card(card_id=1000, due=now)  # not asked for
+    with Store.open(tmp_path / "vocabgame.db") as store:
+        for key, card in cards.items():
+            store.conn.execute(
+                "INSERT INTO cards (deck_id, item_id, face, card_id, card, due)"
+                " VALUES (?,?,?,?,?,?)",
+                (
+                    key.deck_id,
+                    key.item_id,
+                    key.face,
+                    card.card_id,
+                    card.to_json(),
+                    card.due.isoformat(),
+                ),
+            )
+        got = list(store.weakest(["deck"], now, srs.forgetting_curve()))
+    ours = {k: c for k, c in cards.items() if k.deck_id == "deck"}
+    expected = sorted(ours, key=lambda k: (srs.retrievability(ours[k], now), ours[k].due, k))
+    assert got == expected
+    # the edges do make days differ by one microsecond
+    assert {(now - ours[k].last_review).days for k in ours if ours[k].last_review} >= {1, 2, 5, 8}

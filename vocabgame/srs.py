@@ -59,6 +59,12 @@ class Srs:
     def retrievability(self, card: Card, now: datetime) -> float:
         return self.scheduler.get_card_retrievability(card, as_utc(now))
 
+    def forgetting_curve(self) -> tuple[float, float]:
+        """The factor and decay of fsrs's forgetting curve: a card's retrievability is
+        `(1 + factor * days / stability) ** decay` (`Scheduler.get_card_retrievability`), for
+        the store to order cards by it without loading each one."""
+        return self.scheduler._FACTOR, self.scheduler._DECAY  # noqa: SLF001
+
 
 def dump_card(card: Card) -> str:
     return card.to_json()

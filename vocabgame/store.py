@@ -15,7 +15,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -579,6 +579,26 @@ def _explain(path: Path, exc: sqlite3.Error, unsaved: bool = False) -> StoreErro
     return StoreError(f"The progress database {path} cannot be used ({exc}).")
 
 
+# Microseconds since 1970 of an ISO time as `datetime.isoformat` writes it (seconds from
+# SQLite, the six digits of a fraction from the text).
+# (The fraction is cut out before SQLite reads the seconds: it would round .9995 up.)
+_MICROSECONDS = (
+    "(CASE WHEN substr({0}, 20, 1) = '.'"
+    " THEN CAST(strftime('%s', substr({0}, 1, 19) || substr({0}, 27)) AS INTEGER) * 1000000"
+    " + CAST(substr({0}, 21, 6) AS INTEGER)"
+    " ELSE CAST(strftime('%s', {0}) AS INTEGER) * 1000000 END)"
+)
+
+
+def _microseconds(moment: datetime) -> int:
+    delta = as_utc(moment) - datetime(1970, 1, 1, tzinfo=UTC)
+    return (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def _pow(base: float, exponent: float) -> float:
+    return float(base) ** float(exponent)
+
+
 def _statements(script: str) -> Iterator[str]:
     """The SQL statements of a migration, one at a time (a trigger's body holds semicolons,
     so the split asks SQLite where each statement is complete)."""
@@ -1074,6 +1094,41 @@ class Store:
             )
             for d, i, f, due, stability, last in rows
         ]
+
+    def weakest(
+        self, deck_ids: Iterable[str], now: datetime, curve: tuple[float, float]
+    ) -> Iterator[FaceKey]:
+        """Every scheduled face of these decks, least remembered first (then due soonest, then
+        by key). SQLite works out each card's retrievability as fsrs does (`curve` is the
+        factor and decay of `Srs.forgetting_curve`): whole days since the last review, to the
+        microsecond as Python's `timedelta.days` counts them, then the same arithmetic in
+        doubles, so the order is the one `Srs.retrievability` gives, with no card decoded."""
+        ids = list(deck_ids)
+        factor, decay = curve
+        self._ensure_pow()
+        try:
+            rows = self.conn.execute(
+                "WITH c AS MATERIALIZED (SELECT deck_id, item_id, face, due,"
+                " json_extract(card, '$.last_review') AS last,"
+                " json_extract(card, '$.stability') AS stability FROM cards"
+                f" WHERE deck_id IN ({','.join('?' * len(ids))}))"
+                " SELECT deck_id, item_id, face FROM c ORDER BY"
+                " CASE WHEN last IS NULL OR stability IS NULL THEN 0"
+                f" ELSE pow(1 + ? * MAX(0, (? - {_MICROSECONDS.format('last')}) / 86400000000)"
+                " / stability, ?) END, due, deck_id, item_id, face",
+                (*ids, factor, _microseconds(now), decay),
+            )
+            for d, i, f in rows:
+                yield FaceKey(d, i, f)
+        except sqlite3.Error as exc:
+            raise _explain(self.path, exc) from None
+
+    def _ensure_pow(self) -> None:
+        """SQLite's `pow`, or Python's where SQLite was built without its math functions."""
+        try:
+            self.conn.execute("SELECT pow(2.0, 0.5)")
+        except sqlite3.OperationalError:
+            self.conn.create_function("pow", 2, _pow, deterministic=True)
 
     def soonest(self, deck_ids: Iterable[str]) -> Iterator[FaceKey]:
         """Every scheduled face of these decks, the one due soonest first (then by key)."""

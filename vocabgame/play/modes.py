@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from enum import StrEnum
 from functools import cached_property
@@ -53,6 +53,7 @@ class PlanContext:
         new_left: Callable[[Mapping[tuple[str, str], datetime] | None], Mapping[str, int]],
         retrievability: Callable[[Card], float],
         store: Store | None = None,
+        curve: tuple[float, float] | None = None,
     ) -> None:
         self.decks = decks
         self.size = size
@@ -60,6 +61,7 @@ class PlanContext:
         self._cards, self._first_seen, self._new_left = cards, first_seen, new_left
         self.retrievability = retrievability
         self.store = store  # for the plans that read only what they need (see `planning`)
+        self.curve = curve  # fsrs's forgetting curve, for the store to order cards by it
 
     @cached_property
     def cards(self) -> Mapping[FaceKey, Card]:
@@ -126,6 +128,13 @@ def one_per_item(keys: Iterable[FaceKey], size: int, taken: set[tuple[str, str]]
             picked.append(key)
             taken.add((key.deck_id, key.item_id))
     return picked
+
+
+def _never_answered(store: Store, decks: Sequence[Deck]) -> Iterator[FaceKey]:
+    """The faces of these decks with no schedule yet, in `round_robin` order; the store is
+    read only when the first one is asked for."""
+    scheduled = store.card_keys()
+    yield from (k for k in round_robin(decks) if k not in scheduled)
 
 
 def round_robin(decks: Sequence[Deck], sections: Iterable[str] = KINDS) -> list[FaceKey]:
@@ -276,6 +285,18 @@ class CramMode(Mode):
     keeps_round = False
 
     def plan(self, ctx: PlanContext) -> list[FaceKey]:
+        if ctx.store is not None and ctx.curve is not None:
+            # The same plan, ordered by SQLite; the new faces are listed only if the round
+            # has room left once every answered item is in it.
+            store, curve = ctx.store, ctx.curve
+            return one_per_item(
+                itertools.chain(
+                    planning.weakest(store, ctx.decks, ctx.now, curve),
+                    _never_answered(store, ctx.decks),
+                ),
+                ctx.size,
+                set(),
+            )
         cards = ctx.cards
         weakest = sorted(
             (k for k in ctx.faces() if k in cards),

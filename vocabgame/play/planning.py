@@ -68,6 +68,15 @@ def new_faces(
     return [(key, starts) for _, key, starts in found]
 
 
+def weakest(
+    store: Store, decks: Sequence[Deck], now: datetime, curve: tuple[float, float]
+) -> Iterator[FaceKey]:
+    """The scheduled faces of these decks, least remembered at `now` first (then due soonest,
+    then by key), ordered by the store (`Store.weakest`)."""
+    live = {deck.id: deck_shape(deck).keys for deck in decks}
+    return (k for k in store.weakest(live, now, curve) if (k.item_id, k.face) in live[k.deck_id])
+
+
 def soonest(store: Store, decks: Sequence[Deck]) -> Iterator[FaceKey]:
     """The scheduled faces of these decks, due soonest first."""
     live = {deck.id: deck_shape(deck).keys for deck in decks}

@@ -334,6 +334,7 @@ class Session:
             new_left=self.new_left_by_deck,
             retrievability=lambda card: self.srs.retrievability(card, now),
             store=self.store,
+            curve=self.srs.forgetting_curve(),
         )
 
     def decks_chosen(
