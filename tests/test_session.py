@@ -948,13 +948,21 @@ def test_the_per_item_summary_is_filled_from_an_older_store(tmp_path: Path, now:
 def test_plans_read_from_the_per_item_summary_equal_plans_from_every_card(
     tmp_path: Path, now: Now
 ) -> None:
-    """Learn and practice plan from the due cards and the per-item summary only, and cram has
-    SQLite order every card by retrievability (so their time does not grow with the history);
+    """Learn and practice plan from the due cards and the per-item summary only, cram has
+    SQLite order every card by retrievability, and the lab, interview and challenge modes read
+    only the cards of the sections they ask (so their time does not grow with the history);
     they must pick exactly what the plan over every card and every item's first answer picks,
     day after day of mixed play."""
     import random as random_module
 
-    from vocabgame.play.modes import CramMode, LearnMode, PracticeMode
+    from vocabgame.play.modes import (
+        ChallengeMode,
+        CramMode,
+        InterviewMode,
+        LabMode,
+        LearnMode,
+        PracticeMode,
+    )
 
     decks = (claims_deck(9), terms_deck(7), parse(MIXED))
     session = Session(
@@ -968,7 +976,15 @@ def test_plans_read_from_the_per_item_summary_equal_plans_from_every_card(
         for deck_id in (None, "facts", "words", "mixed"):
             for size in (4, 11):
                 ctx = session._context(session.decks_for(deck_id), size)  # noqa: SLF001
-                for mode in (LearnMode(), PracticeMode(), CramMode()):
+                modes = (
+                    LearnMode(),
+                    PracticeMode(),
+                    CramMode(),
+                    LabMode(),
+                    InterviewMode(),
+                    ChallengeMode(),
+                )
+                for mode in modes:
                     fast = mode.plan(ctx)
                     ctx.store = None
                     slow = mode.plan(ctx)

@@ -455,3 +455,18 @@ def test_weakest_orders_cards_exactly_as_fsrs_retrievability_does(tmp_path: Path
     assert got == expected
     # the edges do make days differ by one microsecond
     assert {(now - ours[k].last_review).days for k in ours if ours[k].last_review} >= {1, 2, 5, 8}
+
+
+def test_the_forgetting_curve_gives_fsrs_retrievability_to_the_last_bit() -> None:
+    srs = Srs(desired_retention=0.85)
+    factor, decay = srs.forgetting_curve()
+    for days, stability in ((0, 1.0), (1, 0.3), (7, 2.5), (30, 41.7), (400, 3.1)):
+        card = Card(
+            card_id=1,
+            state=State.Review,
+            stability=stability,
+            difficulty=5.0,
+            due=NOW,
+            last_review=NOW - timedelta(days=days, hours=5),
+        )
+        assert (1 + factor * days / stability) ** decay == srs.retrievability(card, NOW)

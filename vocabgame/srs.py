@@ -62,8 +62,10 @@ class Srs:
     def forgetting_curve(self) -> tuple[float, float]:
         """The factor and decay of fsrs's forgetting curve: a card's retrievability is
         `(1 + factor * days / stability) ** decay` (`Scheduler.get_card_retrievability`), for
-        the store to order cards by it without loading each one."""
-        return self.scheduler._FACTOR, self.scheduler._DECAY  # noqa: SLF001
+        the store to order cards by it without loading each one. FSRS-6 learns the decay as
+        its 21st parameter and derives the factor from it, as fsrs's scheduler does."""
+        decay = -self.scheduler.parameters[20]
+        return 0.9 ** (1 / decay) - 1, decay
 
 
 def dump_card(card: Card) -> str:

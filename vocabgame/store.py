@@ -853,6 +853,26 @@ class Store:
         return out
 
     @_reads
+    def cards_for(self, keys: Iterable[FaceKey]) -> dict[FaceKey, Card]:
+        """The schedules of these faces (those answered), reading only their items' cards."""
+        wanted = set(keys)
+        items: dict[str, set[str]] = {}
+        for key in wanted:
+            items.setdefault(key.deck_id, set()).add(key.item_id)
+        found: dict[FaceKey, Card] = {}
+        for deck_id, item_ids in items.items():
+            rows = self.conn.execute(
+                "SELECT item_id, face, card FROM cards WHERE deck_id = ?"
+                " AND item_id IN (SELECT value FROM json_each(?))",
+                (deck_id, json.dumps(sorted(item_ids))),
+            )
+            for item_id, face, card in rows:
+                key = FaceKey(deck_id, item_id, face)
+                if key in wanted:
+                    found[key] = load_card(card)
+        return found
+
+    @_reads
     def card_keys(self) -> set[FaceKey]:
         """Every face that has a schedule, that is, every face answered at least once."""
         return {

@@ -68,6 +68,14 @@ class PlanContext:
         """The schedule of every face of these decks that has been answered."""
         return self._cards()
 
+    def cards_of(self, keys: Iterable[FaceKey]) -> Mapping[FaceKey, Card]:
+        """The schedules of these faces (those answered): with a store, read for them alone,
+        unless every card was read already."""
+        if self.store is None or "cards" in self.__dict__:
+            cards = self.cards
+            return {k: cards[k] for k in keys if k in cards}
+        return self.store.cards_for(keys)
+
     @cached_property
     def first_seen(self) -> Mapping[tuple[str, str], datetime]:
         """When each item (deck id, item id) was first answered."""
@@ -259,7 +267,7 @@ class LabMode(Mode):
             for item in deck.section(section)
             for face in item_faces(item)
         ]
-        cards, now = ctx.cards, ctx.now
+        cards, now = ctx.cards_of(ours), ctx.now
         due = sorted(
             (k for k in ours if k in cards and cards[k].due <= now),
             key=lambda k: (ctx.retrievability(cards[k]), cards[k].due, k),
@@ -323,12 +331,14 @@ class InterviewMode(Mode):
     filler: ClassVar[tuple[str, ...]] = ("confusables", "terms")  # when those run short
 
     def plan(self, ctx: PlanContext) -> list[FaceKey]:
-        cards = ctx.cards
         picked: list[FaceKey] = []
         taken: set[tuple[str, str]] = set()
         for sections in (self.sections, self.filler):
+            if len(picked) >= ctx.size:
+                break
             # a typed term is no interview question; its picks are
             ours = [k for k in round_robin(ctx.decks, sections) if k.face != "typed"]
+            cards = ctx.cards_of(ours)
             # Never asked first, then the least remembered: an interview tests what is shaky.
             new = [k for k in ours if k not in cards]
             seen = sorted(
@@ -355,7 +365,7 @@ class ChallengeMode(Mode):
 
     def plan(self, ctx: PlanContext) -> list[FaceKey]:
         ours = list(round_robin(ctx.decks, ("scenarios", "claims")))
-        cards = ctx.cards
+        cards = ctx.cards_of(ours)
         new = [k for k in ours if k not in cards]
         seen = sorted(
             (k for k in ours if k in cards), key=lambda k: (ctx.retrievability(cards[k]), k)
