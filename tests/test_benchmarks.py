@@ -68,3 +68,16 @@ def test_no_store_query_of_home_planning_or_stats_reads_every_answer(
     out = capsys.readouterr().out
     assert "## plan a round" in out and "## stats screen" in out
     assert out.rstrip().endswith("full scans of reviews: 0"), out
+
+
+def test_the_modes_report_plans_every_mode_and_the_stats_screen(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from benchmarks import modes
+
+    assert modes.main(["--quick", "--scratch", str(tmp_path), "--runs", "1"]) == 0
+    out = capsys.readouterr().out
+    for mode in modes.MODES:
+        assert f"plan a round of 20: {mode} " in out
+    assert "20 faces, played as cram" in out and "20 faces, played as review" in out
+    assert "faces seen" in out.splitlines()[-1]
