@@ -9,6 +9,7 @@ caller's clock.
 
 from __future__ import annotations
 
+import heapq
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -141,20 +142,23 @@ def collect(
     tag: str | None = None,
 ) -> Insights:
     keys = scope_keys(decks, deck_id, tag)
+    # The same faces as plain tuples, for the rows read below: a tuple hashes and compares in
+    # C, a `FaceKey` through its dataclass methods (at 100k faces, a second and more).
+    plain = {(k.deck_id, k.item_id, k.face) for k in keys}
     scope = f"deck {deck_id}" if deck_id else f"tag {tag}" if tag else "everything"
     today = day_of(now)
     with store.snapshot() as conn:
         cards = [
-            (FaceKey(d, i, f), datetime.fromisoformat(due), stability)
+            ((d, i, f), datetime.fromisoformat(due), stability)
             for d, i, f, due, stability in conn.execute(
                 "SELECT deck_id, item_id, face, due, json_extract(card, '$.stability') FROM cards"
             )
-            if FaceKey(d, i, f) in keys
+            if (d, i, f) in plain
         ]
         # Per face: answers and right answers, and lapses (wrong after it was learned).
         # (kept per face by triggers: no pass over the whole history)
         per_face = {
-            FaceKey(d, i, f): (total, right, lapses)
+            (d, i, f): (total, right, lapses)
             for d, i, f, total, right, lapses in conn.execute(
                 "SELECT deck_id, item_id, face, reviews, right, lapses FROM face_stats"
             )
@@ -178,7 +182,7 @@ def collect(
                     " WHERE reviewed_at >= ? GROUP BY deck_id, item_id, face, b",
                     (window.isoformat(),),
                 )
-                if FaceKey(d, i, f) in keys
+                if (d, i, f) in plain
             ]
         # Wrong answers counted by face, text and the confusion recorded for them, if any
         # (answers given before confusions were recorded have none: their text says which
@@ -194,7 +198,7 @@ def collect(
                 " COUNT(*) FROM confusions AS c CROSS JOIN reviews AS r ON r.id = c.review_id"
                 " WHERE r.correct = 0 GROUP BY 1, 2, 3, 4, 5, 6"
             )
-            if FaceKey(d, i, f) in keys
+            if (d, i, f) in plain
         ]
         picked_by_text: Counter[tuple[FaceKey, str]] = Counter()
         for key, given, _, _, n in recorded:
@@ -202,11 +206,11 @@ def collect(
         wrong: list[tuple[FaceKey, str, str | None, str | None, int]] = [
             *recorded,
             *(
-                (FaceKey(d, i, f), given, None, None, n - picked_by_text[(FaceKey(d, i, f), given)])
+                (key, given, None, None, n - picked_by_text[(key, given)])
                 for d, i, f, given, n in conn.execute(
                     "SELECT deck_id, item_id, face, answer, times FROM wrong_answers"
                 )
-                if FaceKey(d, i, f) in keys
+                if (d, i, f) in plain and (key := FaceKey(d, i, f))
             ),
         ]
         finished = [
@@ -229,7 +233,7 @@ def collect(
         flags = sum(
             1
             for d, i, f in conn.execute("SELECT deck_id, item_id, face FROM flags")
-            if FaceKey(d, i, f) in keys
+            if (d, i, f) in plain
         )
 
     forecast = Counter(max(0, (day_of(due) - today).days) for _, due, _ in cards)
@@ -241,23 +245,29 @@ def collect(
     item_tags = {(d.id, item.id): item.tags or d.tags for d in decks for item in d.items()}
     per_tag: dict[str, list[int]] = {}
     per_kind: dict[str, list[int]] = {}
-    for key, (total, right, _) in per_face.items():
-        if key not in keys:
+    for (d, i, f), (total, right, _) in per_face.items():
+        if (d, i, f) not in plain:
             continue
-        for tag_name in item_tags.get((key.deck_id, key.item_id), ()):
+        for tag_name in item_tags.get((d, i), ()):
             tally = per_tag.setdefault(tag_name, [0, 0])
             tally[0] += right
             tally[1] += total
-        tally = per_kind.setdefault(face_kind(key.face), [0, 0])
+        tally = per_kind.setdefault(face_kind(f), [0, 0])
         tally[0] += right
         tally[1] += total
-    weakest = sorted(
-        (
-            Weak(key, float(stability or 0.0), int(per_face.get(key, (0, 0, 0))[2] or 0))
-            for key, _, stability in cards
-        ),
-        key=lambda w: (-w.lapses, w.stability, w.key),
-    )[:10]
+    # The ten first in that order, as `sorted(...)[:10]` would give them, without sorting all.
+    weakest = [
+        Weak(FaceKey(*key), stability, lapses)
+        for lapses, stability, key in heapq.nsmallest(
+            10,
+            (
+                (int(per_face.get(key, (0, 0, 0))[2] or 0), float(stability or 0.0), key)
+                for key, _, stability in cards
+            ),
+            key=lambda w: (-w[0], w[1], w[2]),
+        )
+    ]
+    in_view = [answers for answers in learned if answers[0] in keys]
     return Insights(
         scope=scope,
         seen=len(cards),
@@ -265,9 +275,7 @@ def collect(
         forecast=tuple(
             (today + timedelta(days=n), forecast.get(n, 0)) for n in range(FORECAST_DAYS)
         ),
-        retention=Tally(
-            sum(r for k, _, r in learned if k in keys), sum(n for k, n, _ in learned if k in keys)
-        ),
+        retention=Tally(sum(r for _, _, r in in_view), sum(n for _, n, _ in in_view)),
         daily=tuple(
             (first_day + timedelta(days=n), daily.get(first_day + timedelta(days=n), 0))
             for n in range(HEATMAP_DAYS)
