@@ -1,4 +1,4 @@
-"""Every store query the home screen, a round's plan and the stats run, with SQLite's plan.
+"""Every store query the home screen, a round's plans and the stats run, with SQLite's plan.
 
     python -m benchmarks.plans [--quick] [--scratch DIR]
 
@@ -24,6 +24,8 @@ from benchmarks.inputs import Inputs
 WORK: tuple[tuple[str, Callable[[Any], object]], ...] = (
     ("home screen", lambda s: s.home()),
     ("plan a round", lambda s: s.plan(None, 20)),
+    ("plan a cram round", lambda s: s.plan(None, 20, "cram")),
+    ("plan an interview", lambda s: s.plan(None, 20, "interview")),
     ("stats figures", lambda s: s.stats()),
     ("stats screen", lambda s: s.insights()),
 )
