@@ -470,3 +470,58 @@ def test_the_forgetting_curve_gives_fsrs_retrievability_to_the_last_bit() -> Non
             last_review=NOW - timedelta(days=days, hours=5),
         )
         assert (1 + factor * days / stability) ** decay == srs.retrievability(card, NOW)
+
+
+def test_weakest_brings_pythons_pow_where_sqlite_was_built_without_it(tmp_path: Path) -> None:
+    """Some SQLite builds lack the math functions: the store then gives SQLite Python's `pow`,
+    and the order is the same."""
+    srs = Srs()
+
+    class WithoutPow:
+        """The store's connection, as a SQLite without `pow` would answer."""
+
+        def __init__(self, conn: sqlite3.Connection) -> None:
+            self.conn, self.given = conn, False
+
+        def execute(self, sql: str, *args: object) -> sqlite3.Cursor:
+            if "pow(" in sql and not self.given:
+                raise sqlite3.OperationalError("no such function: pow")
+            return self.conn.execute(sql, *args)
+
+        def create_function(
+            self, name: str, arity: int, fn: Callable[..., object], **kw: bool
+        ) -> None:
+            self.given = name == "pow"
+            self.conn.create_function(name, arity, fn, **kw)
+
+    cards = {
+        FaceKey("deck", f"i{n}", "claim"): Card(
+            card_id=n + 1,
+            state=State.Review,
+            stability=1.0 + n * 0.7,
+            difficulty=5.0,
+            due=NOW + timedelta(days=n),
+            last_review=NOW - timedelta(days=3 * n, hours=n),
+        )
+        for n in range(8)
+    }
+    with Store.open(tmp_path / "vocabgame.db") as store:
+        for key, card in cards.items():
+            store.conn.execute(
+                "INSERT INTO cards (deck_id, item_id, face, card_id, card, due)"
+                " VALUES (?,?,?,?,?,?)",
+                (
+                    key.deck_id,
+                    key.item_id,
+                    key.face,
+                    card.card_id,
+                    card.to_json(),
+                    card.due.isoformat(),
+                ),
+            )
+        without = WithoutPow(store.conn)
+        store.conn = without  # type: ignore[assignment]
+        got = list(store.weakest(["deck"], NOW, srs.forgetting_curve()))
+        store.conn = without.conn
+    assert without.given
+    assert got == sorted(cards, key=lambda k: (srs.retrievability(cards[k], NOW), cards[k].due, k))
