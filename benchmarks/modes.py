@@ -14,14 +14,12 @@ from __future__ import annotations
 import argparse
 import gc
 import statistics
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from benchmarks.figures import FULL, QUICK, fixed_clock
-from benchmarks.inputs import Inputs
+from benchmarks.plans import heavy_session
 
 MODES = ("review", "practice", "cram", "lab", "interview", "challenge")
 
@@ -49,20 +47,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.runs < 1:
         parser.error("--runs should be at least 1")
 
-    from vocabgame.deck import load_catalog
-    from vocabgame.play import Session
-    from vocabgame.store import DB_NAME, Store
-
-    scale = QUICK if args.quick else FULL
-    with tempfile.TemporaryDirectory() as tmp:
-        inputs = Inputs(args.scratch or Path(tmp))
-        catalog = load_catalog([inputs.deck_folder(scale.history_items)])
-        data = inputs.history(scale.history_items, scale.history_reviews)
-        session = Session(Store.open(data / DB_NAME), catalog, clock=fixed_clock)
+    with heavy_session(args.quick, args.scratch) as session:
+        gc.collect()
+        gc.freeze()  # as the game freezes what its start-up built
         try:
-            session.home()  # the deck's shape is worked out once per loaded deck
-            gc.collect()
-            gc.freeze()  # as the game freezes what its start-up built
             print(f"{'work':<36} {'median':>10} {'slowest':>10}  result")
             for name, run in work(session):
                 times, result = [], ""
@@ -75,7 +63,6 @@ def main(argv: list[str] | None = None) -> int:
                 )
         finally:
             gc.unfreeze()
-            session.close()
     return 0
 
 

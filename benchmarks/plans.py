@@ -14,7 +14,8 @@ import argparse
 import re
 import sqlite3
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -70,37 +71,46 @@ def plans(conn: sqlite3.Connection, query: str) -> list[str]:
     return [row[-1] for row in conn.execute(f"EXPLAIN QUERY PLAN {query}")]
 
 
+@contextmanager
+def heavy_session(quick: bool, scratch: Path | None) -> Iterator[Any]:
+    """A game session over the generated heavy history (100k faces and a million answers;
+    `quick`: 3,000 faces and 100k answers), kept in `scratch` or a temporary folder, with each
+    deck's shape worked out (once per loaded deck, not a store query); closed afterwards."""
+    from vocabgame.deck import load_catalog
+    from vocabgame.play import Session
+    from vocabgame.store import DB_NAME, Store
+
+    scale = QUICK if quick else FULL
+    with tempfile.TemporaryDirectory() as tmp:
+        inputs = Inputs(scratch or Path(tmp))
+        catalog = load_catalog([inputs.deck_folder(scale.history_items)])
+        data = inputs.history(scale.history_items, scale.history_reviews)
+        session = Session(Store.open(data / DB_NAME), catalog, clock=fixed_clock)
+        try:
+            session.home()
+            yield session
+        finally:
+            session.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.plans", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="a smaller store (100k answers)")
     parser.add_argument("--scratch", type=Path, help="where generated inputs are kept")
     args = parser.parse_args(argv)
 
-    from vocabgame.deck import load_catalog
-    from vocabgame.play import Session
-    from vocabgame.store import DB_NAME, Store
-
-    scale = QUICK if args.quick else FULL
-    with tempfile.TemporaryDirectory() as tmp:
-        inputs = Inputs(args.scratch or Path(tmp))
-        catalog = load_catalog([inputs.deck_folder(scale.history_items)])
-        data = inputs.history(scale.history_items, scale.history_reviews)
-        session = Session(Store.open(data / DB_NAME), catalog, clock=fixed_clock)
-        scans = 0
-        try:
-            session.home()  # the deck's shape is worked out once; not a store query
-            for name, work in WORK:
-                queries = traced(session.store.conn, lambda work=work: work(session))  # type: ignore[misc]
-                print(f"## {name}: {len(queries)} distinct queries\n")
-                for query in queries:
-                    print(f"    {shorten(query)}")
-                    plan = plans(session.store.conn, query)
-                    scans += scans_of_reviews(query, plan)
-                    for line in plan:
-                        print(f"        {line}")
-                    print()
-        finally:
-            session.close()
+    scans = 0
+    with heavy_session(args.quick, args.scratch) as session:
+        for name, work in WORK:
+            queries = traced(session.store.conn, lambda work=work: work(session))  # type: ignore[misc]
+            print(f"## {name}: {len(queries)} distinct queries\n")
+            for query in queries:
+                print(f"    {shorten(query)}")
+                plan = plans(session.store.conn, query)
+                scans += scans_of_reviews(query, plan)
+                for line in plan:
+                    print(f"        {line}")
+                print()
     print(f"full scans of reviews: {scans}")
     return 0
 

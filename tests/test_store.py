@@ -404,6 +404,22 @@ def test_a_large_store_opens_without_reading_every_page(
     assert any("quick_check" in sql for sql in calls)
 
 
+def _put_cards(store: Store, cards: dict[FaceKey, Card]) -> None:
+    """Cards written straight into the store, as they would be after their answers."""
+    for key, card in cards.items():
+        store.conn.execute(
+            "INSERT INTO cards (deck_id, item_id, face, card_id, card, due) VALUES (?,?,?,?,?,?)",
+            (
+                key.deck_id,
+                key.item_id,
+                key.face,
+                card.card_id,
+                card.to_json(),
+                card.due.isoformat(),
+            ),
+        )
+
+
 def test_weakest_orders_cards_exactly_as_fsrs_retrievability_does(tmp_path: Path) -> None:
     """SQLite's order of every card by retrievability is the one `Srs.retrievability` gives,
     down to a microsecond either side of a whole day, a fraction SQLite would round up, a last
@@ -436,19 +452,7 @@ def test_weakest_orders_cards_exactly_as_fsrs_retrievability_does(tmp_path: Path
     cards[FaceKey("deck", "never", "claim")] = Card(card_id=999, due=now)
     cards[FaceKey("other", "i000", "claim")] = Card(card_id=1000, due=now)  # not asked for
     with Store.open(tmp_path / "vocabgame.db") as store:
-        for key, card in cards.items():
-            store.conn.execute(
-                "INSERT INTO cards (deck_id, item_id, face, card_id, card, due)"
-                " VALUES (?,?,?,?,?,?)",
-                (
-                    key.deck_id,
-                    key.item_id,
-                    key.face,
-                    card.card_id,
-                    card.to_json(),
-                    card.due.isoformat(),
-                ),
-            )
+        _put_cards(store, cards)
         got = list(store.weakest(["deck"], now, srs.forgetting_curve()))
     ours = {k: c for k, c in cards.items() if k.deck_id == "deck"}
     expected = sorted(ours, key=lambda k: (srs.retrievability(ours[k], now), ours[k].due, k))
@@ -506,19 +510,7 @@ def test_weakest_brings_pythons_pow_where_sqlite_was_built_without_it(tmp_path: 
         for n in range(8)
     }
     with Store.open(tmp_path / "vocabgame.db") as store:
-        for key, card in cards.items():
-            store.conn.execute(
-                "INSERT INTO cards (deck_id, item_id, face, card_id, card, due)"
-                " VALUES (?,?,?,?,?,?)",
-                (
-                    key.deck_id,
-                    key.item_id,
-                    key.face,
-                    card.card_id,
-                    card.to_json(),
-                    card.due.isoformat(),
-                ),
-            )
+        _put_cards(store, cards)
         without = WithoutPow(store.conn)
         store.conn = without  # type: ignore[assignment]
         got = list(store.weakest(["deck"], NOW, srs.forgetting_curve()))
