@@ -671,6 +671,7 @@ class Store:
         # Set when the database cannot be written: reading and playing go on, unsaved.
         self.read_only: StoreReadOnly | None = None
         self.notices: list[str] = []  # sentences to show once, e.g. an empty file set up anew
+        self._has_pow = False  # whether the connection is known to have `pow` (`weakest`)
 
     @classmethod
     def open(
@@ -1144,11 +1145,15 @@ class Store:
             raise _explain(self.path, exc) from None
 
     def _ensure_pow(self) -> None:
-        """SQLite's `pow`, or Python's where SQLite was built without its math functions."""
+        """SQLite's `pow`, or Python's where SQLite was built without its math functions;
+        asked once per connection."""
+        if self._has_pow:
+            return
         try:
             self.conn.execute("SELECT pow(2.0, 0.5)")
         except sqlite3.OperationalError:
             self.conn.create_function("pow", 2, _pow, deterministic=True)
+        self._has_pow = True
 
     def soonest(self, deck_ids: Iterable[str]) -> Iterator[FaceKey]:
         """Every scheduled face of these decks, the one due soonest first (then by key)."""
