@@ -17,6 +17,7 @@ import pytest
 
 from vocabgame.deck import load_catalog
 from vocabgame.play import Round, Session
+from vocabgame.quiz import Kind
 from vocabgame.store import DB_NAME, Store, StoreError
 
 from .conftest import DATA
@@ -138,3 +139,52 @@ def test_the_harness_counts_real_statements(tmp_path: Path) -> None:
     round totals and COMMIT: the loop above really walks through all of them."""
     assert statements_in(answer, tmp_path) >= 6
     assert statements_in(undo, tmp_path / "u") >= 4
+
+
+def at_a_choice_between_terms(folder: Path) -> tuple[Game, int]:
+    """A game whose question is a choice between two of the deck's terms, and the wrong one."""
+    game = start(folder)
+    while True:
+        question = game.round.question()
+        assert question is not None, "the round has no choice between terms"
+        deck = CATALOG.get(question.key.deck_id)
+        assert deck is not None
+        wrong = [
+            n
+            for n, c in enumerate(question.choices)
+            if c.value != question.answer and deck.term(c.value) is not None
+        ]
+        if question.kind == Kind.CHOICE and deck.term(question.answer) and wrong:
+            return game, wrong[0]
+        answer_right(game.round)
+        game.round.advance()
+
+
+def test_a_wrong_pick_and_its_confusion_are_kept_together_or_not_at_all(tmp_path: Path) -> None:
+    """A term picked for another is an answer and a confusion of the two, in one transaction:
+    a refused statement anywhere in it keeps neither, and the pick then goes through whole."""
+    game, wrong = at_a_choice_between_terms(tmp_path / "count")
+    try:
+        game.conn.arm(None)
+        game.round.answer_choice(wrong)
+        total = game.conn.statements
+        [confusion] = game.session.store.confusions()
+        assert (
+            confusion.review_id
+            == game.session.store.conn.execute("SELECT MAX(id) FROM reviews").fetchone()[0]
+        )
+    finally:
+        game.session.close()
+    for k in range(1, total + 1):
+        game, wrong = at_a_choice_between_terms(tmp_path / f"k{k}")
+        try:
+            before = contents(game.path)
+            game.conn.arm(k, ERRORS["full"])
+            with pytest.raises(StoreError):
+                game.round.answer_choice(wrong)
+            assert contents(game.path) == before, f"statement {k} left a change"
+            assert game.session.store.confusions() == []
+            game.round.answer_choice(wrong)
+            assert len(game.session.store.confusions()) == 1
+        finally:
+            game.session.close()

@@ -894,10 +894,12 @@ class Store:
         schedule: Callable[[Card | None, int], Card] | None,
         round_id: int | None,
         round_totals: tuple[int, int, int, int] | None = None,
+        *,
+        confusion: tuple[str, str] | None = None,
     ) -> tuple[int, Card | None]:
-        """Save an answer, its face's new schedule and the round's running totals (questions,
-        correct, score, best streak) in one write transaction; returns the review id and the
-        new card.
+        """Save an answer, its face's new schedule, the round's running totals (questions,
+        correct, score, best streak) and the confusion the answer shows, (the right term, the
+        term picked) if any, in one write transaction; returns the review id and the new card.
 
         `schedule(card, new_card_id)` computes the new card from the stored one (None: never
         answered; then `new_card_id` is free) inside the transaction, so two processes
@@ -942,9 +944,16 @@ class Store:
                         card.due.isoformat(),
                     ),
                 )
+            review_id = int(cur.lastrowid or 0)
+            if confusion is not None:
+                conn.execute(
+                    "INSERT OR REPLACE INTO confusions"
+                    " (review_id, deck_id, answer_term, picked_term) VALUES (?,?,?,?)",
+                    (review_id, key.deck_id, *confusion),
+                )
             if round_id is not None and round_totals is not None:
                 self._set_totals(round_id, round_totals)
-            return int(cur.lastrowid or 0), card
+            return review_id, card
 
     def undo(
         self,
@@ -1226,15 +1235,6 @@ class Store:
         return [(key, n, right) for key, (n, right) in tally.items()]
 
     # -- confusions -----------------------------------------------------------------------
-
-    def record_confusion(self, review_id: int, deck_id: str, answer: str, picked: str) -> None:
-        """Keep that the answer `review_id` picked the term `picked` where `answer` was right."""
-        with self.transaction() as conn:
-            conn.execute(
-                "INSERT OR REPLACE INTO confusions (review_id, deck_id, answer_term, picked_term)"
-                " VALUES (?,?,?,?)",
-                (review_id, deck_id, answer, picked),
-            )
 
     @_reads
     def confusions(self) -> list[Confusion]:

@@ -243,23 +243,21 @@ class Round:
         verdict = grade(self._decks[question.key.deck_id], question, response)
         if isinstance(verdict, Refused):
             return verdict
-        outcome = self._record(question, verdict)
-        if isinstance(response, Picked) and not verdict.correct and outcome.saved:
-            self._note_confusion(question, question.choices[response.index].value)
-        return outcome
+        confusion = None
+        if isinstance(response, Picked) and not verdict.correct:
+            confusion = self._confusion(question, question.choices[response.index].value)
+        return self._record(question, verdict, confusion)
 
-    def _note_confusion(self, question: Question, picked: str) -> None:
+    def _confusion(self, question: Question, picked: str) -> tuple[str, str] | None:
         """A wrong pick of one of the deck's terms where another term was the answer (term,
-        cue and scenario questions alike) is kept as a confusion of the two."""
+        cue and scenario questions alike) is kept, with the answer, as a confusion of the two:
+        (the answer, the term picked)."""
         deck = self._decks[question.key.deck_id]
         if picked == question.answer or deck.term(picked) is None:
-            return
+            return None
         if deck.term(question.answer) is None:
-            return
-        review_id = self._history[-1].review_id
-        if review_id is not None:
-            with suppress(StoreReadOnly):
-                self.session.store.record_confusion(review_id, deck.id, question.answer, picked)
+            return None
+        return question.answer, picked
 
     def answer_choice(self, index: int) -> Outcome:
         question = self._require(Kind.CHOICE)
@@ -327,7 +325,9 @@ class Round:
             raise RuntimeError(f"the question is {question.kind}, not {kind}")
         return question
 
-    def _record(self, question: Question, verdict: Grade) -> Outcome:
+    def _record(
+        self, question: Question, verdict: Grade, confusion: tuple[str, str] | None = None
+    ) -> Outcome:
         session, now, key = self.session, self.session.clock(), question.key
         store = session.store
         schedule = None
@@ -359,7 +359,9 @@ class Round:
         card: Card | None = None
         if store.read_only is None:
             with suppress(StoreReadOnly):
-                review_id, card = store.record(review, schedule, self.round_id, totals)
+                review_id, card = store.record(
+                    review, schedule, self.round_id, totals, confusion=confusion
+                )
         if review_id is None and schedule is not None:
             card = schedule(store.card(key), 0)  # shown, not kept
         comes_back = False
