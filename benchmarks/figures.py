@@ -447,7 +447,7 @@ def key_feedback(ctx: Context) -> list[Row]:
     Headless, through Pilot; a frame is each render of the screen (`App._display`). A frame
     counts as showing the feedback once the frames since the key have drawn the verdict and the
     choices marked ✓ (the phase alone could flip before they are painted)."""
-    moves, answers = asyncio.run(_keys(ctx.work / "keys", ctx.scale.key_presses))
+    moves, answers, whole = asyncio.run(_keys(ctx.work / "keys", ctx.scale.key_presses))
     return [
         Row(
             "key-feedback",
@@ -457,11 +457,21 @@ def key_feedback(ctx: Context) -> list[Row]:
             statistics.median(moves),
             "a key press that moves the highlight, to its first frame",
             max_ratio=2.0,
-        )
+        ),
+        Row(
+            "key-feedback-whole",
+            "key press to the frame showing the whole feedback (explanation, sources)",
+            statistics.median(whole),
+            "ms",
+            statistics.median(moves),
+            "a key press that moves the highlight, to its first frame",
+        ),
     ]
 
 
-State = tuple[str | None, int | None]  # the round screen's phase and highlighted choice
+# The round screen's phase, its highlighted choice, and whether the feedback's scrolling body
+# (explanation, sources, next review) is shown.
+State = tuple[str | None, int | None, bool]
 Frame = tuple[float, State, str]  # when, the state, and the text drawn once it shows feedback
 
 VERDICT = re.compile(r"✓ Right|✗ Not quite")
@@ -479,6 +489,10 @@ def _shows_feedback(seen: list[Frame]) -> bool:
     return bool(VERDICT.search(drawn) and MARKED.search(drawn))
 
 
+def _shows_whole_feedback(seen: list[Frame]) -> bool:
+    return seen[-1][1][0] == "feedback" and seen[-1][1][2]
+
+
 def _drawn_text(update: Any) -> str:
     """The text a frame draws, line by line: the changed pieces of lines, or whole lines."""
     chops = getattr(update, "chops", None)
@@ -486,7 +500,7 @@ def _drawn_text(update: Any) -> str:
     return "\n".join("".join(strip.text for strip in line if strip is not None) for line in lines)
 
 
-async def _keys(folder: Path, presses: int) -> tuple[list[float], list[float]]:
+async def _keys(folder: Path, presses: int) -> tuple[list[float], list[float], list[float]]:
     from vocabgame.deck import load_catalog
     from vocabgame.paths import builtin_decks_dir
     from vocabgame.play import Session
@@ -506,7 +520,11 @@ async def _keys(folder: Path, presses: int) -> tuple[list[float], list[float]]:
             highlighted = screen.query_one("#choices").highlighted  # type: ignore[attr-defined]
         except Exception:
             highlighted = None
-        return (None if phase is None else str(phase.value)), highlighted
+        try:
+            body = bool(screen.query_one("#body").display)
+        except Exception:
+            body = False
+        return (None if phase is None else str(phase.value)), highlighted, body
 
     display = app._display
 
@@ -526,6 +544,7 @@ async def _keys(folder: Path, presses: int) -> tuple[list[float], list[float]]:
 
     moves: list[float] = []
     answers: list[float] = []
+    whole: list[float] = []
     try:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
@@ -554,11 +573,12 @@ async def _keys(folder: Path, presses: int) -> tuple[list[float], list[float]]:
                 await pilot.pause()
                 await asyncio.sleep(0.15)
                 answers.append(first_frame(mark, start, _shows_feedback))
+                whole.append(first_frame(mark, start, _shows_whole_feedback))
                 await pilot.press("enter")
                 await pilot.pause()
     finally:
         session.close()
-    return moves, answers
+    return moves, answers, whole
 
 
 # -- for information: no target -----------------------------------------------------------------
@@ -666,7 +686,10 @@ GROUPS = (
         generated_decks,
     ),
     Group(
-        (("key-feedback", "key press to the first feedback frame vs a highlight move: <= 2x"),),
+        (
+            ("key-feedback", "key press to the first feedback frame vs a highlight move: <= 2x"),
+            ("key-feedback-whole", "key press to the frame with the whole feedback (info)"),
+        ),
         key_feedback,
     ),
     Group((("builtin-decks", "load the built-in decks in the process (info)"),), deck_loading),

@@ -46,7 +46,7 @@ def test_quick_run_measures_every_figure_and_writes_them_as_json(tmp_path: Path)
             assert math.isclose(row["ratio"], row["value"] / row["baseline"], rel_tol=1e-3), row
     # every target of the table has its row, and only the extras merely inform
     informative = {row_id for row_id, row in rows.items() if row["passed"] is None}
-    assert informative == {"stats-data", "builtin-decks", "cli-start"}
+    assert informative == {"stats-data", "builtin-decks", "cli-start", "key-feedback-whole"}
     assert {"nproc", "python", "sqlite", "textual", "date"} <= set(report["machine"])
     assert report["quick"] is True
     # the table names each figure and marks it as measured on the quick scale

@@ -71,7 +71,9 @@ def make_app(make_session: Callable[..., Session]) -> Callable[..., VocabApp]:
 
 
 def plain(renderable: object, width: int = 200) -> str:
-    """A Rich renderable as the plain text it shows (wide, so lines do not wrap)."""
+    """A Rich renderable as the plain text it shows (wide, so lines do not wrap); a visual
+    that draws one (`laid_out_once`) as the text of what it draws."""
+    renderable = getattr(renderable, "renderable", renderable)
     if isinstance(renderable, str | Text):
         return str(renderable)
     console = Console(width=width, record=True, file=io.StringIO(), color_system=None)

@@ -1,5 +1,6 @@
-"""The feedback's marked choices are drawn directly, not through a Rich grid: they must come
-out exactly as the grid drew them, at any width, for any choice text."""
+"""A question's choices and the feedback's marked choices are drawn directly, not through a
+Rich grid: they must come out exactly as the grid drew them, at any width, for any choice
+text."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from vocabgame.deck import load_catalog
 from vocabgame.kinds import build_question, faces
 from vocabgame.paths import builtin_decks_dir
 from vocabgame.quiz import Kind, Question
-from vocabgame.ui.widgets.feedback import marked_choices
+from vocabgame.ui.widgets.feedback import NumberedChoice, marked_choices
 
 CONSOLE = Console(width=200, color_system="truecolor", force_terminal=True)
 HOSTILE = [
@@ -67,6 +68,10 @@ def test_the_built_in_decks_choices_are_drawn_as_the_grid_drew_them() -> None:
             marked = marked_choices(question, picked)
             for width in (5, 9, 34, 54, 78, 108):
                 assert drawn(marked, width) == drawn(marked.as_table(), width), (width, picked)
+        for number, choice in enumerate(question.choices, 1):
+            shown = NumberedChoice(number, choice.text)
+            for width in (3, 4, 9, 34, 54, 78, 108):
+                assert drawn(shown, width) == drawn(shown.as_table(), width), width
 
 
 @pytest.mark.parametrize("shift", range(len(HOSTILE)))
@@ -83,3 +88,11 @@ def test_any_choice_text_is_drawn_as_the_grid_drew_it(shift: int) -> None:
         marked = marked_choices(question, picked)
         for width in range(1, 60, 2):
             assert drawn(marked, width) == drawn(marked.as_table(), width), (width, picked)
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_any_choice_text_is_asked_as_the_grid_drew_it(text: str) -> None:
+    for number in (1, 9):
+        shown = NumberedChoice(number, text)
+        for width in range(1, 60):
+            assert drawn(shown, width) == drawn(shown.as_table(), width), (width, number)

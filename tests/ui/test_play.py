@@ -59,6 +59,10 @@ async def play_round(pilot: Pilot, app: VocabApp, right: bool = True) -> None:
         await pilot.pause()
 
 
+def hint_text(app: VocabApp) -> str:
+    return str(app.screen.query_one("#hint").content)
+
+
 async def test_a_whole_round_played_by_keys_is_saved_and_shown(make_app, clock) -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -443,9 +447,65 @@ async def test_the_feedback_takes_the_focus_and_the_footer_keeps_its_keys(make_a
         assert not any(key.has_class("-disabled") for key in keys.values())
 
 
+async def test_an_answer_first_marks_the_choices_in_place_then_shows_the_whole_feedback(
+    make_app,
+) -> None:
+    """The frame after the key shows the verdict and the choices marked where they stand
+    (nothing moves, so it comes at once); the explanation replaces the list a frame later."""
+    app = make_app(start_round=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await skip_to(pilot, app, Kind.CHOICE)
+        screen = app.screen
+        assert isinstance(screen, RoundScreen)
+        question = screen.round.question()
+        assert question is not None
+        right = next(n for n, c in enumerate(question.choices) if c.value == question.answer)
+        wrong = (right + 1) % len(question.choices)
+        answered = app.session.store.review_count()
+        screen.pick(wrong)  # what the key does; the screen is not painted yet
+        assert app.session.store.review_count() == answered + 1  # saved before it shows
+        text = screen_text(app)
+        assert "✗ Not quite" in text
+        assert f"✓ {right + 1} {question.choices[right].text}" in text
+        assert f"✗ {wrong + 1} {question.choices[wrong].text}" in text
+        assert not screen.query_one("#body").display and "Why:" not in text
+        await pilot.pause()
+        text = screen_text(app)
+        assert not screen.query_one("#choices").display and screen.query_one("#body").display
+        assert "Why:" in text and f"✓ {right + 1} {question.choices[right].text}" in text
+        assert "Enter: next" in hint_text(app)
+
+
+async def test_an_undo_that_comes_with_the_answer_puts_the_question_back(make_app) -> None:
+    """A key pressed between the verdict's frame and the whole feedback's acts on the answer;
+    the whole feedback then never shows over the question put back."""
+    from textual.events import Key
+
+    app = make_app(start_round=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await skip_to(pilot, app, Kind.CHOICE)
+        screen = app.screen
+        assert isinstance(screen, RoundScreen)
+        question = screen.round.question()
+        assert question is not None
+        answered = app.session.store.review_count()
+        app.post_message(Key("1", "1"))
+        app.post_message(Key("u", "u"))
+        await pilot.pause()
+        await pilot.pause()
+        assert app.session.store.review_count() == answered
+        assert screen.phase.value == "asking" and screen.round.question() == question
+        assert screen.query_one("#choices").display and not screen.query_one("#body").display
+        text = screen_text(app)
+        assert "✓" not in text and "✗" not in text
+        assert f"1  {question.choices[0].text}" in text
+
+
 async def test_an_enter_that_comes_with_the_answer_does_not_skip_the_feedback(make_app) -> None:
     """An Enter queued with the digit that answers (a bounce, a roll of two fingers) arrives
-    before the focus has left the choices: the hidden list takes it and the feedback stays."""
+    before the focus has left the choices: the list takes it and the feedback stays."""
     from textual.events import Key
 
     app = make_app(start_round=True)

@@ -25,7 +25,7 @@ from vocabgame.quiz import Kind, Refused
 from vocabgame.store import ReportRecord, StoreError
 from vocabgame.ui.screens.confirm import ConfirmScreen
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
-from vocabgame.ui.widgets.feedback import numbered
+from vocabgame.ui.widgets.feedback import NumberedChoice
 from vocabgame.ui.widgets.footer import KeysFooter
 
 if TYPE_CHECKING:
@@ -112,7 +112,7 @@ class InterviewScreen(Screen[None]):
         choices.display, answer.display = is_choice, not is_choice
         if is_choice:
             choices.add_options(
-                Option(numbered(n, c.text), id=str(n - 1))
+                Option(NumberedChoice(n, c.text), id=str(n - 1))
                 for n, c in enumerate(question.choices, 1)
             )
             choices.highlighted = 0

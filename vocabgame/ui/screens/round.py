@@ -15,10 +15,9 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.reactive import reactive
+from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Input, OptionList, ProgressBar, Static
-from textual.widgets.option_list import Option
 
 from vocabgame.play import Outcome, Round
 from vocabgame.printable import printable
@@ -32,7 +31,7 @@ from vocabgame.ui.widgets.choices import ChoiceList
 from vocabgame.ui.widgets.feedback import (
     FeedbackPanel,
     feedback_body,
-    numbered,
+    marked_choices,
     reveal_text,
     verdict_text,
 )
@@ -109,7 +108,9 @@ class RoundScreen(Screen[None]):
         Binding("question_mark", "help", "Keys", tooltip="these keys"),
     ]
 
-    phase: reactive[Phase] = reactive(Phase.ASKING, init=False, always_update=True)
+    # A `var`: `watch_phase` updates what each phase shows. A repainting reactive would also
+    # repaint the whole screen under its widgets with every change (24 rows for 2 changed).
+    phase: var[Phase] = var(Phase.ASKING, init=False, always_update=True)
 
     def __init__(self, round_: Round) -> None:
         super().__init__()
@@ -193,15 +194,12 @@ class RoundScreen(Screen[None]):
         self.picked = None
         self.query_one("#prompt", Static).update(Text(question.prompt))
         self.query_one("#feedback", Static).update("")
-        choices = self.query_one("#choices", OptionList)
-        choices.clear_options()
+        choices = self.query_one("#choices", ChoiceList)
         self.query_one("#answer", Input).value = ""
         if question.kind == Kind.CHOICE:
-            choices.add_options(
-                Option(numbered(n, c.text), id=str(n - 1))
-                for n, c in enumerate(question.choices, 1)
-            )
-            choices.highlighted = 0
+            choices.put([c.text for c in question.choices])
+        else:
+            choices.clear_options()
         self.armed = False
         self.shown_at = time.monotonic()
         self.phase = Phase.ASKING
@@ -217,6 +215,40 @@ class RoundScreen(Screen[None]):
         return self.armed and time.monotonic() - self.shown_at >= settle
 
     def watch_phase(self, phase: Phase) -> None:
+        """Show what `phase` needs. An answered choice shows in two frames: first its verdict
+        and the choices marked where they stand, which moves nothing, so Textual paints a few
+        rows and lays nothing out; then the whole feedback in the list's place."""
+        question = self.round.question()
+        choices = self.query_one("#choices", OptionList)
+        if (
+            phase is Phase.FEEDBACK
+            and self.outcome is not None
+            and question is not None
+            and question.kind == Kind.CHOICE
+            and choices.display
+        ):
+            self._mark_choices(self.outcome)
+            return
+        self._show_phase(phase)
+
+    def _mark_choices(self, outcome: Outcome) -> None:
+        """The verdict over the choices, marked in place; the whole feedback (explanation,
+        sources, next review) once this is painted. The verdict takes the label's one line;
+        only a verdict longer than the line makes Textual lay the screen out."""
+        question = outcome.question
+        self.query_one("#choices", ChoiceList).mark(marked_choices(question, self.picked).rows)
+        label = self.query_one("#label", Static)
+        verdict = verdict_text(outcome)
+        fits = label.size.height == 1 and verdict.cell_len <= label.content_region.width
+        label.update(verdict, layout=not fits)
+        self.call_after_refresh(self._feedback_in_full, outcome)
+
+    def _feedback_in_full(self, outcome: Outcome) -> None:
+        # A key that came in between (undo, the round's end) has moved on from this answer.
+        if self.phase is Phase.FEEDBACK and self.outcome is outcome:
+            self._show_phase(Phase.FEEDBACK)
+
+    def _show_phase(self, phase: Phase) -> None:
         question = self.round.question()
         choices = self.query_one("#choices", OptionList)
         answer = self.query_one("#answer", Input)

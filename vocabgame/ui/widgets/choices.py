@@ -1,17 +1,27 @@
-"""The choices of a question, as a list that keeps the focus for a moment once hidden.
+"""The choices of a question, as a list that marks them in place and keeps the focus for a
+moment once hidden.
 
-When an answer is picked the list gives way to the feedback at once, but the focus stays on
-it until the feedback's first frame is painted: moving the focus restyles the list and the
-widget that takes it and sends a round of focus messages, which would otherwise delay that
-frame. The round screen moves it right after. Until then the hidden list takes its keys as it
-did when the focus moved before the frame: an Enter picks nothing (the question is answered),
-so a bouncing Enter does not leave the feedback unread."""
+When a choice is picked the list marks the right one ✓ and a wrong pick ✗ where they stand,
+and gives way to the feedback in the frame after. The focus stays on it until the feedback's
+first whole frame is painted: moving the focus restyles the list and the widget that takes it
+and sends a round of focus messages, which would otherwise delay that frame. The round screen
+moves it right after. Until then the list takes its keys as it did when the focus moved
+before the frame: an Enter picks nothing (the question is answered), so a bouncing Enter does
+not leave the feedback unread.
+
+Each choice is drawn once per width (`laid_out_once`): Textual draws every option again
+whenever one of them changes, and again whenever one is highlighted."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Self
 
+from rich.text import Text
 from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from vocabgame.ui.widgets.feedback import MarkedChoices, NumberedChoice, laid_out_once
 
 
 class ChoiceList(OptionList):
@@ -21,3 +31,21 @@ class ChoiceList(OptionList):
         if not self.display:
             return self
         return super().blur()
+
+    def put(self, texts: Sequence[str]) -> None:
+        """The choices of a question, numbered from 1, the first highlighted."""
+        self.clear_options()
+        self.add_options(
+            Option(laid_out_once(self, NumberedChoice(n, text)), id=str(n - 1))
+            for n, text in enumerate(texts, 1)
+        )
+        self.highlighted = 0
+
+    def mark(self, rows: Sequence[tuple[Text, Text, Text]]) -> None:
+        """Mark the choices in place (the rows of `marked_choices`): only the rows with a mark
+        change, so nothing moves and the verdict can show in the frame after the key."""
+        for index, row in enumerate(rows):
+            if row[0].plain.strip():
+                self.replace_option_prompt_at_index(
+                    index, laid_out_once(self, MarkedChoices([row]))
+                )

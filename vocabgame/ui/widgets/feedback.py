@@ -21,6 +21,7 @@ from textual.css.styles import RulesMap
 from textual.strip import Strip
 from textual.visual import RenderOptions, RichVisual, Visual
 from textual.visual import Style as VisualStyle
+from textual.widget import Widget
 from textual.widgets import Static
 
 from vocabgame.play import Outcome
@@ -33,6 +34,11 @@ class _LaidOutOnce(RichVisual):
     follows it share that one render (Textual's own wrapper renders it for each)."""
 
     _lines: tuple[int, list[list[Segment]]] | None = None
+
+    @property
+    def renderable(self) -> RenderableType:
+        """What is drawn."""
+        return self._renderable
 
     def _lines_at(self, width: int) -> list[list[Segment]]:
         if self._lines is None or self._lines[0] != width:
@@ -56,6 +62,13 @@ class _LaidOutOnce(RichVisual):
         if not rich_style:
             return [Strip(line) for line in lines]
         return [Strip(Segment.apply_style(line, rich_style)) for line in lines]
+
+
+def laid_out_once(widget: Widget, renderable: RenderableType) -> Visual:
+    """`renderable` as a visual rendered once per width, however often it is measured and
+    painted: for content that is drawn again unchanged (an option list re-renders each option
+    whenever one of them changes)."""
+    return _LaidOutOnce(widget, renderable)
 
 
 class FeedbackPanel(Static):
@@ -82,13 +95,68 @@ def numbered(number: int, text: str) -> Table:
     return grid
 
 
-class MarkedChoices:
-    """The choices as they were, the right one marked ✓ and a wrong pick marked ✗: three
-    columns (the mark, the key, the choice), a choice's wrapped lines indented under its first.
+class _KeyedLines:
+    """Rows of a few one-cell columns (a key, a mark) and then a text whose wrapped lines are
+    indented under its first. Drawn line by line into the same segments as the Rich grid of
+    `as_table`, which measures every cell and shares the width out in fractions before
+    drawing: that was most of the cost of drawing a question's choices and their feedback
+    (`tests/ui/test_feedback_drawing.py` compares the two)."""
 
-    Drawn line by line into the same segments as the Rich grid of `as_table`, which measures
-    every cell and shares the width out in fractions before drawing: that was most of the
-    cost of drawing the feedback."""
+    KEYS = 0  # the cells before the text, padding included
+
+    def as_table(self) -> Table:
+        raise NotImplementedError
+
+    def _rows(self, console: Console) -> Iterable[tuple[list[Segment], list[Segment], Text]]:
+        """Each row's cells before its text's first line, before its other lines, and the
+        text."""
+        raise NotImplementedError
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self.as_table())
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        if width <= self.KEYS:
+            yield self.as_table()
+            return
+        text_options = options.update(
+            width=width - self.KEYS, justify="left", no_wrap=False, overflow="ellipsis", height=None
+        )
+        new_line = Segment.line()
+        for first, under, text in self._rows(console):
+            lines = console.render_lines(text, text_options, pad=True) or [[]]
+            yield from first
+            yield from lines[0]
+            yield new_line
+            for line in lines[1:]:
+                yield from under
+                yield from line
+                yield new_line
+
+
+class NumberedChoice(_KeyedLines):
+    """A choice as a question shows it: `numbered`, drawn line by line."""
+
+    KEYS = 3  # the key, and two cells of padding
+
+    def __init__(self, number: int, text: str) -> None:
+        self.number = number
+        self.text = text
+
+    def as_table(self) -> Table:
+        return numbered(self.number, self.text)
+
+    def _rows(self, console: Console) -> Iterable[tuple[list[Segment], list[Segment], Text]]:
+        bold = console.get_style("bold")
+        first = [Segment(str(self.number), bold), Segment("  ", bold)]
+        yield first, [Segment("   ", bold)], Text(self.text)
+
+
+class MarkedChoices(_KeyedLines):
+    """The choices as they were, the right one marked ✓ and a wrong pick marked ✗: three
+    columns (the mark, the key, the choice), a choice's wrapped lines indented under its
+    first."""
 
     KEYS = 4  # the mark and the key, each one cell and one cell of padding
 
@@ -104,34 +172,18 @@ class MarkedChoices:
             grid.add_row(*row)
         return grid
 
-    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        return Measurement.get(console, options, self.as_table())
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        width = options.max_width
-        if width <= self.KEYS:
-            yield self.as_table()
-            return
+    def _rows(self, console: Console) -> Iterable[tuple[list[Segment], list[Segment], Text]]:
         bold = console.get_style("bold")
-        text_options = options.update(
-            width=width - self.KEYS, justify="left", no_wrap=False, overflow="ellipsis", height=None
-        )
-        new_line = Segment.line()
         gap, key_gap = Segment(" ", Style.null()), Segment(" ", bold)
-        under_mark, under_key = Segment("  ", Style.null()), Segment("  ", bold)
+        under = [Segment("  ", Style.null()), Segment("  ", bold)]
         for mark, key, text in self.rows:
-            lines = console.render_lines(text, text_options, pad=True) or [[]]
-            yield Segment(mark.plain, console.get_style(mark.style))
-            yield gap
-            yield Segment(key.plain, bold + console.get_style(key.style))
-            yield key_gap
-            yield from lines[0]
-            yield new_line
-            for line in lines[1:]:
-                yield under_mark
-                yield under_key
-                yield from line
-                yield new_line
+            first = [
+                Segment(mark.plain, console.get_style(mark.style)),
+                gap,
+                Segment(key.plain, bold + console.get_style(key.style)),
+                key_gap,
+            ]
+            yield first, under, text
 
 
 def marked_choices(question: Question, picked: int | None) -> MarkedChoices:
