@@ -9,7 +9,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from vocabgame.kinds import build_question
-from vocabgame.quiz import Kind
+from vocabgame.quiz import Kind, Question
 from vocabgame.ui.app import VocabApp
 from vocabgame.ui.screens.help import HelpScreen
 from vocabgame.ui.screens.home import HomeScreen
@@ -447,6 +447,17 @@ async def test_the_feedback_takes_the_focus_and_the_footer_keeps_its_keys(make_a
         assert not any(key.has_class("-disabled") for key in keys.values())
 
 
+async def at_a_choice(pilot: Pilot, app: VocabApp) -> tuple[RoundScreen, Question]:
+    """The round screen once it asks a choice question, and that question."""
+    await pilot.pause()
+    await skip_to(pilot, app, Kind.CHOICE)
+    screen = app.screen
+    assert isinstance(screen, RoundScreen)
+    question = screen.round.question()
+    assert question is not None
+    return screen, question
+
+
 async def test_an_answer_first_marks_the_choices_in_place_then_shows_the_whole_feedback(
     make_app,
 ) -> None:
@@ -454,12 +465,7 @@ async def test_an_answer_first_marks_the_choices_in_place_then_shows_the_whole_f
     (nothing moves, so it comes at once); the explanation replaces the list a frame later."""
     app = make_app(start_round=True)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await skip_to(pilot, app, Kind.CHOICE)
-        screen = app.screen
-        assert isinstance(screen, RoundScreen)
-        question = screen.round.question()
-        assert question is not None
+        screen, question = await at_a_choice(pilot, app)
         right = next(n for n, c in enumerate(question.choices) if c.value == question.answer)
         wrong = (right + 1) % len(question.choices)
         answered = app.session.store.review_count()
@@ -484,12 +490,7 @@ async def test_an_undo_that_comes_with_the_answer_puts_the_question_back(make_ap
 
     app = make_app(start_round=True)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await skip_to(pilot, app, Kind.CHOICE)
-        screen = app.screen
-        assert isinstance(screen, RoundScreen)
-        question = screen.round.question()
-        assert question is not None
+        screen, question = await at_a_choice(pilot, app)
         answered = app.session.store.review_count()
         app.post_message(Key("1", "1"))
         app.post_message(Key("u", "u"))
@@ -510,10 +511,7 @@ async def test_an_enter_that_comes_with_the_answer_does_not_skip_the_feedback(ma
 
     app = make_app(start_round=True)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await skip_to(pilot, app, Kind.CHOICE)
-        screen = app.screen
-        assert isinstance(screen, RoundScreen)
+        screen, _ = await at_a_choice(pilot, app)
         answered = app.session.store.review_count()
         position = screen.round.position
         app.post_message(Key("1", "1"))
