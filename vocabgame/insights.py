@@ -203,16 +203,13 @@ def collect(
         picked_by_text: Counter[tuple[FaceKey, str]] = Counter()
         for key, given, _, _, n in recorded:
             picked_by_text[(key, given)] += n
-        wrong: list[tuple[FaceKey, str, str | None, str | None, int]] = [
-            *recorded,
-            *(
-                (key, given, None, None, n - picked_by_text[(key, given)])
-                for d, i, f, given, n in conn.execute(
-                    "SELECT deck_id, item_id, face, answer, times FROM wrong_answers"
-                )
-                if (d, i, f) in plain and (key := FaceKey(d, i, f))
-            ),
-        ]
+        wrong: list[tuple[FaceKey, str, str | None, str | None, int]] = list(recorded)
+        for d, i, f, given, n in conn.execute(
+            "SELECT deck_id, item_id, face, answer, times FROM wrong_answers"
+        ):
+            if (d, i, f) in plain:
+                key = FaceKey(d, i, f)
+                wrong.append((key, given, None, None, n - picked_by_text[(key, given)]))
         finished = [
             datetime.fromisoformat(at)
             for (at,) in conn.execute(

@@ -69,9 +69,8 @@ class PlanContext:
         return self._cards()
 
     def cards_of(self, keys: Iterable[FaceKey]) -> Mapping[FaceKey, Card]:
-        """The schedules of these faces (those answered): with a store, read for them alone,
-        unless every card was read already."""
-        if self.store is None or "cards" in self.__dict__:
+        """The schedules of these faces (those answered): with a store, read for them alone."""
+        if self.store is None:
             cards = self.cards
             return {k: cards[k] for k in keys if k in cards}
         return self.store.cards_for(keys)

@@ -43,7 +43,8 @@ class ChoiceList(OptionList):
 
     def mark(self, rows: Sequence[tuple[Text, Text, Text]]) -> None:
         """Mark the choices in place (the rows of `marked_choices`): only the rows with a mark
-        change, so nothing moves and the verdict can show in the frame after the key."""
+        change, and they keep their lines (unless the one cell the mark takes makes a long
+        choice wrap once more), so the verdict can show in the frame after the key."""
         for index, row in enumerate(rows):
             if row[0].plain.strip():
                 self.replace_option_prompt_at_index(

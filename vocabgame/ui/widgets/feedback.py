@@ -7,6 +7,7 @@ with the right one and the picked one marked, and nothing already on screen is s
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from datetime import datetime
 from typing import cast
@@ -95,22 +96,23 @@ def numbered(number: int, text: str) -> Table:
     return grid
 
 
-class _KeyedLines:
+class _KeyedLines(ABC):
     """Rows of a few one-cell columns (a key, a mark) and then a text whose wrapped lines are
     indented under its first. Drawn line by line into the same segments as the Rich grid of
     `as_table`, which measures every cell and shares the width out in fractions before
     drawing: that was most of the cost of drawing a question's choices and their feedback
     (`tests/ui/test_feedback_drawing.py` compares the two)."""
 
-    KEYS = 0  # the cells before the text, padding included
+    KEYS: int  # the cells before the text, padding included (each kind sets it)
 
+    @abstractmethod
     def as_table(self) -> Table:
-        raise NotImplementedError
+        """The Rich grid these lines are drawn as."""
 
+    @abstractmethod
     def _rows(self, console: Console) -> Iterable[tuple[list[Segment], list[Segment], Text]]:
         """Each row's cells before its text's first line, before its other lines, and the
         text."""
-        raise NotImplementedError
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         return Measurement.get(console, options, self.as_table())
