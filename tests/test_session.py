@@ -927,7 +927,7 @@ def test_the_per_item_summary_is_filled_from_an_older_store(tmp_path: Path, now:
     for name in [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'")]:
         conn.execute(f"DROP TRIGGER {name}")
     conn.execute("DROP TABLE items")
-    # what migrations 7, 8 and 9 add
+    # what migrations 7, 8, 9 and 10 add
     for later in (
         "reports",
         "confusions",
@@ -936,6 +936,8 @@ def test_the_per_item_summary_is_filled_from_an_older_store(tmp_path: Path, now:
         "wrong_answers",
         "answer_quarters",
         "learned_days",
+        "item_orders",
+        "item_order",
     ):
         conn.execute(f"DROP TABLE {later}")
     conn.execute("PRAGMA user_version = 5")

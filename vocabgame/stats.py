@@ -7,6 +7,7 @@ is); `now` comes from the caller's clock.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -70,6 +71,7 @@ class _DeckShape:
     # faces): where `play.modes.round_robin` puts each face, without listing them all
     position: dict[str, tuple[int, int]]
     most_faces: int  # the most faces any item has
+    order_digest: str  # names `order` (the store keeps the order under it)
 
 
 _SHAPES: dict[int, tuple[Deck, _DeckShape]] = {}
@@ -101,6 +103,7 @@ def _shape(deck: Deck) -> _DeckShape:
         json.dumps({item_id: counts[item_id] for item_id in order}),
         position,
         max(counts.values(), default=0),
+        hashlib.blake2b(json.dumps(order).encode(), digest_size=16).hexdigest(),
     )
     if len(_SHAPES) > 256:  # decks reloaded many times in one process: forget the old ones
         _SHAPES.clear()

@@ -12,10 +12,12 @@ import functools
 import json
 import os
 import sqlite3
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
+from itertools import filterfalse, islice
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -366,6 +368,38 @@ MIGRATIONS: list[str] = [
     END;
     CREATE INDEX IF NOT EXISTS reviews_mode ON reviews (mode);
     """,
+    # 9 -> 10: each deck's items in the order new ones start, as the game last loaded it
+    # (`digest` names that order), with whether each has been answered, kept by triggers on
+    # items: a round's first new items are then a few rows of an index, however many items
+    # were started before. The items first answered since a moment, through an index.
+    """
+    CREATE TABLE item_orders (
+        deck_id TEXT PRIMARY KEY,
+        digest TEXT NOT NULL
+    ) WITHOUT ROWID;
+    CREATE TABLE item_order (
+        deck_id TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        started INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (deck_id, item_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX item_order_new ON item_order (deck_id, position) WHERE started = 0;
+    CREATE TRIGGER item_order_added AFTER INSERT ON items WHEN NEW.reviews > 0 BEGIN
+        UPDATE item_order SET started = 1
+            WHERE deck_id = NEW.deck_id AND item_id = NEW.item_id;
+    END;
+    CREATE TRIGGER item_order_changed AFTER UPDATE OF reviews ON items
+        WHEN (OLD.reviews > 0) IS NOT (NEW.reviews > 0) BEGIN
+        UPDATE item_order SET started = NEW.reviews > 0
+            WHERE deck_id = NEW.deck_id AND item_id = NEW.item_id;
+    END;
+    CREATE TRIGGER item_order_removed AFTER DELETE ON items WHEN OLD.reviews > 0 BEGIN
+        UPDATE item_order SET started = 0
+            WHERE deck_id = OLD.deck_id AND item_id = OLD.item_id;
+    END;
+    CREATE INDEX items_first ON items (julianday(first_at)) WHERE reviews > 0;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -381,6 +415,11 @@ class Summary:
     rebuild: tuple[str, ...]
 
 
+# Whether an item of a kept order (`Store.next_new_items`) was answered, as the answers say.
+_STARTED = (
+    "EXISTS (SELECT 1 FROM reviews AS r"
+    " WHERE r.deck_id = item_order.deck_id AND r.item_id = item_order.item_id)"
+)
 SUMMARIES = (
     Summary(
         "items",
@@ -449,6 +488,12 @@ SUMMARIES = (
             f" SELECT {QUARTER.format('reviewed_at')}, deck_id, COUNT(*) FROM reviews"
             " GROUP BY 1, 2",
         ),
+    ),
+    Summary(
+        "item_order",
+        "SELECT deck_id, item_id, position, started FROM item_order",
+        f"SELECT deck_id, item_id, position, {_STARTED} FROM item_order",
+        (f"UPDATE item_order SET started = {_STARTED}",),
     ),
 )
 QUICK_CHECK_BYTES = 32 * 1024 * 1024  # stores up to this size are checked whole at opening
@@ -796,7 +841,12 @@ class Store:
                 yield self.conn
             finally:
                 if self.conn.in_transaction:
-                    self.conn.execute("COMMIT")
+                    try:
+                        self.conn.execute("COMMIT")
+                    except sqlite3.Error:  # never leave the read transaction open
+                        with suppress(sqlite3.Error):
+                            self.conn.execute("ROLLBACK")
+                        raise
         except sqlite3.Error as exc:
             raise _explain(self.path, exc) from None
 
@@ -1094,6 +1144,78 @@ class Store:
         ).fetchone()
         return set(json.loads(row[0]))
 
+    def keep_orders(self, orders: Mapping[str, tuple[Sequence[str], str]]) -> bool:
+        """Keep each deck's items in the order new ones start (deck id -> (item ids, the
+        digest naming that order)) where the store holds another order or none: one
+        transaction for those, none when every order is kept already. False when the store
+        cannot be written now (read-only, full, locked): `next_new_items` then reads the
+        slower way, and the next call tries again."""
+        if self.read_only is not None:
+            return False
+        kept = self._kept_digests()
+        changed = {d: o for d, o in orders.items() if kept.get(d) != o[1]}
+        if not changed:
+            return True
+        try:
+            with self.transaction() as conn:
+                for deck_id, (order, digest) in changed.items():
+                    conn.execute("DELETE FROM item_order WHERE deck_id = ?", (deck_id,))
+                    conn.execute(
+                        "INSERT INTO item_order (deck_id, item_id, position, started)"
+                        " SELECT ?1, j.value, j.key, EXISTS (SELECT 1 FROM items AS i"
+                        " WHERE i.deck_id = ?1 AND i.item_id = j.value AND i.reviews > 0)"
+                        " FROM json_each(?2) AS j WHERE true"
+                        " ON CONFLICT (deck_id, item_id) DO NOTHING",
+                        (deck_id, json.dumps(list(order))),
+                    )
+                    conn.execute(
+                        "INSERT INTO item_orders VALUES (?, ?)"
+                        " ON CONFLICT (deck_id) DO UPDATE SET digest = excluded.digest",
+                        (deck_id, digest),
+                    )
+        except StoreDamaged:
+            raise
+        except StoreError:  # read-only, full, locked, an I/O error: nothing of it was kept
+            return False
+        return True
+
+    @_reads
+    def _kept_digests(self) -> dict[str, str]:
+        return dict(self.conn.execute("SELECT deck_id, digest FROM item_orders"))
+
+    def next_new_items(
+        self, deck_id: str, order: Sequence[str], digest: str, count: int
+    ) -> list[str]:
+        """The first `count` items of `order` (a deck's item ids in the order new ones start;
+        `digest` names it) never answered. Where the store keeps that order (`keep_orders`),
+        this reads `count` rows of an index at any history; where it cannot keep it (it
+        cannot be written now), it reads the ids of every item started instead."""
+        if count <= 0:
+            return []
+        found = self._unstarted_in_kept_order(deck_id, digest, count)
+        if found is None and self.keep_orders({deck_id: (order, digest)}):
+            found = self._unstarted_in_kept_order(deck_id, digest, count)
+        if found is not None:
+            return found
+        started = self.started_item_ids(deck_id)
+        return list(islice(filterfalse(started.__contains__, order), count))
+
+    def _unstarted_in_kept_order(self, deck_id: str, digest: str, count: int) -> list[str] | None:
+        """The first `count` items never answered in the deck's kept order, or None when the
+        order kept is not the one `digest` names."""
+        with self.snapshot() as conn:
+            row = conn.execute(
+                "SELECT digest FROM item_orders WHERE deck_id = ?", (deck_id,)
+            ).fetchone()
+            if row is None or row[0] != digest:
+                return None
+            rows = conn.execute(
+                "SELECT item_id FROM item_order WHERE deck_id = ? AND started = 0"
+                " ORDER BY position LIMIT ?",
+                (deck_id, count),
+            )
+            return [item_id for (item_id,) in rows]
+
     @_reads
     def scheduled_faces(self, deck_id: str, item_id: str) -> set[str]:
         rows = self.conn.execute(
@@ -1180,13 +1302,14 @@ class Store:
 
     @_reads
     def started_since(self, moment: datetime) -> dict[str, int]:
-        """Per deck, the items first answered at or after `moment`."""
+        """Per deck, the items first answered at or after `moment`: a range of the index
+        items_first, counted here (grouped by SQLite, the count would walk every item in
+        deck order instead)."""
         rows = self.conn.execute(
-            "SELECT deck_id, COUNT(*) FROM items WHERE reviews > 0"
-            " AND julianday(first_at) >= julianday(?) GROUP BY deck_id",
+            "SELECT deck_id FROM items WHERE reviews > 0 AND julianday(first_at) >= julianday(?)",
             (moment.isoformat(),),
         )
-        return {deck_id: int(n) for deck_id, n in rows}
+        return dict(Counter(deck_id for (deck_id,) in rows))
 
     @_reads
     def answers_per_quarter(

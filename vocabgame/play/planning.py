@@ -1,14 +1,13 @@
 """What a round plan reads from the store, read so that its cost does not grow with the
 history: the due cards through the index on due (only the fields their order needs), and the
-faces still new through the per-item summary (items answered with faces left, and the first
-items not yet started, found in one read of the ids of the items started). The order is
-`modes.round_robin`'s, worked out from each face's place instead of listing every face."""
+faces still new through the per-item summary (items answered with faces left) and the deck's
+order as the store keeps it (the first items not yet started: a few rows of an index). The
+order is `modes.round_robin`'s, worked out from each face's place instead of listing every face."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import datetime
-from itertools import filterfalse, islice
 
 from fsrs import Card, State
 
@@ -51,10 +50,9 @@ def new_faces(
             if scheduled < shape.faces.get(item_id, 0)
         ]
         left = new_left.get(deck.id, 0)
-        if left > 0:  # the first items in the order never answered
-            started = store.started_item_ids(deck.id)
-            unstarted = filterfalse(started.__contains__, shape.order)
-            wanted += [(item_id, set[str](), True) for item_id in islice(unstarted, left)]
+        # the first items in the order never answered
+        unstarted = store.next_new_items(deck.id, shape.order, shape.order_digest, left)
+        wanted += [(item_id, set[str](), True) for item_id in unstarted]
         for item_id, answered, starts in wanted:
             item = deck.item(item_id)
             if item is None:

@@ -118,6 +118,7 @@ class Session:
         self.srs = Srs(self.settings.desired_retention, fuzz=fuzz)
         self.renames = self.carry_renames()
         self._new_renames: tuple[str, ...] = ()
+        self.keep_item_orders()
 
     @property
     def new_per_day(self) -> int:
@@ -150,6 +151,7 @@ class Session:
         self.catalog = load_catalog(self.catalog.folders, cache=self.catalog.cache)
         self._new_renames = self.carry_renames()
         self.renames = (*self.renames, *self._new_renames)
+        self.keep_item_orders()
         return True
 
     def renames_since_start(self) -> tuple[str, ...]:
@@ -167,6 +169,19 @@ class Session:
             if deck.formerly or deck.renamed:
                 said += self.store.carry_renames(deck.id, deck.formerly, deck.renamed, now)
         return tuple(said)
+
+    def keep_item_orders(self) -> None:
+        """Have the store keep each deck's order of new items (`Store.keep_orders`), so that
+        planning a round reads its next new items from an index; rewritten only for a deck
+        whose order changed. A store that cannot be written now is left as it is: planning
+        then reads the slower way, and saving an answer says why it could not."""
+        self.store.keep_orders(
+            {
+                deck.id: (shape.order, shape.order_digest)
+                for deck in self.catalog.decks
+                for shape in (stats.deck_shape(deck),)
+            }
+        )
 
     def today(self, moment: datetime | None = None) -> date:
         return (moment or self.clock()).astimezone(self.tz).date()
