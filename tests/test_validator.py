@@ -1124,3 +1124,35 @@ def test_reading_a_deck_keeps_nothing_of_it_in_the_reader() -> None:
     for _ in range(3):
         yamltree.parse(text)
     assert not yamltree._constructor.constructed_objects
+
+
+def test_no_garbage_collection_runs_while_a_deck_is_read_and_the_collector_is_back_after() -> None:
+    """A big deck is read with Python's cyclic collector paused (each collection would walk
+    every value read so far): at most the one collection as it resumes, where reading 3,000
+    items would run dozens. It runs again afterwards, also after a deck that does not parse."""
+    import gc
+
+    terms = "\n".join(
+        f"  - {{id: t{i:05d}, term: Term {i}, definition: Meaning number {i}.}}"
+        for i in range(3000)
+    )
+    text = f"format: 1\nid: big\ntitle: Big\nterms:\n{terms}\n"
+    collections: list[int] = []
+
+    def note(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collections.append(info["generation"])
+
+    gc.callbacks.append(note)
+    try:
+        deck, problems = load_text(text, "big.yaml")
+        during = list(collections)
+        assert deck is not None and len(deck.terms) == 3000, problems
+        assert gc.isenabled()
+        load_text("terms: [unclosed\n", "broken.yaml")
+        assert gc.isenabled()
+        gc.collect()
+    finally:
+        gc.callbacks.remove(note)
+    assert len(during) <= 1, during
+    assert collections  # the callback does see collections once the deck is read

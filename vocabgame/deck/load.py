@@ -8,7 +8,10 @@ column. Loading never runs code from the file.
 
 from __future__ import annotations
 
+import gc
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING
@@ -276,6 +279,23 @@ class DeckReader:
         c.problems.extend(lint.problems(c.path, deck, self.linted, self.claims_at))
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused while a deck is read. The parse makes an
+    object per value and keeps them all until the deck is built, so each collection on the way
+    would walk everything made so far: a 50,000-item deck took 6-8x the time of 10,000 items,
+    instead of about 5x. Nothing is kept longer: what is dropped is freed by its reference
+    count, and any cycle at the next collection."""
+    if not gc.isenabled():  # paused already (a deck read inside another's)
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def load_text(
     text: str, path: str, strict: bool = False, corpus: lint.Corpus | None = None
 ) -> tuple[Deck | None, list[Problem]]:
@@ -289,17 +309,18 @@ def load_text(
         return None, [Problem(path, EMPTY)]
     if "\x00" in text:
         return None, [Problem(path, "file contains a NUL character; it is not a text file")]
-    try:
-        root, soft = parse(text)
-    except YamlProblem as exc:
-        return None, [Problem(path, exc.message, exc.line, exc.col)]
-    checker = Checker(path)
-    for problem in soft:
-        checker.error((problem.line or 1, problem.col or 1), problem.message)
-    if root is None or (root.kind == "scalar" and root.value is None):
-        return None, [Problem(path, EMPTY)]
-    reader = DeckReader(checker)
-    deck = reader.deck(root)
+    with _collector_paused():
+        try:
+            root, soft = parse(text)
+        except YamlProblem as exc:
+            return None, [Problem(path, exc.message, exc.line, exc.col)]
+        checker = Checker(path)
+        for problem in soft:
+            checker.error((problem.line or 1, problem.col or 1), problem.message)
+        if root is None or (root.kind == "scalar" and root.value is None):
+            return None, [Problem(path, EMPTY)]
+        reader = DeckReader(checker)
+        deck = reader.deck(root)
     if any(p.severity == "error" for p in checker.problems):
         deck = None
     if deck is not None and strict:
