@@ -135,6 +135,29 @@ def test_validate_collects_garbage_rarely_while_it_checks_then_as_before(
     assert gc.get_threshold() == before
 
 
+def test_the_command_runs_main_and_leaves_what_it_built_to_the_exit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`vocabgame` (the script's `entry`) returns `main`'s exit code and freezes what the
+    process holds, so Python's exit does not walk it all once more."""
+    import gc
+
+    from vocabgame.cli import entry
+
+    deck = write(tmp_path / "d.yaml", EXAMPLE)
+    broken = write(tmp_path / "b.yaml", "format: 1\nid: [\n")
+    gc.unfreeze()  # what an app run earlier in this process froze
+    try:
+        monkeypatch.setattr(sys, "argv", ["vocabgame", "validate", str(deck)])
+        assert entry() == 0
+        assert gc.get_freeze_count() > 0
+        monkeypatch.setattr(sys, "argv", ["vocabgame", "validate", str(broken)])
+        assert entry() == main(["validate", str(broken)]) != 0
+    finally:
+        gc.unfreeze()
+    assert "1 file checked: 0 errors" in capsys.readouterr().err
+
+
 def test_validate_a_broken_deck(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path / "broken.yaml", BROKEN)
     assert main(["validate", str(path)]) == 1

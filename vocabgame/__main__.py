@@ -1,3 +1,3 @@
-from vocabgame.cli import main
+from vocabgame.cli import entry
 
-raise SystemExit(main())
+raise SystemExit(entry())

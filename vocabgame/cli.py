@@ -446,6 +446,17 @@ USES_DATA_FOLDER = (
 READS_FILES_ONLY = ("validate", "new")
 
 
+def entry() -> int:
+    """The `vocabgame` command: `main`, then the process ends without walking what it built.
+    At exit Python collects every object its collector tracks (about 8 ms after `validate`,
+    a sixth of the command); frozen ones it leaves to the system, as the game does with what
+    its start-up built. Files are closed where they are written, and standard output is
+    flushed at exit as always."""
+    code = main()
+    gc.freeze()
+    return code
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     wants_help = any(a in ("-h", "--help") for a in argv)
