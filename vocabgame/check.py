@@ -10,7 +10,8 @@ What is checked:
   (repair: the schedule is rebuilt from the answers);
 - the `due` column that the due query reads, against the card it belongs to;
 - the summaries the triggers keep from the answers for the home screen, planning and the stats
-  (`store.SUMMARIES`: per item, per face, wrong answers by text, answers per quarter hour)
+  (`store.SUMMARIES`: per item, per face, wrong answers by text, answers per quarter hour,
+  learned answers per day, whether each item of a kept order of new items was answered)
   against the answers (repair: the table is rebuilt from them).
 
 How a schedule is compared with its answers. `Round._record` reviews the face's stored card
