@@ -483,6 +483,35 @@ async def test_an_answer_first_marks_the_choices_in_place_then_shows_the_whole_f
         assert "Enter: next" in hint_text(app)
 
 
+async def test_each_picks_marks_are_made_while_the_question_is_read(make_app, monkeypatch) -> None:
+    """Once a choice question is painted, the marks of every pick are made and drawn: the
+    key then only swaps them in (no marks made after it), and they show what that pick
+    gets, also after the terminal changed width in between (they are drawn again at the
+    new width when painted)."""
+    from vocabgame.ui.widgets.choices import ChoiceList
+
+    app = make_app(start_round=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen, question = await at_a_choice(pilot, app)
+        made: list[int] = []
+        real = ChoiceList.marks
+
+        def marks(self: ChoiceList, rows: object) -> object:
+            made.append(1)
+            return real(self, rows)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(ChoiceList, "marks", marks)
+        right = next(n for n, c in enumerate(question.choices) if c.value == question.answer)
+        wrong = (right + 1) % len(question.choices)
+        await pilot.resize_terminal(70, 24)
+        await pilot.pause()
+        screen.pick(wrong)
+        assert made == []
+        text = screen_text(app)
+        assert f"✓ {right + 1} {question.choices[right].text}" in text
+        assert f"✗ {wrong + 1} {question.choices[wrong].text}" in text
+
+
 async def test_an_undo_that_comes_with_the_answer_puts_the_question_back(make_app) -> None:
     """A key pressed between the verdict's frame and the whole feedback's acts on the answer;
     the whole feedback then never shows over the question put back."""

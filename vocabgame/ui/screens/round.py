@@ -21,13 +21,13 @@ from textual.widgets import Input, OptionList, ProgressBar, Static
 
 from vocabgame.play import Outcome, Round
 from vocabgame.printable import printable
-from vocabgame.quiz import Kind, Refused
+from vocabgame.quiz import Kind, Question, Refused
 from vocabgame.store import StoreError
 from vocabgame.ui.screens.confirm import ConfirmScreen
 from vocabgame.ui.screens.flag_note import FlagNoteScreen
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.screens.results import ResultsScreen
-from vocabgame.ui.widgets.choices import ChoiceList
+from vocabgame.ui.widgets.choices import ChoiceList, Marks
 from vocabgame.ui.widgets.feedback import (
     FeedbackPanel,
     feedback_body,
@@ -121,6 +121,9 @@ class RoundScreen(Screen[None]):
         self.armed = False
         self.shown_at = 0.0  # monotonic time the question went up
         self.picked: int | None = None  # the choice picked for the feedback showing
+        # The question on screen and, for each choice it may be answered with, the choices
+        # marked: made while it is read (`_arm`), so the key's frame only swaps them in.
+        self._marks: tuple[Question, dict[int, Marks]] | None = None
         self.show_urls = False  # the sources' full addresses, toggled with l
         self.feedback_at = 0.0  # monotonic time the last feedback went up
 
@@ -192,6 +195,7 @@ class RoundScreen(Screen[None]):
             return
         self.outcome = None
         self.picked = None
+        self._marks = None
         self.query_one("#prompt", Static).update(Text(question.prompt))
         self.query_one("#feedback", Static).update("")
         choices = self.query_one("#choices", ChoiceList)
@@ -206,7 +210,19 @@ class RoundScreen(Screen[None]):
         self.call_after_refresh(self._arm)
 
     def _arm(self) -> None:
+        """The question is painted: it takes answers now. A choice question's marks for each
+        pick are made here, drawn at the width of the choices, while the player reads."""
         self.armed = True
+        question = self.round.question()
+        if question is not None and question.kind == Kind.CHOICE and self.phase is Phase.ASKING:
+            choices = self.query_one("#choices", ChoiceList)
+            self._marks = (
+                question,
+                {
+                    pick: choices.marks(marked_choices(question, pick).rows)
+                    for pick in range(len(question.choices))
+                },
+            )
 
     def ready(self) -> bool:
         """Whether the question on screen may take an answer: painted, and up long enough
@@ -236,7 +252,13 @@ class RoundScreen(Screen[None]):
         sources, next review) once this is painted. The verdict takes the label's one line;
         only a verdict longer than the line makes Textual lay the screen out."""
         question = outcome.question
-        self.query_one("#choices", ChoiceList).mark(marked_choices(question, self.picked).rows)
+        choices = self.query_one("#choices", ChoiceList)
+        prepared = self._marks
+        if prepared is not None and prepared[0] is question and self.picked in prepared[1]:
+            marks = prepared[1][self.picked]
+        else:  # answered before the question was painted, or without a pick
+            marks = choices.marks(marked_choices(question, self.picked).rows)
+        choices.mark(marks)
         label = self.query_one("#label", Static)
         verdict = verdict_text(outcome)
         fits = label.size.height == 1 and verdict.cell_len <= label.content_region.width

@@ -18,10 +18,13 @@ from collections.abc import Sequence
 from typing import Self
 
 from rich.text import Text
+from textual.visual import Visual
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from vocabgame.ui.widgets.feedback import MarkedChoices, NumberedChoice, laid_out_once
+
+Marks = list[tuple[int, Visual]]  # (the index of a choice, its prompt marked)
 
 
 class ChoiceList(OptionList):
@@ -41,12 +44,24 @@ class ChoiceList(OptionList):
         )
         self.highlighted = 0
 
-    def mark(self, rows: Sequence[tuple[Text, Text, Text]]) -> None:
-        """Mark the choices in place (the rows of `marked_choices`): only the rows with a mark
-        change, and they keep their lines (unless the one cell the mark takes makes a long
-        choice wrap once more), so the verdict can show in the frame after the key."""
-        for index, row in enumerate(rows):
-            if row[0].plain.strip():
-                self.replace_option_prompt_at_index(
-                    index, laid_out_once(self, MarkedChoices([row]))
-                )
+    def marks(self, rows: Sequence[tuple[Text, Text, Text]]) -> Marks:
+        """The choices marked (the rows of `marked_choices`), ready for `mark`: only the rows
+        with a mark, each drawn now at the width the choices are drawn at, so a round can make
+        every pick's marks while the question is read and paint them at once."""
+        return [
+            (
+                index,
+                laid_out_once(
+                    self, MarkedChoices([row]), like=self.get_option_at_index(index).prompt
+                ),
+            )
+            for index, row in enumerate(rows)
+            if row[0].plain.strip()
+        ]
+
+    def mark(self, marks: Marks) -> None:
+        """Mark the choices in place (`marks`): only the rows with a mark change, and they
+        keep their lines (unless the one cell the mark takes makes a long choice wrap once
+        more), so the verdict can show in the frame after the key."""
+        for index, prompt in marks:
+            self.replace_option_prompt_at_index(index, prompt)

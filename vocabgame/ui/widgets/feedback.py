@@ -65,11 +65,16 @@ class _LaidOutOnce(RichVisual):
         return [Strip(Segment.apply_style(line, rich_style)) for line in lines]
 
 
-def laid_out_once(widget: Widget, renderable: RenderableType) -> Visual:
+def laid_out_once(widget: Widget, renderable: RenderableType, like: object | None = None) -> Visual:
     """`renderable` as a visual rendered once per width, however often it is measured and
     painted: for content that is drawn again unchanged (an option list re-renders each option
-    whenever one of them changes)."""
-    return _LaidOutOnce(widget, renderable)
+    whenever one of them changes). Given `like`, a visual of this kind already drawn, it is
+    rendered now at the width that one was drawn at: content made ready before it is shown
+    is then painted with no work left."""
+    visual = _LaidOutOnce(widget, renderable)
+    if isinstance(like, _LaidOutOnce) and like._lines is not None:
+        visual._lines_at(like._lines[0])
+    return visual
 
 
 class FeedbackPanel(Static):
