@@ -41,6 +41,15 @@ class _LaidOutOnce(RichVisual):
         """What is drawn."""
         return self._renderable
 
+    @property
+    def width_drawn(self) -> int | None:
+        """The width it was last drawn at, if it was."""
+        return None if self._lines is None else self._lines[0]
+
+    def draw(self, width: int) -> None:
+        """Draw it now at `width`, ready to be painted there."""
+        self._lines_at(width)
+
     def _lines_at(self, width: int) -> list[list[Segment]]:
         if self._lines is None or self._lines[0] != width:
             app = self._widget.app
@@ -72,8 +81,8 @@ def laid_out_once(widget: Widget, renderable: RenderableType, like: object | Non
     rendered now at the width that one was drawn at: content made ready before it is shown
     is then painted with no work left."""
     visual = _LaidOutOnce(widget, renderable)
-    if isinstance(like, _LaidOutOnce) and like._lines is not None:
-        visual._lines_at(like._lines[0])
+    if isinstance(like, _LaidOutOnce) and like.width_drawn is not None:
+        visual.draw(like.width_drawn)
     return visual
 
 
