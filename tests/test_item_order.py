@@ -42,6 +42,17 @@ def kept_rows(store: Store, deck_id: str) -> list[tuple[str, int, int]]:
     ).fetchall()
 
 
+def played(tmp_path: Path, deck: Deck, size: int, seed: int, **settings: object) -> None:
+    """A store in `tmp_path` where one round of `size` on `deck` was answered right."""
+    session = make_session(tmp_path, [deck], [START], **settings)
+    round_ = session.start_round(size=size, seed=seed)
+    assert round_ is not None
+    while round_.question() is not None:
+        answer(round_, True)
+        round_.advance()
+    session.close()
+
+
 def reversed_terms(n: int) -> Deck:
     """The same items as `terms_deck(n)`, listed last first: another order of new items."""
     lines = ["format: 1\nid: words\ntitle: Words\nterms:"]
@@ -96,13 +107,7 @@ def test_a_deck_in_a_new_order_is_kept_anew_and_started_items_stay_started(
     tmp_path: Path,
 ) -> None:
     now: Now = [START]
-    session = make_session(tmp_path, [terms_deck(9)], now, new_per_day=4)
-    round_ = session.start_round(size=4, seed=2)
-    assert round_ is not None
-    while round_.question() is not None:
-        answer(round_, True)
-        round_.advance()
-    session.close()
+    played(tmp_path, terms_deck(9), size=4, seed=2, new_per_day=4)
 
     turned = reversed_terms(9)
     with Store.open(tmp_path / "vocabgame.db") as store:
@@ -137,18 +142,12 @@ def test_a_store_that_cannot_be_written_plans_from_the_started_items(
     """Read-only (as a file with mode 444; tests may run as root, so the permission check
     is replaced): the order is not kept, and the next new items are still the right ones."""
     now: Now = [START]
-    session = make_session(tmp_path, [terms_deck(6)], now, new_per_day=2)
-    round_ = session.start_round(size=2, seed=1)
-    assert round_ is not None
-    while round_.question() is not None:
-        answer(round_, True)
-        round_.advance()
-    session.close()
+    played(tmp_path, terms_deck(6), size=2, seed=1, new_per_day=2)
     monkeypatch.setattr(store_module.os, "access", lambda p, mode: False)
     other = terms_deck(6, deck_id="other")
     with Store.open(tmp_path / "vocabgame.db") as store:
         assert store.read_only is not None
-        session = Session(store, Catalog((terms_deck(6), other), ()), clock=lambda: now[0])
+        Session(store, Catalog((terms_deck(6), other), ()), clock=lambda: now[0])
         assert kept_rows(store, "other") == []  # nothing written
         assert from_kept_order(store, other, 3) == ["t00", "t01", "t02"]
         words = terms_deck(6)
@@ -188,14 +187,7 @@ def test_a_refused_write_of_the_order_leaves_the_store_as_it_was_and_plans_anywa
 
 
 def test_check_reports_and_rebuilds_a_kept_order_that_disagrees(tmp_path: Path) -> None:
-    now: Now = [START]
-    session = make_session(tmp_path, [terms_deck(6)], now)
-    round_ = session.start_round(size=3, seed=1)
-    assert round_ is not None
-    while round_.question() is not None:
-        answer(round_, True)
-        round_.advance()
-    session.close()
+    played(tmp_path, terms_deck(6), size=3, seed=1)
     conn = sqlite3.connect(tmp_path / "vocabgame.db", isolation_level=None)
     assert check.check(conn).clean
     conn.execute("UPDATE item_order SET started = 1 - started")
