@@ -1148,8 +1148,9 @@ class Store:
         """Keep each deck's items in the order new ones start (deck id -> (item ids, the
         digest naming that order)) where the store holds another order or none: one
         transaction for those, none when every order is kept already. False when the store
-        cannot be written now (read-only, full, locked): `next_new_items` then reads the
-        slower way, and the next call tries again."""
+        cannot be written now (read-only, full, locked, an I/O error; nothing of it is kept):
+        `next_new_items` then reads the slower way, and the next call tries again. A damaged
+        store raises, as every read and write does."""
         if self.read_only is not None:
             return False
         kept = self._kept_digests()
@@ -1175,7 +1176,7 @@ class Store:
                     )
         except StoreDamaged:
             raise
-        except StoreError:  # read-only, full, locked, an I/O error: nothing of it was kept
+        except StoreError:
             return False
         return True
 
