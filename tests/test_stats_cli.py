@@ -202,3 +202,24 @@ def test_the_documented_example_has_every_key(stats_json) -> None:
     for key in ("retention", "modes", "per_tag", "per_kind", "confusions", "flagged"):
         assert example[key] == out[key]
     assert list(example["weakest"][0]) == list(out["weakest"][0])
+
+
+def test_stats_collects_garbage_rarely_while_it_reads_then_as_before(
+    stats_json, monkeypatch
+) -> None:
+    """The stats read whole decks and many rows that reference counting frees: the collector
+    runs every 100,000 new objects meanwhile (as for `validate`), and as before afterwards."""
+    import gc
+
+    seen: list[int] = []
+    real = Session.stats
+
+    def stats(self: Session, *args: object, **kwargs: object) -> object:
+        seen.append(gc.get_threshold()[0])
+        return real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Session, "stats", stats)
+    before = gc.get_threshold()
+    assert stats_json()["reviews"] == 81
+    assert seen and seen[0] >= 100_000 > before[0]
+    assert gc.get_threshold() == before

@@ -847,6 +847,21 @@ def _open_session(data_dir: Path, folders: list[Path]) -> Session | None:
         return None
 
 
+@contextlib.contextmanager
+def _rare_collections() -> Iterator[None]:
+    """Checking decks, or reading them and the store for the stats, builds trees and rows
+    that reference counting frees, with next to no cycles among them, so the collector (run
+    every 700 new objects) would only walk them again and again: while this lasts it runs
+    every 100,000 instead (`stats` over a 33k-item deck: 1.45 s -> 1.18 s)."""
+    before = gc.get_threshold()
+    gc.set_threshold(100_000, *before[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
+@_rare_collections()
 def cmd_stats(
     data_dir: Path,
     folders: list[Path],
@@ -1009,19 +1024,6 @@ def _print_json(value: object) -> None:
 def _err(message: str) -> None:
     """One sentence on standard error; control characters in it (a file name's) are escaped."""
     print(f"vocabgame: {printable(message)}", file=sys.stderr)
-
-
-@contextlib.contextmanager
-def _rare_collections() -> Iterator[None]:
-    """Checking decks builds trees that reference counting frees file by file, with next to
-    no cycles among them, so the collector (run every 700 new objects) would only walk them
-    again and again: while this lasts it runs every 100,000 instead."""
-    before = gc.get_threshold()
-    gc.set_threshold(100_000, *before[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*before)
 
 
 @_rare_collections()
