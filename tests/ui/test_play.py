@@ -512,6 +512,38 @@ async def test_each_picks_marks_are_made_while_the_question_is_read(make_app, mo
         assert f"✗ {wrong + 1} {question.choices[wrong].text}" in text
 
 
+async def test_the_keys_frame_draws_the_marked_choices_and_no_other(make_app, monkeypatch) -> None:
+    """Marking keeps what the other choices were drawn as: the frame after the key draws
+    only the choices it marks (swapping a prompt Textual's own way drops every option's lines,
+    and the frame drew them all again)."""
+    from vocabgame.ui.widgets.choices import ChoiceList
+
+    app = make_app(start_round=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen, question = await at_a_choice(pilot, app)
+        assert len(question.choices) >= 3  # a choice is left unmarked
+        choices = screen.query_one("#choices", ChoiceList)
+        right = next(n for n, c in enumerate(question.choices) if c.value == question.answer)
+        wrong = (right + 1) % len(question.choices)
+        kind = type(choices.get_option_at_index(0).prompt)
+        drawn: list[int] = []
+        real = kind.render_strips
+
+        def render_strips(self: object, *args: object) -> object:
+            drawn.append(id(self))
+            return real(self, *args)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(kind, "render_strips", render_strips)
+        screen.pick(wrong)
+        await pilot.pause()
+        prompts = {
+            n: id(choices.get_option_at_index(n).prompt) for n in range(len(question.choices))
+        }
+        drawn_choices = {n for n, prompt in prompts.items() if prompt in drawn}
+        assert drawn_choices == {right, wrong}
+        assert "✗ Not quite" in screen_text(app)
+
+
 async def test_an_undo_that_comes_with_the_answer_puts_the_question_back(make_app) -> None:
     """A key pressed between the verdict's frame and the whole feedback's acts on the answer;
     the whole feedback then never shows over the question put back."""

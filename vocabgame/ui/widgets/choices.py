@@ -10,12 +10,14 @@ before the frame: an Enter picks nothing (the question is answered), so a bounci
 not leave the feedback unread.
 
 Each choice is drawn once per width (`laid_out_once`): Textual draws every option again
-whenever one of them changes, and again whenever one is highlighted."""
+whenever one of them changes, and again whenever one is highlighted. Marking draws only the
+marked choices again: Textual's own way to swap a prompt (`replace_option_prompt_at_index`)
+drops the drawn lines of every option, which made the key's frame draw all of them."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Self
+from typing import Self, cast
 
 from rich.text import Text
 from textual.visual import Visual
@@ -25,6 +27,13 @@ from textual.widgets.option_list import Option
 from vocabgame.ui.widgets.feedback import MarkedChoices, NumberedChoice, laid_out_once
 
 Marks = list[tuple[int, Visual]]  # (the index of a choice, its prompt marked)
+
+
+class ChoiceOption(Option):
+    """A choice in the list, whose prompt the list swaps for its marked one."""
+
+    def swap_prompt(self, prompt: Visual) -> None:
+        self._set_prompt(prompt)
 
 
 class ChoiceList(OptionList):
@@ -39,7 +48,7 @@ class ChoiceList(OptionList):
         """The choices of a question, numbered from 1, the first highlighted."""
         self.clear_options()
         self.add_options(
-            Option(laid_out_once(self, NumberedChoice(n, text)), id=str(n - 1))
+            ChoiceOption(laid_out_once(self, NumberedChoice(n, text)), id=str(n - 1))
             for n, text in enumerate(texts, 1)
         )
         self.highlighted = 0
@@ -62,6 +71,13 @@ class ChoiceList(OptionList):
     def mark(self, marks: Marks) -> None:
         """Mark the choices in place (`marks`): only the rows with a mark change, and they
         keep their lines (unless the one cell the mark takes makes a long choice wrap once
-        more), so the verdict can show in the frame after the key."""
+        more), so the verdict can show in the frame after the key. What the other choices
+        were drawn as is kept: only the marked ones are drawn again."""
         for index, prompt in marks:
-            self.replace_option_prompt_at_index(index, prompt)
+            choice = cast(ChoiceOption, self.get_option_at_index(index))  # `put` made it
+            choice.swap_prompt(prompt)
+            drawn = self._option_render_cache  # Textual's LRUCache: keys(), no iterating
+            for key in [k for k in drawn.keys() if k[0] is choice]:  # noqa: SIM118
+                drawn.discard(key)
+        self._line_cache.clear()  # a mark may make a long choice wrap once more
+        self.refresh()
