@@ -71,8 +71,11 @@ def _encode(value: Any) -> Any:
 
 
 def _tuples(value: Any) -> Any:
-    # The model holds tuples, never lists: JSON's arrays come back as tuples.
-    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+    # The model holds tuples, never lists: JSON's arrays come back as tuples. (Checked
+    # before each call, in list comprehensions: opening the game decodes every deck kept.)
+    if type(value) is not list:
+        return value
+    return tuple([_tuples(v) if type(v) is list else v for v in value])
 
 
 class DeckCache:
@@ -105,7 +108,7 @@ class DeckCache:
         cls = self._known.get(kind) if isinstance(kind, str) else None
         if cls is None or not isinstance(fields, list):
             raise ValueError(f"not a deck entry: {kind!r}")
-        return cls(*(_tuples(v) for v in fields))
+        return cls(*[_tuples(v) if type(v) is list else v for v in fields])
 
     def get(self, path: str, text: str) -> Deck | None:
         """The deck kept for this file's text, or None."""
