@@ -71,8 +71,9 @@ def _encode(value: Any) -> Any:
 
 
 def _tuples(value: Any) -> Any:
-    # The model holds tuples, never lists: JSON's arrays come back as tuples. (Checked
-    # before each call, in list comprehensions: opening the game decodes every deck kept.)
+    # The model holds tuples, never lists: JSON's arrays come back as tuples. Lists are
+    # recursed into from list comprehensions, and only lists: opening the game decodes every
+    # deck kept.
     if type(value) is not list:
         return value
     return tuple([_tuples(v) if type(v) is list else v for v in value])

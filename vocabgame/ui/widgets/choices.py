@@ -73,10 +73,10 @@ class ChoiceList(OptionList):
         keep their lines (unless the one cell the mark takes makes a long choice wrap once
         more), so the verdict can show in the frame after the key. What the other choices
         were drawn as is kept: only the marked ones are drawn again."""
+        drawn = self._option_render_cache  # Textual's LRUCache: keys(), no iterating
         for index, prompt in marks:
             choice = cast(ChoiceOption, self.get_option_at_index(index))  # `put` made it
             choice.swap_prompt(prompt)
-            drawn = self._option_render_cache  # Textual's LRUCache: keys(), no iterating
             for key in [k for k in drawn.keys() if k[0] is choice]:  # noqa: SIM118
                 drawn.discard(key)
         self._line_cache.clear()  # a mark may make a long choice wrap once more
