@@ -1156,3 +1156,39 @@ def test_no_garbage_collection_runs_while_a_deck_is_read_and_the_collector_is_ba
         gc.callbacks.remove(note)
     assert len(during) <= 1, during
     assert collections  # the callback does see collections once the deck is read
+
+
+def test_a_decks_tree_is_freed_before_the_collector_resumes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The collection that runs as the collector resumes walks whatever the read left alive.
+    Left alive, the YAML tree made it 190 ms at 50,000 items against 22 ms at 10,000, so the
+    tree is freed first, strict or not: as the collector is enabled, no node is alive that
+    was not before the read."""
+    import gc
+
+    from vocabgame.deck import load as deck_load
+    from vocabgame.reading.node import Node
+
+    def nodes() -> int:
+        return sum(isinstance(o, Node) for o in gc.get_objects())
+
+    seen: list[int] = []
+
+    class Collector:
+        """The gc module, counting the nodes alive whenever it is enabled again."""
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(gc, name)
+
+        def enable(self) -> None:
+            seen.append(nodes())
+            gc.enable()
+
+    monkeypatch.setattr(deck_load, "gc", Collector())
+    gc.collect()
+    before = nodes()
+    deck, problems = load_text(FULL, "deck.yaml")
+    assert deck is not None, problems
+    load_text(FULL, "deck.yaml", strict=True)
+    assert seen == [before, before]

@@ -296,6 +296,15 @@ def _collector_paused() -> Iterator[None]:
         gc.enable()
 
 
+def _compared_with_itself(path: str, deck: Deck, linted: list[Entry]) -> list[Problem]:
+    """The cross-deck rule's problems for a deck on its own."""
+    from vocabgame.deck import lint
+
+    alone = lint.Corpus()
+    alone.add(path, deck, linted)
+    return alone.problems()
+
+
 def load_text(
     text: str, path: str, strict: bool = False, corpus: lint.Corpus | None = None
 ) -> tuple[Deck | None, list[Problem]]:
@@ -321,18 +330,18 @@ def load_text(
             return None, [Problem(path, EMPTY)]
         reader = DeckReader(checker)
         deck = reader.deck(root)
-    if any(p.severity == "error" for p in checker.problems):
-        deck = None
-    if deck is not None and strict:
-        from vocabgame.deck import lint
-
-        reader.strict_warnings(deck)
-        if corpus is None:
-            alone = lint.Corpus()
-            alone.add(path, deck, reader.linted)
-            checker.problems.extend(alone.problems())
-        else:
-            corpus.add(path, deck, reader.linted)
+        if any(p.severity == "error" for p in checker.problems):
+            deck = None
+        if deck is not None and strict:
+            reader.strict_warnings(deck)
+            if corpus is None:
+                checker.problems.extend(_compared_with_itself(path, deck, reader.linted))
+            else:
+                corpus.add(path, deck, reader.linted)
+        # The tree goes while the collector is still paused, freed by reference counting;
+        # kept until the collector runs again, it would be walked by the first collection
+        # (at 50,000 items, 190 ms of a 1.75 s load, against 22 ms at 10,000).
+        del reader, root
     problems = sorted(checker.problems, key=lambda p: (p.line or 0, p.col or 0))
     return deck, problems
 
