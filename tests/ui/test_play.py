@@ -544,6 +544,72 @@ async def test_the_keys_frame_draws_the_marked_choices_and_no_other(make_app, mo
         assert "✗ Not quite" in screen_text(app)
 
 
+async def test_the_keys_frame_paints_the_marked_rows_and_no_other(make_app, monkeypatch) -> None:
+    """A mark takes the lines its choice took, so the frame after the key paints only the
+    marked rows of the list (and the verdict); repainting the whole list made that frame
+    cost more than a highlight move's."""
+    from vocabgame.ui.widgets.choices import ChoiceList
+
+    app = make_app(start_round=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen, question = await at_a_choice(pilot, app)
+        assert len(question.choices) >= 3  # a choice is left unmarked
+        choices = screen.query_one("#choices", ChoiceList)
+        right = next(n for n, c in enumerate(question.choices) if c.value == question.answer)
+        wrong = (right + 1) % len(question.choices)
+        rows: dict[int, list[int]] = {}  # each choice's lines in the list
+        for n in range(len(question.choices)):
+            prompt = choices.get_option_at_index(n).prompt
+            start = sum(len(lines) for lines in rows.values())
+            rows[n] = list(range(start, start + prompt.height_at(prompt.width_drawn)))
+        painted: list[int] = []
+        real = ChoiceList.render_line
+
+        def render_line(self: ChoiceList, y: int) -> object:
+            painted.append(self.scroll_offset.y + y)
+            return real(self, y)
+
+        monkeypatch.setattr(ChoiceList, "render_line", render_line)
+        screen.pick(wrong)
+        await pilot.pause()
+        assert sorted(set(painted)) == sorted(rows[right] + rows[wrong])
+        assert "✗ Not quite" in screen_text(app)
+
+
+async def test_a_mark_that_makes_a_choice_wrap_once_more_moves_the_choices_below(
+    make_app,
+) -> None:
+    """The mark takes a cell of the text's width: a choice that just filled its line takes
+    two once marked, and the list is laid out again, the next choice a line lower."""
+    from rich.text import Text
+
+    from vocabgame.ui.widgets.choices import ChoiceList
+
+    def lines(choices: ChoiceList) -> list[str]:
+        """The list's lines as drawn (inside its border), the blank ones left out."""
+        drawn = (choices.render_line(y).text.strip() for y in range(choices.size.height))
+        return [line for line in drawn if line]
+
+    app = make_app(start_round=True)
+    async with app.run_test(size=(40, 24)) as pilot:
+        screen, _ = await at_a_choice(pilot, app)
+        choices = screen.query_one("#choices", ChoiceList)
+        for length in range(60, 0, -1):  # the longest choice that fits on one line
+            text = " ".join(["x"] * length)
+            choices.put([text, "second"])
+            await pilot.pause()
+            prompt = choices.get_option_at_index(0).prompt
+            if prompt.height_at(prompt.width_drawn) == 1:
+                break
+        assert lines(choices) == [f"1  {text}", "2  second"]
+        blank = (Text(" "), Text(""), Text(""))
+        choices.mark(choices.marks([(Text("✓"), Text("1"), Text(text)), blank]))
+        await pilot.pause()
+        shown = lines(choices)
+        assert len(shown) == 3 and shown[0].startswith("✓ 1") and shown[2] == "2  second"
+        assert " ".join(shown[:2]).count("x") == length
+
+
 async def test_an_undo_that_comes_with_the_answer_puts_the_question_back(make_app) -> None:
     """A key pressed between the verdict's frame and the whole feedback's acts on the answer;
     the whole feedback then never shows over the question put back."""

@@ -12,7 +12,8 @@ not leave the feedback unread.
 Each choice is drawn once per width (`laid_out_once`): Textual draws every option again
 whenever one of them changes, and again whenever one is highlighted. Marking draws only the
 marked choices again: Textual's own way to swap a prompt (`replace_option_prompt_at_index`)
-drops the drawn lines of every option, which made the key's frame draw all of them."""
+drops the drawn lines of every option, which made the key's frame draw all of them. And it
+paints only their rows, unless a mark makes a choice take another line."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from textual.visual import Visual
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from vocabgame.ui.widgets.feedback import MarkedChoices, NumberedChoice, laid_out_once
+from vocabgame.ui.widgets.feedback import LaidOutOnce, MarkedChoices, NumberedChoice, laid_out_once
 
 Marks = list[tuple[int, Visual]]  # (the index of a choice, its prompt marked)
 
@@ -68,16 +69,33 @@ class ChoiceList(OptionList):
             if row[0].plain.strip()
         ]
 
+    @staticmethod
+    def _same_height(before: object, after: Visual) -> bool:
+        """Whether `after` takes as many lines as `before` at the width `before` was drawn
+        at (False when that is not known)."""
+        if not isinstance(before, LaidOutOnce) or not isinstance(after, LaidOutOnce):
+            return False
+        width = before.width_drawn
+        return width is not None and before.height_at(width) == after.height_at(width)
+
     def mark(self, marks: Marks) -> None:
         """Mark the choices in place (`marks`): only the rows with a mark change, and they
         keep their lines (unless the one cell the mark takes makes a long choice wrap once
         more), so the verdict can show in the frame after the key. What the other choices
-        were drawn as is kept: only the marked ones are drawn again."""
+        were drawn as is kept, and only the marked rows are painted again: the whole list
+        only when a marked choice takes more lines (or fewer) than it did."""
         drawn = self._option_render_cache  # Textual's LRUCache: keys(), no iterating
+        same_lines = True
         for index, prompt in marks:
             choice = cast(ChoiceOption, self.get_option_at_index(index))  # `put` made it
+            same_lines = same_lines and self._same_height(choice.prompt, prompt)
             choice.swap_prompt(prompt)
             for key in [k for k in drawn.keys() if k[0] is choice]:  # noqa: SIM118
                 drawn.discard(key)
-        self._line_cache.clear()  # a mark may make a long choice wrap once more
-        self.refresh()
+        if not same_lines:
+            self._line_cache.clear()
+            self.refresh()
+            return
+        lines, heights = self._index_to_line, self._heights
+        for index, _ in marks:
+            self.refresh_lines(lines[index], heights[index])

@@ -30,7 +30,7 @@ from vocabgame.quiz import RATING_NAMES, Kind, Question
 from vocabgame.timefmt import until
 
 
-class _LaidOutOnce(RichVisual):
+class LaidOutOnce(RichVisual):
     """A Rich renderable rendered once per width: the layout's height and the paint that
     follows it share that one render (Textual's own wrapper renders it for each)."""
 
@@ -61,8 +61,12 @@ class _LaidOutOnce(RichVisual):
             self._lines = (width, list(lines))
         return self._lines[1]
 
-    def get_height(self, rules: RulesMap, width: int) -> int:
+    def height_at(self, width: int) -> int:
+        """How many lines it takes at `width`."""
         return len(self._lines_at(width))
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        return self.height_at(width)
 
     def render_strips(
         self, width: int, height: int | None, style: VisualStyle, options: RenderOptions
@@ -80,8 +84,8 @@ def laid_out_once(widget: Widget, renderable: RenderableType, like: object | Non
     whenever one of them changes). Given `like`, a visual of this kind already drawn, it is
     rendered now at the width that one was drawn at: content made ready before it is shown
     is then painted with no work left."""
-    visual = _LaidOutOnce(widget, renderable)
-    if isinstance(like, _LaidOutOnce) and like.width_drawn is not None:
+    visual = LaidOutOnce(widget, renderable)
+    if isinstance(like, LaidOutOnce) and like.width_drawn is not None:
         visual.draw(like.width_drawn)
     return visual
 
@@ -90,14 +94,14 @@ class FeedbackPanel(Static):
     """The feedback (or a recall's model answer): a `Static` whose Rich content is rendered
     once for both its height and its paint."""
 
-    _once: tuple[object, _LaidOutOnce] | None = None
+    _once: tuple[object, LaidOutOnce] | None = None
 
     def render(self) -> Visual:
         visual = self.visual
         if type(visual) is not RichVisual:  # text: Textual's own `Content`, already fast
             return visual
         if self._once is None or self._once[0] is not visual:
-            self._once = (visual, _LaidOutOnce(self, cast(RenderableType, self.content)))
+            self._once = (visual, LaidOutOnce(self, cast(RenderableType, self.content)))
         return self._once[1]
 
 
