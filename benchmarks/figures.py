@@ -562,6 +562,10 @@ async def _keys(folder: Path, presses: int) -> tuple[list[float], list[float], l
                     screen.show_question()
                     await pilot.pause()
                     continue
+                # Each measured key comes after the same 50 ms with nothing to do, as a
+                # player's keys come after a pause: the move came right after the next
+                # question was drawn, every cache warm, and the answer 50 ms after the move.
+                await asyncio.sleep(0.05)
                 before = state()
                 mark, start = len(frames), time.perf_counter()
                 await pilot.press("down")
