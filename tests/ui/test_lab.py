@@ -10,6 +10,7 @@ from vocabgame.paths import builtin_decks_dir
 from vocabgame.ui.screens.card import CardScreen
 from vocabgame.ui.screens.challenge import ChallengeScreen
 from vocabgame.ui.screens.lab import LabScreen
+from vocabgame.ui.widgets.title import TitleBar
 
 from .conftest import screen_text
 
@@ -110,6 +111,9 @@ async def test_a_challenge_played_end_to_end(make_app) -> None:
         await pilot.press("enter")
         assert isinstance(app.screen, LabScreen)
         assert app.screen.sub_title == "challenges: 1 of 2 predictions right"
+        await pilot.pause()
+        title = str(app.screen.query_one(TitleBar).content)
+        assert title == "Serving lab — challenges: 1 of 2 predictions right"
 
 
 async def test_a_lab_round_is_played_by_keys_and_saved_like_other_faces(make_app) -> None:

@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Header, Static
+from textual.widgets import Static
 
 from vocabgame.deck import Catalog, load_text, read_text
 from vocabgame.model import Deck
@@ -26,6 +26,7 @@ from vocabgame.ui.app import VocabApp
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.screens.round import RoundScreen
 from vocabgame.ui.widgets.footer import KeysFooter
+from vocabgame.ui.widgets.title import TitleBar
 
 KEYS = "Ctrl+N next item   Ctrl+P previous item   Ctrl+O every face of this item only"
 
@@ -40,7 +41,7 @@ class PreviewScreen(Screen[None]):
     ]
 
     def compose(self) -> ComposeResult:
-        yield Header(show_clock=False, icon="")
+        yield TitleBar()
         with VerticalScroll():
             yield Static(id="preview-where")
             yield Static(id="preview-problems")

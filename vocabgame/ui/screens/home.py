@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Header, Static
+from textual.widgets import DataTable, Static
 
 from vocabgame.play import DeckSummary, Home, ModeId
 from vocabgame.printable import printable
@@ -19,6 +19,7 @@ from vocabgame.store import StoreError
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.screens.settings import SettingsScreen
 from vocabgame.ui.widgets.footer import KeysFooter
+from vocabgame.ui.widgets.title import TitleBar
 
 if TYPE_CHECKING:
     from vocabgame.ui.app import VocabApp
@@ -120,7 +121,7 @@ class HomeScreen(Screen[None]):
         # The size's classes before the first styling: set on the first resize instead, they
         # would restyle every widget of the screen once more before its first frame.
         self._size_classes(self.app.size.width, self.app.size.height)
-        yield Header(show_clock=False, icon="")
+        yield TitleBar()
         with Vertical(id="home"):
             yield Static(id="streak")
             yield Static(id="intro")

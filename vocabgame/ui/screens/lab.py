@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Header, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from vocabgame.lab import Catalogue, Estimate, LabError, Setup, estimate, load_catalogue, sweep
@@ -33,6 +33,7 @@ from vocabgame.ui.screens.challenge import ChallengeScreen
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.widgets.footer import KeysFooter
 from vocabgame.ui.widgets.lab_chart import COMPUTE_STYLE, MEMORY_STYLE, column_chart, memory_bar
+from vocabgame.ui.widgets.title import TitleBar
 
 if TYPE_CHECKING:
     from vocabgame.ui.app import VocabApp
@@ -151,7 +152,7 @@ class LabScreen(Screen[None]):
         return cast("VocabApp", self.app)
 
     def compose(self) -> ComposeResult:
-        yield Header(show_clock=False, icon="")
+        yield TitleBar()
         yield Static(id="lab-setup")
         yield Static(Text(HONESTY), id="lab-honesty")
         with Horizontal(id="lab-main"):
