@@ -458,6 +458,13 @@ async def at_a_choice(pilot: Pilot, app: VocabApp) -> tuple[RoundScreen, Questio
     return screen, question
 
 
+def right_and_wrong(question: Question) -> tuple[int, int]:
+    """The right choice's index and a wrong one's, with a third choice left unmarked."""
+    assert len(question.choices) >= 3
+    right = next(n for n, c in enumerate(question.choices) if c.value == question.answer)
+    return right, (right + 1) % len(question.choices)
+
+
 async def test_an_answer_first_marks_the_choices_in_place_then_shows_the_whole_feedback(
     make_app,
 ) -> None:
@@ -521,10 +528,8 @@ async def test_the_keys_frame_draws_the_marked_choices_and_no_other(make_app, mo
     app = make_app(start_round=True)
     async with app.run_test(size=(80, 24)) as pilot:
         screen, question = await at_a_choice(pilot, app)
-        assert len(question.choices) >= 3  # a choice is left unmarked
         choices = screen.query_one("#choices", ChoiceList)
-        right = next(n for n, c in enumerate(question.choices) if c.value == question.answer)
-        wrong = (right + 1) % len(question.choices)
+        right, wrong = right_and_wrong(question)
         kind = type(choices.get_option_at_index(0).prompt)
         drawn: list[int] = []
         real = kind.render_strips
@@ -553,10 +558,8 @@ async def test_the_keys_frame_paints_the_marked_rows_and_no_other(make_app, monk
     app = make_app(start_round=True)
     async with app.run_test(size=(80, 24)) as pilot:
         screen, question = await at_a_choice(pilot, app)
-        assert len(question.choices) >= 3  # a choice is left unmarked
         choices = screen.query_one("#choices", ChoiceList)
-        right = next(n for n, c in enumerate(question.choices) if c.value == question.answer)
-        wrong = (right + 1) % len(question.choices)
+        right, wrong = right_and_wrong(question)
         rows: dict[int, list[int]] = {}  # each choice's lines in the list
         for n in range(len(question.choices)):
             prompt = choices.get_option_at_index(n).prompt
