@@ -94,7 +94,9 @@ class PlanContext:
 class Mode(ABC):
     """The rules of a round. Subclasses set the class attributes and plan."""
 
-    id: ClassVar[str]
+    id: ClassVar[str]  # as stored with each round and answer
+    name: ClassVar[str] = ""  # what a player types after `--mode`; the id when empty
+    help: ClassVar[str] = ""  # `vocabgame play --mode` offers the modes that have a help line
     title: ClassVar[str]  # in the player's words
     description: ClassVar[str]  # one line: what the mode is for
     banner: ClassVar[str | None] = None  # shown beside the round's title, when it needs saying
@@ -165,6 +167,8 @@ def round_robin(decks: Sequence[Deck], sections: Iterable[str] = KINDS) -> list[
 
 class LearnMode(Mode):
     id = ModeId.LEARN
+    name = "learn"
+    help = "the day's spaced-repetition round (the default)"
     title = "Learn"
     description = (
         "Today's reviews, least remembered first, then new items up to each deck's daily limit."
@@ -251,6 +255,7 @@ class MissesMode(Mode):
 
 class LabMode(Mode):
     id = ModeId.LAB
+    help = "the serving lab's predict-then-reveal challenges, scheduled like other cards"
     title = "Lab challenges"
     description = (
         "The serving lab's predict-then-reveal challenges, each on a fresh setup: due ones "
@@ -283,6 +288,7 @@ class CramMode(Mode):
     (unscheduled), so every card's due date and state stay exactly as they were."""
 
     id = ModeId.CRAM
+    help = "practise now, any amount; answers are kept as practice and no due date moves"
     title = "Cram"
     description = (
         "Practise now, as much as you like: answers are kept as practice, no due date moves."
@@ -318,6 +324,10 @@ class InterviewMode(Mode):
     `play.interview` makes its report. Answers update the schedule like any review."""
 
     id = ModeId.INTERVIEW
+    help = (
+        "a timed mock interview with no feedback until its report (see --minutes, "
+        "--questions, vocabgame reports)"
+    )
     title = "Interview practice"
     description = (
         "A timed mock interview: recall, scenarios, calculations and claims, no hints, "
@@ -353,6 +363,7 @@ class ChallengeMode(Mode):
     it (`play.challenge`), which adds a time bonus and keeps a high-score table per deck."""
 
     id = ModeId.CHALLENGE
+    help = "scenarios and claims against a countdown per question, for a top-10 table"
     title = "Scenario challenge"
     description = (
         "Scenarios and claims against a countdown: points with a time bonus, and a top-10 "
@@ -377,6 +388,7 @@ class DrillMode(Mode):
     by `plan`. The distinction shows with every answer, so answers are kept as practice."""
 
     id = ModeId.DRILL
+    help = "your most-confused pairs of terms first, until right answers in a row retire each"
     title = "Confusion drill"
     description = (
         "Your most-confused pairs of terms first, with what tells them apart, until right "
@@ -413,6 +425,19 @@ def register(mode: Mode) -> Mode:
         raise ValueError(f"a mode with id {mode.id!r} is already registered")
     MODES[mode.id] = mode
     return mode
+
+
+def offered() -> list[Mode]:
+    """The modes `vocabgame play --mode` offers, in registration order."""
+    return [mode for mode in MODES.values() if mode.help]
+
+
+def by_name(name: str) -> Mode:
+    """The mode a player named: its `name`, or its stored id (KeyError for neither)."""
+    for mode in MODES.values():
+        if name in (mode.name, mode.id):
+            return mode
+    raise KeyError(name)
 
 
 def unregister(mode_id: str) -> None:
