@@ -1,4 +1,4 @@
-"""The scenario challenge (vocabgame.play.challenge): scenarios and claims only, a countdown
+"""The scenario challenge (vocabgame.play.modes.challenge): scenarios and claims only, a countdown
 per question on the session clock, a time bonus, and a top-10 table per deck."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from vocabgame.deck import load_deck
-from vocabgame.play.challenge import TIME_BONUS, Challenge, time_bonus
+from vocabgame.play import Choice, Session
+from vocabgame.play.modes.challenge import TIME_BONUS, Challenge, time_bonus
 from vocabgame.quiz import Kind
 
 from .conftest import DATA
@@ -21,12 +22,22 @@ def now() -> Now:
     return [START]
 
 
+SESSIONS: dict[int, Session] = {}
+
+
+def session_of(runner: object) -> Session:
+    """The session a runner was started from (runners hold only a round's context)."""
+    return SESSIONS[id(runner)]
+
+
 def start(tmp_path: Path, now: Now, **kw: object) -> Challenge:
     deck = load_deck(DATA / "interview" / "serving.yaml")
     session = make_session(tmp_path, [deck, claims_deck(12)], now, countdown_seconds=20)
     kw.setdefault("seed", 1)
-    challenge = session.start_challenge(**kw)  # type: ignore[arg-type]
-    assert challenge is not None
+    deck = kw.pop("deck_id", None)
+    challenge = session.start("challenge", Choice(deck, **kw))  # type: ignore[arg-type]
+    assert isinstance(challenge, Challenge)
+    SESSIONS[id(challenge)] = session
     return challenge
 
 
@@ -64,10 +75,10 @@ def test_running_out_counts_as_wrong_and_shows_the_answer(tmp_path: Path, now: N
     outcome = challenge.answer_choice(right_index(challenge))
     assert not outcome.grade.correct and outcome.grade.note == "Time ran out."
     assert outcome.grade.right_answer  # the feedback shows the answer
-    [review] = challenge.session.store.reviews()
+    [review] = session_of(challenge).store.reviews()
     assert (review.key, review.correct, review.mode) == (question.key, False, "challenge")
     assert challenge.timed_out == 1 and challenge.score == 0
-    assert challenge.session.store.confusions() == []  # nothing was picked
+    assert session_of(challenge).store.confusions() == []  # nothing was picked
 
 
 @pytest.mark.parametrize(("left", "bonus"), [(20, TIME_BONUS), (10, 5), (0.5, 1), (0, 0)])
@@ -91,7 +102,7 @@ def test_a_top_ten_table_per_deck_with_a_new_high_score(tmp_path: Path, now: Now
             assert result.new_high_score and result.rank == 1 and result.previous_best is None
         else:
             assert not result.new_high_score
-        challenge.session.close()
+        session_of(challenge).close()
     table = result.table
     assert len(table) == 10
     assert [h.score for h in table] == sorted(scores, reverse=True)[:10]
@@ -114,12 +125,12 @@ def test_stats_json_has_each_modes_best(tmp_path: Path, now: Now, capsys) -> Non
         challenge.answer_choice(right_index(challenge))  # at once: the whole bonus
         challenge.advance()
     challenge.finish()
-    cram = challenge.session.start_round("facts", size=3, mode="cram")
+    cram = session_of(challenge).start_round("facts", size=3, mode="cram")
     assert cram is not None
     while (q := cram.question()) is not None:
         cram.answer_choice(next(i for i, c in enumerate(q.choices) if c.value == q.answer))
         cram.advance()
-    challenge.session.close()
+    session_of(challenge).close()
     assert main(["stats", "--json", "--data-dir", str(tmp_path)]) == 0
     modes = json.loads(capsys.readouterr().out)["mode_bests"]
     assert modes["challenge"] == {"runs": 1, "best_score": 2 * (10 + TIME_BONUS) + 2}

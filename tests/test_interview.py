@@ -1,4 +1,4 @@
-"""The mock interview (vocabgame.play.interview): the clock, answers kept without feedback,
+"""The mock interview (vocabgame.play.modes.interview): the clock, answers kept without feedback,
 recall graded by ticked key points, the report and its Markdown. Time comes from a clock the
 tests move by hand; nothing sleeps."""
 
@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from vocabgame.deck import load_deck
-from vocabgame.play.interview import Interview, markdown, rating_for_ticks
+from vocabgame.play import Choice, Session
+from vocabgame.play.modes.interview import Interview, markdown, rating_for_ticks
 from vocabgame.quiz import Kind
 
 from .conftest import DATA
@@ -25,12 +26,22 @@ def now() -> Now:
     return [START]
 
 
+SESSIONS: dict[int, Session] = {}
+
+
+def session_of(runner: object) -> Session:
+    """The session a runner was started from (runners hold only a round's context)."""
+    return SESSIONS[id(runner)]
+
+
 def start(tmp_path: Path, now: Now, **kw: object) -> Interview:
     deck = load_deck(DATA / "interview" / "serving.yaml")
     session = make_session(tmp_path, [deck], now)
     kw.setdefault("seed", 1)
-    interview = session.start_interview(**kw)  # type: ignore[arg-type]
-    assert interview is not None
+    deck = kw.pop("deck_id", None)
+    interview = session.start("interview", Choice(deck, **kw))  # type: ignore[arg-type]
+    assert isinstance(interview, Interview)
+    SESSIONS[id(interview)] = session
     return interview
 
 
@@ -78,7 +89,7 @@ def test_answers_are_kept_without_feedback_and_recall_is_graded_by_the_ticks(
     tmp_path: Path, now: Now
 ) -> None:
     interview = start(tmp_path, now, questions=4)
-    store = interview.session.store
+    store = session_of(interview).store
     while (q := interview.question()) is not None:
         answer(interview, now, 5, q.kind != Kind.CHOICE or q.key.face != "scenario")
     [(n, recall)] = interview.recalls()
@@ -128,7 +139,7 @@ def test_markdown_export_matches_the_golden_file(tmp_path: Path, now: Now) -> No
         answer(interview, now, next(seconds), q.key.face != "scenario")
     [(n, _)] = interview.recalls()
     report = interview.finish({n: [0, 1]})
-    text = markdown(interview.session.store.report(report.id))  # type: ignore[arg-type]
+    text = markdown(session_of(interview).store.report(report.id))  # type: ignore[arg-type]
     if not GOLDEN.exists():  # pragma: no cover - writes the golden file once, to review
         GOLDEN.write_text(text, encoding="utf-8")
     assert text == GOLDEN.read_text(encoding="utf-8")
@@ -141,7 +152,7 @@ def test_reports_and_report_on_the_command_line(tmp_path: Path, now: Now, capsys
     while interview.question() is not None:
         answer(interview, now, 20, True)
     report = interview.finish({})
-    interview.session.close()
+    session_of(interview).close()
     data = ["--data-dir", str(tmp_path)]
     assert main(["reports", "--json", *data]) == 0
     [row] = json.loads(capsys.readouterr().out)

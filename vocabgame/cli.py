@@ -763,7 +763,7 @@ def cmd_flags(data_dir: Path, folders: list[Path], as_json: bool) -> int:
 
 
 def cmd_reports(data_dir: Path, as_json: bool) -> int:
-    from vocabgame.play.interview import report_row
+    from vocabgame.play.modes.interview import report_row
 
     store = _open_store(data_dir)
     if store is None:
@@ -789,7 +789,7 @@ def cmd_reports(data_dir: Path, as_json: bool) -> int:
 
 def cmd_report(data_dir: Path, report_id: int) -> int:
     """One report, as Markdown (the only form there is; `--markdown` says so explicitly)."""
-    from vocabgame.play.interview import markdown
+    from vocabgame.play.modes.interview import markdown
 
     store = _open_store(data_dir)
     if store is None:

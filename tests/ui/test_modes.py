@@ -168,12 +168,12 @@ async def test_a_drill_by_keys_shows_the_distinction_and_retires_the_pair(make_a
         text = screen_text(app)
         assert "Retired (right in a row): Time per output token vs Time to first token." in text
     assert len(session.store.drill_answers()) == 3
-    assert session.start_drill() is None  # its only pair is retired; the deck has no groups
+    assert session.start("drill") is None  # its only pair is retired; the deck has no groups
 
 
 async def test_the_home_screen_offers_each_mode_with_a_line_saying_what_it_is(make_app) -> None:
-    from vocabgame.play import MODES
-    from vocabgame.ui.screens.modes import PICKABLE, ModePickerScreen
+    from vocabgame.play.modes import pickable
+    from vocabgame.ui.screens.modes import ModePickerScreen
 
     app = make_app(folders=INTERVIEW_DECKS, size=3)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -181,8 +181,9 @@ async def test_the_home_screen_offers_each_mode_with_a_line_saying_what_it_is(ma
         await pilot.pause()
         assert isinstance(app.screen, ModePickerScreen)
         text = screen_text(app)
-        for mode_id in PICKABLE:
-            assert MODES[mode_id].title in text and MODES[mode_id].description in text
+        assert [m.id for m in pickable()] == ["review", "interview", "drill", "challenge", "cram"]
+        for mode in pickable():
+            assert mode.title in text and mode.description in text
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)

@@ -1,12 +1,26 @@
 """Playing: the session (decks, store, settings, clock), rounds, and the modes whose rules a
 round follows."""
 
-from vocabgame.play.modes import MODES, POINTS_RIGHT, STREAK_BONUS, Mode, ModeId, PlanContext
+from vocabgame.play.context import Limits, RoundContext
+from vocabgame.play.modes import (
+    MODES,
+    POINTS_RIGHT,
+    STREAK_BONUS,
+    Choice,
+    Mode,
+    ModeId,
+    PlanContext,
+    Runner,
+)
 from vocabgame.play.round import Missed, Outcome, Round, RoundSummary, Status
 from vocabgame.play.session import DeckSummary, Home, Session, open_session
 
 __all__ = [
     "MODES",
+    "Choice",
+    "Limits",
+    "RoundContext",
+    "Runner",
     "POINTS_RIGHT",
     "STREAK_BONUS",
     "DeckSummary",

@@ -11,13 +11,13 @@ import random
 from contextlib import suppress
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from fsrs import Card
 
 from vocabgame.kinds import build_question, grade
 from vocabgame.model import Deck, FaceKey
-from vocabgame.play.modes import Mode
+from vocabgame.play.context import NO_LIMITS, Limits, RoundContext
 from vocabgame.play.spacing import retry_slot, traits_of
 from vocabgame.quiz.question import (
     Grade,
@@ -31,10 +31,22 @@ from vocabgame.quiz.question import (
 )
 from vocabgame.store import Review, StoreReadOnly
 
-if TYPE_CHECKING:
-    from vocabgame.play.session import Session
-
 RIGHT_RATING = 3  # Good: what an answer graded right counts as in the schedule
+
+
+class Rules(Protocol):
+    """What a round asks of its mode (`play.modes.Mode` is one)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def banner(self) -> str | None: ...
+    @property
+    def updates_schedule(self) -> bool: ...
+    @property
+    def undo(self) -> bool: ...
+    def points(self, correct: bool, streak: int) -> int: ...
+    def retry_at(self, position: int, queue_length: int, retries: int) -> int | None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,21 +145,24 @@ class _Answered:
 
 
 class Round:
-    """One round. Started by `Session.start_round`, which has already stored its row."""
+    """One round, started by its mode (`Mode.start`), which has already stored its row. It
+    keeps the mode's clock: a countdown per question and a limit for the whole round."""
 
     def __init__(
         self,
-        session: Session,
+        context: RoundContext,
         *,
         round_id: int | None,  # None: not stored (a read-only store)
-        rules: Mode,
+        rules: Rules,
         deck_id: str | None,
         title: str,
         queue: list[FaceKey],
         rng: random.Random,
         started_at: datetime,
+        limits: Limits = NO_LIMITS,
     ) -> None:
-        self.session = session
+        self.context = context
+        self.limits = limits
         self.round_id = round_id
         self.rules = rules
         self.deck_id = deck_id
@@ -165,10 +180,12 @@ class Round:
         # What the first answer to each question scored (points, right): an answer given
         # again after an undo scores no more, so undo cannot farm points.
         self._first: dict[tuple[int, FaceKey], tuple[int, bool]] = {}
-        self._decks: dict[str, Deck] = {d.id: d for d in session.catalog.decks}
-        self._traits = traits_of(session.catalog.decks)
+        self._decks: dict[str, Deck] = {d.id: d for d in context.decks}
+        self._traits = traits_of(context.decks)
         self._question: Question | None = None
         self._asked_at = started_at
+        self._deadline: tuple[int, datetime] | None = None  # the question countdown's end
+        self.timed_out = 0  # questions the countdown ran out on
         self._awaiting_next = False  # an answer was given; its feedback is showing
 
     # -- figures --------------------------------------------------------------------------------
@@ -211,6 +228,41 @@ class Round:
             done=self.position + self._awaiting_next,
         )
 
+    # -- the clock ------------------------------------------------------------------------------
+
+    def question_deadline(self) -> datetime | None:
+        """When the current question's countdown ends (None: the mode gives none). It starts
+        when the question is first asked for."""
+        seconds = self.limits.question_seconds
+        if seconds is None or self.question() is None:
+            return None
+        if self._deadline is None or self._deadline[0] != self.position:
+            self._deadline = (self.position, self.context.clock() + timedelta(seconds=seconds))
+        return self._deadline[1]
+
+    def time_left(self) -> float | None:
+        """Seconds left on the current question's countdown, never below 0 (None: no
+        countdown; 0 while its feedback shows)."""
+        deadline = self.question_deadline()
+        if deadline is None:
+            return None
+        if self._awaiting_next:
+            return 0.0
+        return max(0.0, (deadline - self.context.clock()).total_seconds())
+
+    def round_time_left(self) -> float | None:
+        """Seconds left of the round's time limit, never below 0 (None: no limit)."""
+        seconds = self.limits.round_seconds
+        if seconds is None:
+            return None
+        end = self.started_at + timedelta(seconds=seconds)
+        return max(0.0, (end - self.context.clock()).total_seconds())
+
+    @property
+    def out_of_time(self) -> bool:
+        """The round's time limit has run out."""
+        return self.round_time_left() == 0.0
+
     # -- asking ---------------------------------------------------------------------------------
 
     def question(self) -> Question | None:
@@ -220,7 +272,7 @@ class Round:
         if self._question is None or self._question.key != self.queue[self.position]:
             key = self.queue[self.position]
             self._question = build_question(self._decks[key.deck_id], key, self.rng)
-            self._asked_at = self.session.clock()
+            self._asked_at = self.context.clock()
         return self._question
 
     def advance(self) -> Question | None:
@@ -229,6 +281,7 @@ class Round:
             self.position += 1
             self._awaiting_next = False
             self._question = None
+            self._deadline = None
         return self.question()
 
     # -- answering ------------------------------------------------------------------------------
@@ -260,9 +313,13 @@ class Round:
         return question.answer, picked
 
     def answer_choice(self, index: int) -> Outcome:
+        """Pick a choice; past the question's countdown the pick counts as the time running
+        out."""
         question = self._require(Kind.CHOICE)
         if not 0 <= index < len(question.choices):
             raise IndexError(index)
+        if self.time_left() == 0.0:
+            return self.time_out()
         outcome = self.answer(Picked(index))
         assert isinstance(outcome, Outcome)
         return outcome
@@ -292,7 +349,9 @@ class Round:
         verdict = replace(
             verdict, correct=False, rating=1, given="", why_not=None, note="Time ran out."
         )
-        return self._record(question, verdict)
+        outcome = self._record(question, verdict)
+        self.timed_out += 1
+        return outcome
 
     def set_aside(self) -> Question:
         """Move past the current question unanswered, to be graded later with
@@ -311,7 +370,7 @@ class Round:
         if isinstance(verdict, Refused):
             raise ValueError(verdict.reason)
         awaiting, asked_at = self._awaiting_next, self._asked_at
-        self._asked_at = self.session.clock() - timedelta(seconds=seconds)
+        self._asked_at = self.context.clock() - timedelta(seconds=seconds)
         try:
             return self._record(question, verdict)
         finally:
@@ -328,14 +387,14 @@ class Round:
     def _record(
         self, question: Question, verdict: Grade, confusion: tuple[str, str] | None = None
     ) -> Outcome:
-        session, now, key = self.session, self.session.clock(), question.key
-        store = session.store
+        context, now, key = self.context, self.context.clock(), question.key
+        store = context.store
         schedule = None
         if self.rules.updates_schedule:
 
             def schedule(before: Card | None, new_id: int) -> Card:
-                return session.srs.review(
-                    before or session.srs.new_card(new_id, now), verdict.rating, now
+                return context.srs.review(
+                    before or context.srs.new_card(new_id, now), verdict.rating, now
                 )
 
         slot = (self.position, key)
@@ -409,7 +468,7 @@ class Round:
             best_streak,
         )
         if last.review_id is not None:  # one transaction; the round changes only after it
-            self.session.store.undo(last.review_id, self.round_id, totals)
+            self.context.store.undo(last.review_id, self.round_id, totals)
         self._history.pop()
         key = last.outcome.question.key
         if last.outcome.comes_back:
@@ -420,7 +479,7 @@ class Round:
             self.position -= 1
         self._awaiting_next = False
         self._question = last.outcome.question  # the same question, same choices
-        self._asked_at = self.session.clock()
+        self._asked_at = self.context.clock()
         return self._question
 
     def can_undo(self) -> bool:
@@ -444,13 +503,13 @@ class Round:
             return None
         last = self._history[-1]
         old = last.outcome
-        session, key, at = self.session, old.question.key, last.answered_at
+        context, key, at = self.context, old.question.key, last.answered_at
         schedule = None
         if self.rules.updates_schedule:
 
             def schedule(before: Card | None, card_id: int) -> Card:
-                return session.srs.review(
-                    before or session.srs.new_card(card_id, at), RIGHT_RATING, at
+                return context.srs.review(
+                    before or context.srs.new_card(card_id, at), RIGHT_RATING, at
                 )
 
         points = self.rules.points(True, last.streak_before)
@@ -463,7 +522,7 @@ class Round:
         score = self.score - old.points + points
         correct = self.correct + 1
         totals = (self.answered, correct, score, best_streak)
-        store = session.store
+        store = context.store
         card: Card | None = None
         if last.review_id is not None:  # saved first: if the store refuses, nothing changes
             card = store.override(
@@ -522,7 +581,7 @@ class Round:
         flagging a flagged question again only replaces its note (when one is given)."""
         key = self._flag_key()
         if key is not None:
-            self.session.store.flag(key, self.session.clock(), note)
+            self.context.store.flag(key, self.context.clock(), note)
         return key
 
     def toggle_flag(self) -> tuple[FaceKey, bool] | None:
@@ -531,11 +590,11 @@ class Round:
         key = self._flag_key()
         if key is None:
             return None
-        store = self.session.store
+        store = self.context.store
         if store.is_flagged(key):
             store.unflag(key)
             return key, False
-        store.flag(key, self.session.clock())
+        store.flag(key, self.context.clock())
         return key, True
 
     # -- finish ----------------------------------------------------------------------------------
@@ -543,13 +602,13 @@ class Round:
     def finish(self) -> RoundSummary:
         """End the round (early or not); every answer is already saved. A round counts for
         the day streak and the best score only when every question was answered."""
-        now = self.session.clock()
+        now = self.context.clock()
         position = self.position + self._awaiting_next
         finished = position >= len(self.queue) and self.answered > 0
-        store = self.session.store
+        store = self.context.store
         # Reads first: once the round's end is written, nothing after it can fail.
         previous_best = store.best_score(self.deck_id, exclude_round=self.round_id)
-        next_due = self.session.next_due(self.deck_id)
+        next_due = self.context.next_due(self.deck_id)
         if not self.ended and self.round_id is not None and store.read_only is None:
             store.update_round(
                 self.round_id,

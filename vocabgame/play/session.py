@@ -12,10 +12,10 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, replace
-from datetime import date, datetime, timedelta, tzinfo
+from datetime import date, datetime, tzinfo
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fsrs import Card
 
@@ -24,7 +24,18 @@ from vocabgame.deck import Catalog, load_catalog
 from vocabgame.deck.cache import DECK_CACHE, DeckCache
 from vocabgame.kinds import faces
 from vocabgame.model import Deck, FaceKey
-from vocabgame.play.modes import MODES, ModeId, PlanContext, PreviewMode
+from vocabgame.play.context import NO_LIMITS, Limits, RoundContext
+from vocabgame.play.modes import (
+    EVERY_DECK,
+    MODES,
+    Choice,
+    Mode,
+    ModeId,
+    PlanContext,
+    PreviewMode,
+    Runner,
+)
+from vocabgame.play.modes import by_name as mode_named
 from vocabgame.play.round import Round
 from vocabgame.play.spacing import space_round
 from vocabgame.problems import Problem
@@ -32,10 +43,7 @@ from vocabgame.settings import Settings
 from vocabgame.srs import Clock, Srs, utc_now
 from vocabgame.store import DB_NAME, Store, StoreReadOnly
 
-if TYPE_CHECKING:  # each mode's module is imported when its mode is first played
-    from vocabgame.play.challenge import Challenge
-    from vocabgame.play.drill import Drill
-    from vocabgame.play.interview import Interview
+if TYPE_CHECKING:  # the stats screen's module is imported when it is first shown
     from vocabgame.play.overview import Overview
 
 # Today's extra new items per deck ("learn N more today"), kept with the settings:
@@ -401,6 +409,61 @@ class Session:
             keys = rules.plan(ctx)
         return space_round(keys, ctx.decks), rules.id
 
+    def round_context(self) -> RoundContext:
+        """What a round needs of the session: the store, the scheduler, the clock, the decks."""
+        return RoundContext(self.store, self.srs, self.clock, self.catalog.decks, self.next_due)
+
+    def start(self, mode: str, choice: Choice = EVERY_DECK) -> Round | Runner | None:
+        """Start playing `choice` in the mode named (its name or id; KeyError for neither):
+        a round, or the mode's runner around one; None when there is nothing to play. Raises
+        KeyError for a deck that is not there, ValueError for a tag no item has."""
+        return mode_named(mode).start(self, choice)
+
+    def open_round(
+        self, mode: Mode, choice: Choice, size: int | None = None, limits: Limits = NO_LIMITS
+    ) -> Round | None:
+        """A round of the mode's plan (or its fallback's, when it plans nothing), its row
+        stored when the mode keeps rounds; None when there is nothing to ask (an empty deck,
+        or every new item for today used up before anything was ever answered)."""
+        size = size or choice.size or self.round_size
+        keys, mode_id = self.plan(choice.deck, size, mode.id, choice.tag)
+        if not keys:
+            return None
+        now = self.clock()
+        rules = MODES.get(mode_id, mode)
+        stored_deck = _stored_deck(choice)
+        round_id = None
+        if self.store.read_only is None and rules.keeps_round:
+            with suppress(StoreReadOnly):  # play goes on unsaved; the screen says so once
+                round_id = self.store.start_round(stored_deck, mode_id, now)
+        return Round(
+            self.round_context(),
+            round_id=round_id,
+            rules=rules,
+            deck_id=stored_deck,
+            title=self.round_title(choice.deck, choice.tag),
+            queue=keys,
+            rng=random.Random(choice.seed),
+            started_at=now,
+            limits=limits,
+        )
+
+    def new_round(
+        self, mode: Mode, choice: Choice, queue: list[FaceKey], limits: Limits = NO_LIMITS
+    ) -> Round:
+        """A round of exactly these faces in this mode, with no row of its own."""
+        return Round(
+            self.round_context(),
+            round_id=None,
+            rules=mode,
+            deck_id=_stored_deck(choice),
+            title=self.round_title(choice.deck, choice.tag),
+            queue=queue,
+            rng=random.Random(choice.seed),
+            started_at=self.clock(),
+            limits=limits,
+        )
+
     def start_round(
         self,
         deck_id: str | Sequence[str] | None = None,
@@ -409,133 +472,18 @@ class Session:
         mode: str = ModeId.LEARN,
         tag: str | None = None,
     ) -> Round | None:
-        """A new round, or None when there is nothing to ask (an empty deck, or every new
-        item for today used up before anything was ever answered). `deck_id`: one deck id,
-        several, or None for every deck; `tag`: only the items tagged with it."""
-        keys, mode_id = self.plan(deck_id, size or self.round_size, mode, tag)
-        if not keys:
-            return None
-        now = self.clock()
-        rules = MODES[mode_id]
-        ids = [deck_id] if isinstance(deck_id, str) else list(deck_id or [])
-        # A round of exactly one deck is that deck's; any other choice is kept as all decks.
-        stored_deck = ids[0] if len(set(ids)) == 1 and tag is None else None
-        if tag is None and not ids:
-            stored_deck = None
-        round_id = None
-        if self.store.read_only is None and rules.keeps_round:
-            with suppress(StoreReadOnly):  # play goes on unsaved; the screen says so once
-                round_id = self.store.start_round(stored_deck, mode_id, now)
-        return Round(
-            self,
-            round_id=round_id,
-            rules=rules,
-            deck_id=stored_deck,
-            title=self.round_title(deck_id, tag),
-            queue=keys,
-            rng=random.Random(seed),
-            started_at=now,
-        )
+        """A round of a mode that plays a plain round (`start` for any mode); None when there
+        is nothing to ask."""
+        return self.open_round(MODES[mode], Choice(deck_id, tag, size, seed))
 
-    def start_interview(
-        self,
-        deck_id: str | Sequence[str] | None = None,
-        minutes: float | None = None,
-        questions: int | None = None,
-        seed: int | None = None,
-        tag: str | None = None,
-    ) -> Interview | None:
-        """A mock interview of `questions` questions (default: the setting) against a clock
-        of `minutes` (default: the setting), whichever ends first; None when the decks have
-        nothing to ask."""
-        from vocabgame.play.interview import Interview
-
-        minutes = self.settings.interview_minutes if minutes is None else minutes
-        size = questions or self.settings.interview_questions
-        round_ = self.start_round(deck_id, size=size, seed=seed, mode=ModeId.INTERVIEW, tag=tag)
-        if round_ is None:
-            return None
-        deadline = round_.started_at + timedelta(minutes=minutes)
-        return Interview(self, round_, deadline, size)
-
-    def start_challenge(
-        self,
-        deck_id: str | Sequence[str] | None = None,
-        size: int | None = None,
-        seed: int | None = None,
-        tag: str | None = None,
-    ) -> Challenge | None:
-        """A scenario challenge with the countdown setting per question; None when the decks
-        have no scenarios or claims."""
-        from vocabgame.play.challenge import Challenge
-
-        round_ = self.start_round(deck_id, size=size, seed=seed, mode=ModeId.CHALLENGE, tag=tag)
-        if round_ is None:
-            return None
-        ids = [deck_id] if isinstance(deck_id, str) else sorted(deck_id or [])
-        key = "+".join(ids) or "all decks"
-        if tag is not None:
-            key += f" #{tag}"
-        return Challenge(self, round_, float(self.settings.countdown_seconds), key)
-
-    def start_drill(
-        self,
-        deck_id: str | Sequence[str] | None = None,
-        size: int | None = None,
-        seed: int | None = None,
-        tag: str | None = None,
-    ) -> Drill | None:
-        """A confusion drill of the chosen decks' most-confused pairs (with none on record:
-        their confusable groups); None when there is nothing to drill."""
-        from vocabgame.play.drill import Drill, plan_drill
-
-        decks = self.decks_chosen(deck_id, tag)
-        keys, pair_of, from_groups, retired = plan_drill(
-            decks, self.store, size or self.round_size, self.settings.drill_retire_after
-        )
-        if not keys:
-            return None
-        round_ = Round(
-            self,
-            round_id=None,
-            rules=MODES[ModeId.DRILL],
-            deck_id=None if len(decks) != 1 or tag is not None else decks[0].id,
-            title=self.round_title(deck_id, tag),
-            queue=keys,
-            rng=random.Random(seed),
-            started_at=self.clock(),
-        )
-        return Drill(self, round_, pair_of, from_groups, retired)
-
-    def mode_bests(self) -> dict[str, dict[str, int | None]]:
-        """What each mode keeps as its best (`vocabgame stats --json`): the rounds' best
-        scores; the interview's most right answers in one report; the challenge's high score;
-        the drill's pairs retired; cram's answers kept as practice."""
-        rounds = self.store.best_round_scores_by_mode()
-        interviews = self.store.reports(ModeId.INTERVIEW)
-        challenges = self.store.reports(ModeId.CHALLENGE)
-        from vocabgame.play.drill import standings as drill_standings
-
-        limit = self.settings.drill_retire_after
-        pairs = drill_standings(self.store)
-        return {
-            "learn": {"best_score": rounds.get(ModeId.LEARN)},
-            "practice": {"best_score": rounds.get(ModeId.PRACTICE)},
-            "lab": {"best_score": rounds.get(ModeId.LAB)},
-            "interview": {
-                "reports": len(interviews),
-                "best_right": max((r.correct for r in interviews), default=None),
-            },
-            "challenge": {
-                "runs": len(challenges),
-                "best_score": max((int(r.body.get("score", 0)) for r in challenges), default=None),
-            },
-            "drill": {
-                "confused_pairs": len(pairs),
-                "retired_pairs": sum(1 for p in pairs.values() if p.streak >= limit),
-            },
-            "cram": {"practice_answers": self.store.answers_in_mode(ModeId.CRAM)},
-        }
+    def mode_bests(self) -> dict[str, dict[str, Any]]:
+        """What each mode keeps as its best (`vocabgame stats --json`), by the mode's name."""
+        bests: dict[str, dict[str, Any]] = {}
+        for mode in MODES.values():
+            best = mode.bests(self.store, self.settings)
+            if best is not None:
+                bests[mode.key] = best
+        return bests
 
     def example(self, key: FaceKey) -> str | None:
         """The example the deck gives for this face's item, if it is a term that has one."""
@@ -555,7 +503,7 @@ class Session:
         if not queue:
             return None
         return Round(
-            self,
+            self.round_context(),
             round_id=None,
             rules=MODES[ModeId.MISSES],
             deck_id=deck_id,
@@ -576,7 +524,7 @@ class Session:
         if only:
             keys = [k for k in keys if k.item_id == keys[0].item_id]
         return Round(
-            self,
+            self.round_context(),
             round_id=None,
             rules=PreviewMode(),
             deck_id=deck_id,
@@ -597,6 +545,13 @@ class Session:
         self.store.save_settings(settings)
         self.settings = settings
         self.srs = Srs(settings.desired_retention, fuzz=self.srs.fuzz)
+
+
+def _stored_deck(choice: Choice) -> str | None:
+    """The deck a round is kept under: a round of exactly one deck is that deck's; any other
+    choice (several decks, a tag, every deck) is kept as all decks."""
+    ids = choice.deck_ids
+    return ids[0] if len(set(ids)) == 1 and choice.tag is None else None
 
 
 def _first_problem_per_file(problems: Sequence[Problem]) -> tuple[str, ...]:

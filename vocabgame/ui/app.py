@@ -3,17 +3,64 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
 from textual.app import App
 from textual.binding import Binding
 
 from vocabgame.model import FaceKey
-from vocabgame.play import ModeId, Round, Session
+from vocabgame.play import Choice, ModeId, Round, Runner, Session
+from vocabgame.play.modes import by_name
 from vocabgame.printable import printable
 from vocabgame.store import StoreError
 from vocabgame.ui.screens.home import HomeScreen
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+
+    from vocabgame.play.modes.challenge import Challenge
+    from vocabgame.play.modes.drill import Drill
+    from vocabgame.play.modes.interview import Interview
+
+
+def _interview(started: Round | Runner) -> Screen[Any]:
+    from vocabgame.ui.screens.interview import InterviewScreen
+
+    return InterviewScreen(cast("Interview", started))
+
+
+def _challenge(started: Round | Runner) -> Screen[Any]:
+    from vocabgame.ui.screens.challenge_round import ChallengeScreen
+
+    return ChallengeScreen(cast("Challenge", started))
+
+
+def _drill(started: Round | Runner) -> Screen[Any]:
+    from vocabgame.ui.screens.drill_round import DrillScreen
+
+    return DrillScreen(cast("Drill", started))
+
+
+def _round(started: Round | Runner) -> Screen[Any]:
+    from vocabgame.ui.screens.round import RoundScreen
+
+    return RoundScreen(started if isinstance(started, Round) else started.round)
+
+
+# The screen each mode plays on, by mode id; any other mode plays on the round screen. Each is
+# imported when first played, not to open the game.
+MODE_SCREENS: dict[str, Callable[[Round | Runner], Screen[Any]]] = {
+    ModeId.INTERVIEW: _interview,
+    ModeId.CHALLENGE: _challenge,
+    ModeId.DRILL: _drill,
+}
+
+
+def mode_screen(mode_id: str, started: Round | Runner) -> Screen[Any]:
+    """The screen a mode plays on: its own in `MODE_SCREENS`, else the round screen."""
+    return MODE_SCREENS.get(mode_id, _round)(started)
 
 
 def _started() -> None:
@@ -109,114 +156,22 @@ class VocabApp(App[int]):
     def play(
         self, deck_id: str | Sequence[str] | None, mode: str = ModeId.LEARN, tag: str | None = None
     ) -> None:
-        """Start a round on a deck (None: all decks; or several) and show it."""
-        if mode == ModeId.INTERVIEW:
-            self.interview(deck_id, tag)
-            return
-        if mode == ModeId.CHALLENGE:
-            self.challenge(deck_id, tag)
-            return
-        if mode == ModeId.DRILL:
-            self.drill(deck_id, tag)
-            return
+        """Start playing a deck (None: all decks; or several) in a mode, and show it on the
+        mode's screen (`mode_screen`)."""
+        rules = by_name(mode)
+        choice = Choice(deck_id, tag, self.round_size, self.seed, self.minutes, self.questions)
         try:
-            round_ = self.session.start_round(
-                deck_id, size=self.round_size, seed=self.seed, mode=mode, tag=tag
-            )
+            started = self.session.start(rules.id, choice)
         except StoreError as exc:
             self.cannot_start(exc)
             return
         except ValueError as exc:  # a tag no item has
             self.notify(printable(str(exc)), title="Nothing to play", markup=False, timeout=8)
             return
-        if round_ is None and mode == "lab":
-            self.notify(
-                "No lab challenges here: the serving-lab deck has them, or add lab_challenges "
-                "to a deck of yours.",
-                title="Nothing to play",
-                timeout=8,
-            )
+        if started is None:
+            self.notify(rules.nothing_to_play, title="Nothing to play", timeout=8, markup=False)
             return
-        if round_ is None:
-            self.notify(
-                "Nothing to ask here yet: this deck has no questions you have started, and "
-                "today's new items are used up. Press m on the home screen to learn more today.",
-                title="Nothing to play",
-                timeout=8,
-                markup=False,
-            )
-            return
-        from vocabgame.ui.screens.round import RoundScreen  # not needed to open the game
-
-        self.push_screen(RoundScreen(round_))
-
-    def interview(self, deck_id: str | Sequence[str] | None, tag: str | None = None) -> None:
-        """Start a mock interview (length and questions: the command line's or the settings')."""
-        from vocabgame.ui.screens.interview import InterviewScreen
-
-        try:
-            interview = self.session.start_interview(
-                deck_id, minutes=self.minutes, questions=self.questions, seed=self.seed, tag=tag
-            )
-        except StoreError as exc:
-            self.cannot_start(exc)
-            return
-        except ValueError as exc:  # a tag no item has
-            self.notify(printable(str(exc)), title="Nothing to play", markup=False, timeout=8)
-            return
-        if interview is None:
-            self.notify("These decks have no questions to ask.", title="Nothing to play")
-            return
-        self.push_screen(InterviewScreen(interview))
-
-    def challenge(self, deck_id: str | Sequence[str] | None, tag: str | None = None) -> None:
-        """Start a scenario challenge (the countdown: the settings')."""
-        from vocabgame.ui.screens.challenge_round import ChallengeScreen
-
-        try:
-            challenge = self.session.start_challenge(
-                deck_id, size=self.round_size, seed=self.seed, tag=tag
-            )
-        except StoreError as exc:
-            self.cannot_start(exc)
-            return
-        except ValueError as exc:  # a tag no item has
-            self.notify(printable(str(exc)), title="Nothing to play", markup=False, timeout=8)
-            return
-        if challenge is None:
-            self.notify(
-                "No scenarios or claims here: the challenge asks only those.",
-                title="Nothing to play",
-            )
-            return
-        self.push_screen(ChallengeScreen(challenge))
-
-    def drill(self, deck_id: str | Sequence[str] | None, tag: str | None = None) -> None:
-        """Start a confusion drill; with no confusions yet, say so and drill the groups."""
-        from vocabgame.ui.screens.drill_round import DrillScreen
-
-        try:
-            drill = self.session.start_drill(deck_id, size=self.round_size, seed=self.seed, tag=tag)
-        except StoreError as exc:
-            self.cannot_start(exc)
-            return
-        except ValueError as exc:  # a tag no item has
-            self.notify(printable(str(exc)), title="Nothing to play", markup=False, timeout=8)
-            return
-        if drill is None:
-            self.notify(
-                "Nothing to drill: no confusions are left unretired here, and these decks "
-                "have no confusable groups.",
-                title="Nothing to play",
-            )
-            return
-        if drill.from_groups:
-            self.notify(
-                "No confusions recorded yet: drilling the decks' confusable groups instead.",
-                title="Confusion drill",
-                timeout=6,
-            )
-        self.push_screen(DrillScreen(drill))
+        self.push_screen(mode_screen(rules.id, started))
 
     def play_misses(
         self, deck_id: str | None, title: str, keys: Sequence[FaceKey], replace: bool = True

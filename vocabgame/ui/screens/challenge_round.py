@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from vocabgame.play.challenge import Challenge, ChallengeResult
+from vocabgame.play.modes.challenge import Challenge, ChallengeResult
 from vocabgame.play.round import Outcome
 from vocabgame.printable import printable
 from vocabgame.quiz import Kind
@@ -24,23 +24,12 @@ from vocabgame.ui.widgets.footer import KeysFooter
 
 
 class ChallengeScreen(RoundScreen):
-    UNDO = False
-
     def __init__(self, challenge: Challenge) -> None:
         super().__init__(challenge.round)
         self.challenge = challenge
 
-    def on_mount(self) -> None:  # RoundScreen.on_mount runs too (Textual calls each class's)
-        self.set_interval(1.0, self.tick)
-
-    def tick(self) -> None:
-        """Redraw the countdown; at 0 the question counts as wrong and its answer shows."""
-        asking = self.phase is Phase.ASKING and self.challenge.question() is not None
-        if asking and self.challenge.time_left() <= 0:
-            self.picked = None
-            self._save(self.challenge.time_out)
-            return
-        self.update_status()
+    def time_out(self) -> Outcome:
+        return self.challenge.time_out()
 
     def update_status(self) -> None:
         super().update_status()

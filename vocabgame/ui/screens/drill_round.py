@@ -7,7 +7,7 @@ from rich.console import Group
 from rich.text import Text
 from textual.widgets import Static
 
-from vocabgame.play.drill import Drill
+from vocabgame.play.modes.drill import Drill
 from vocabgame.play.round import Outcome, RoundSummary
 from vocabgame.ui.screens.results import ResultsScreen
 from vocabgame.ui.screens.round import RoundScreen
@@ -18,6 +18,14 @@ class DrillScreen(RoundScreen):
     def __init__(self, drill: Drill) -> None:
         super().__init__(drill.round)
         self.drill = drill
+
+    def on_mount(self) -> None:  # RoundScreen.on_mount runs too (Textual calls each class's)
+        if self.drill.from_groups:
+            self.app.notify(
+                "No confusions recorded yet: drilling the decks' confusable groups instead.",
+                title="Confusion drill",
+                timeout=6,
+            )
 
     def show_feedback(self, outcome: Outcome) -> None:
         if not outcome.overridden:

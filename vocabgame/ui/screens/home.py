@@ -3,7 +3,7 @@ day streak. Every figure counts questions, the unit a round asks in."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from rich.text import Text
 from textual import events, on
@@ -16,13 +16,11 @@ from textual.widgets import DataTable, Static
 from vocabgame.play import DeckSummary, Home, ModeId
 from vocabgame.printable import printable
 from vocabgame.store import StoreError
+from vocabgame.ui.host import Host, host
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.screens.settings import SettingsScreen
 from vocabgame.ui.widgets.footer import KeysFooter
 from vocabgame.ui.widgets.title import TitleBar
-
-if TYPE_CHECKING:
-    from vocabgame.ui.app import VocabApp
 
 LEGEND = (
     "Counts are questions (a term is asked 3 ways). Due: to review now. New: never "
@@ -114,8 +112,8 @@ class HomeScreen(Screen[None]):
         self.offered: tuple[bool, bool] | None = None  # the keys `check_action` last allowed
 
     @property
-    def vocab(self) -> VocabApp:
-        return cast("VocabApp", self.app)
+    def vocab(self) -> Host:
+        return host(self.app)
 
     def compose(self) -> ComposeResult:
         # The size's classes before the first styling: set on the first resize instead, they

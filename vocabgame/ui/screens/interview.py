@@ -8,7 +8,6 @@ interval); tests move the session clock and call `tick` themselves.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
 from textual import on
@@ -19,17 +18,15 @@ from textual.screen import Screen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from vocabgame.play.interview import Asked, Interview, duration, markdown
+from vocabgame.play.modes.interview import Asked, Interview, duration, markdown
 from vocabgame.printable import printable
 from vocabgame.quiz import Kind, Refused
 from vocabgame.store import ReportRecord, StoreError
+from vocabgame.ui.host import Host, host
 from vocabgame.ui.screens.confirm import ConfirmScreen
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.widgets.feedback import NumberedChoice
 from vocabgame.ui.widgets.footer import KeysFooter
-
-if TYPE_CHECKING:
-    from vocabgame.ui.app import VocabApp
 
 PLACEHOLDERS = {
     Kind.TYPED: "Type the term, then Enter",
@@ -62,8 +59,8 @@ class InterviewScreen(Screen[None]):
         self.ended = False
 
     @property
-    def vocab(self) -> VocabApp:
-        return cast("VocabApp", self.app)
+    def vocab(self) -> Host:
+        return host(self.app)
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="status"):

@@ -7,7 +7,6 @@ import random
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
 from textual import on
@@ -28,15 +27,13 @@ from vocabgame.lab.model import (
     next_batch,
 )
 from vocabgame.lab.report import SECTIONS
+from vocabgame.ui.host import Host, host
 from vocabgame.ui.screens.card import CardScreen
 from vocabgame.ui.screens.challenge import ChallengeScreen
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.widgets.footer import KeysFooter
 from vocabgame.ui.widgets.lab_chart import COMPUTE_STYLE, MEMORY_STYLE, column_chart, memory_bar
 from vocabgame.ui.widgets.title import TitleBar
-
-if TYPE_CHECKING:
-    from vocabgame.ui.app import VocabApp
 
 TP_STEPS = (1, 2, 4, 8)
 BANDWIDTH_STEPS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
@@ -148,8 +145,8 @@ class LabScreen(Screen[None]):
         self.asked = 0
 
     @property
-    def vocab(self) -> VocabApp:
-        return cast("VocabApp", self.app)
+    def vocab(self) -> Host:
+        return host(self.app)
 
     def compose(self) -> ComposeResult:
         yield TitleBar()

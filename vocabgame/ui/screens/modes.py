@@ -13,18 +13,14 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from vocabgame.play import MODES, ModeId
+from vocabgame.play import Mode
+from vocabgame.play.modes import pickable
 from vocabgame.ui.widgets.feedback import numbered
 
-# The modes a player picks, in the order offered (practice, misses and the lab have keys of
-# their own).
-PICKABLE = (ModeId.LEARN, ModeId.INTERVIEW, ModeId.DRILL, ModeId.CHALLENGE, ModeId.CRAM)
 
-
-def mode_option(number: int, mode_id: str) -> Table:
+def mode_option(number: int, mode: Mode) -> Table:
     """A mode with its key in a column of its own, as choices are drawn (`numbered`), so the
     description's wrapped lines stay under it."""
-    mode = MODES[mode_id]
     grid = numbered(number, mode.title)
     grid.add_row("", Text(mode.description, style="dim"))
     return grid
@@ -44,7 +40,7 @@ class ModePickerScreen(ModalScreen[str | None]):
     BINDINGS = [
         *(
             Binding(str(n), f"pick({n})", show=False, tooltip="play this mode")
-            for n in range(1, len(PICKABLE) + 1)
+            for n in range(1, 10)
         ),
         Binding("escape", "cancel", show=False, tooltip="back to the decks"),
     ]
@@ -52,23 +48,25 @@ class ModePickerScreen(ModalScreen[str | None]):
     def __init__(self, deck_title: str) -> None:
         super().__init__()
         self.deck_title = deck_title
+        self.modes = pickable()  # the modes registered for the picker, in their order
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Text(f"Play {self.deck_title} as …"), id="modes-title")
             yield OptionList(
-                *(Option(mode_option(n, m), id=m) for n, m in enumerate(PICKABLE, 1)),
+                *(Option(mode_option(n, m), id=m.id) for n, m in enumerate(self.modes, 1)),
                 id="modes",
             )
             yield Static(
-                Text(f"1–{len(PICKABLE)} or ↑ ↓ and Enter: play   Escape: back"), id="keys"
+                Text(f"1–{len(self.modes)} or ↑ ↓ and Enter: play   Escape: back"), id="keys"
             )
 
     def on_mount(self) -> None:
         self.query_one("#modes", OptionList).focus()
 
     def action_pick(self, number: int) -> None:
-        self.dismiss(PICKABLE[number - 1])
+        if number <= len(self.modes):
+            self.dismiss(self.modes[number - 1].id)
 
     @on(OptionList.OptionSelected, "#modes")
     def _picked(self, event: OptionList.OptionSelected) -> None:

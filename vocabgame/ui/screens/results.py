@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -15,11 +14,9 @@ from textual.widgets import Static
 from vocabgame.play import RoundSummary
 from vocabgame.printable import printable
 from vocabgame.timefmt import duration, until
+from vocabgame.ui.host import Host, host
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.widgets.footer import KeysFooter
-
-if TYPE_CHECKING:
-    from vocabgame.ui.app import VocabApp
 
 
 def summary_text(summary: RoundSummary, now: datetime) -> Text:
@@ -107,8 +104,8 @@ class ResultsScreen(Screen[None]):
         return text
 
     @property
-    def vocab(self) -> VocabApp:
-        return cast("VocabApp", self.app)
+    def vocab(self) -> Host:
+        return host(self.app)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="results"):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from enum import Enum
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TypeVar
 
 from rich.text import Text
 from textual import events, on
@@ -23,6 +23,7 @@ from vocabgame.play import Outcome, Round
 from vocabgame.printable import printable
 from vocabgame.quiz import Kind, Question, Refused
 from vocabgame.store import StoreError
+from vocabgame.ui.host import Host, host
 from vocabgame.ui.screens.confirm import ConfirmScreen
 from vocabgame.ui.screens.flag_note import FlagNoteScreen
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
@@ -36,9 +37,6 @@ from vocabgame.ui.widgets.feedback import (
     verdict_text,
 )
 from vocabgame.ui.widgets.footer import KeysFooter
-
-if TYPE_CHECKING:
-    from vocabgame.ui.app import VocabApp
 
 T = TypeVar("T")
 
@@ -56,7 +54,6 @@ class Phase(Enum):
 
 
 class RoundScreen(Screen[None]):
-    UNDO = True  # whether `u` takes an answer back (a challenge's clock forbids it)
     BINDINGS = [
         *(
             Binding(
@@ -128,8 +125,8 @@ class RoundScreen(Screen[None]):
         self.feedback_at = 0.0  # monotonic time the last feedback went up
 
     @property
-    def vocab(self) -> VocabApp:
-        return cast("VocabApp", self.app)
+    def vocab(self) -> Host:
+        return host(self.app)
 
     def compose(self) -> ComposeResult:
         status = self.round.status()
@@ -159,6 +156,27 @@ class RoundScreen(Screen[None]):
             self.query_one("#body", VerticalScroll), "virtual_size", self._body_laid_out, init=False
         )
         self.show_question()
+        limits = self.round.limits
+        if limits.question_seconds is not None or limits.round_seconds is not None:
+            self.set_interval(1.0, self.tick)
+
+    def tick(self) -> None:
+        """The mode's clock, once a second: redraw what is left; when a question's countdown
+        runs out it counts as wrong and its answer shows; when the round's time is up, the
+        round ends."""
+        if self.phase is Phase.ASKING and self.round.out_of_time:
+            self.finish()
+            return
+        left = self.round.time_left() if self.phase is Phase.ASKING else None
+        if left is not None and left <= 0 and self.round.question() is not None:
+            self.picked = None
+            self._save(self.time_out)
+            return
+        self.update_status()
+
+    def time_out(self) -> Outcome:
+        """The question's countdown ran out."""
+        return self.round.time_out()
 
     def _body_laid_out(self) -> None:
         self.call_after_refresh(self.feedback_hint)
@@ -183,10 +201,17 @@ class RoundScreen(Screen[None]):
             )
         else:
             figures = f"Q {status.number}/{status.total}  Score {status.score}"
-        self.query_one("#score", Static).update(Text(figures))
+        self.query_one("#score", Static).update(Text(figures + self.clock_text()))
         self.query_one("#progress", ProgressBar).update(
             total=max(1, status.total), progress=status.done
         )
+
+    def clock_text(self) -> str:
+        """What is left on the mode's clock, to follow the figures ("" with no clock)."""
+        left = self.round.time_left() if self.phase is Phase.ASKING else None
+        if left is None:
+            left = self.round.round_time_left()
+        return "" if left is None else f"   {left:.0f} s left"
 
     def show_question(self) -> None:
         question = self.round.question()
@@ -334,7 +359,7 @@ class RoundScreen(Screen[None]):
             return
         right = self.outcome is not None and self.outcome.can_override
         o = "   o: I was right" if right else ""
-        u = "   u: undo" if self.UNDO else ""
+        u = "   u: undo" if self.round.rules.undo else ""
         if self.query_one("#body", VerticalScroll).max_scroll_y:
             self.hint(
                 f"Enter: next   ↓ PgDn: more below{o}{u}   f: flag",

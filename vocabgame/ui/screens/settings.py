@@ -4,7 +4,7 @@ not says why under its field, and nothing is saved."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -16,10 +16,8 @@ from textual.widgets import Input, Select, Static
 from vocabgame.printable import printable
 from vocabgame.settings import SPECS, SettingError, Spec
 from vocabgame.store import StoreError
+from vocabgame.ui.host import Host, host
 from vocabgame.ui.widgets.footer import KeysFooter
-
-if TYPE_CHECKING:
-    from vocabgame.ui.app import VocabApp
 
 
 def parse(spec: Spec, text: str) -> int | float | str:
@@ -45,8 +43,8 @@ class SettingsScreen(Screen[None]):
     ]
 
     @property
-    def vocab(self) -> VocabApp:
-        return cast("VocabApp", self.app)
+    def vocab(self) -> Host:
+        return host(self.app)
 
     def compose(self) -> ComposeResult:
         settings = self.vocab.session.settings

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date, timedelta
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -22,11 +22,9 @@ from textual.widgets import Sparkline, Static
 from vocabgame.insights import Tally
 from vocabgame.play.overview import Overview
 from vocabgame.printable import printable
+from vocabgame.ui.host import Host, host
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.widgets.footer import KeysFooter
-
-if TYPE_CHECKING:
-    from vocabgame.ui.app import VocabApp
 
 WEAK_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "0")
 DRILL_KEYS = ("a", "b", "c", "d", "e")
@@ -206,8 +204,8 @@ class StatsScreen(Screen[None]):
         self.view: Overview | None = None
 
     @property
-    def vocab(self) -> VocabApp:
-        return cast("VocabApp", self.app)
+    def vocab(self) -> Host:
+        return host(self.app)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="stats"):

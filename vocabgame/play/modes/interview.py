@@ -1,6 +1,6 @@
 """A mock interview: a timed round with no feedback until the end, then a report.
 
-`Session.start_interview` plans it (`InterviewMode`) and returns an `Interview`, which wraps a
+`InterviewMode.start` plans it and returns an `Interview`, which wraps a
 `Round`: choice, typed and number answers are graded and saved as they are given (the player is
 told nothing); a recall question takes a typed answer that is set aside, and graded at the end
 by the key points the player ticks on the report. `Interview.finish` saves those, builds the
@@ -11,17 +11,25 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from datetime import datetime, timedelta
+from typing import Any, ClassVar
 
 from vocabgame.insights import face_kind
 from vocabgame.model import Deck, FaceKey
+from vocabgame.play.context import Limits, RoundContext
+from vocabgame.play.modes.base import (
+    Choice,
+    Mode,
+    ModeId,
+    PlanContext,
+    Starter,
+    one_per_item,
+    round_robin,
+)
 from vocabgame.play.round import Outcome, Round
 from vocabgame.quiz.question import Kind, Picked, Question, Refused, SelfGraded, Typed
-from vocabgame.store import ReportRecord
-
-if TYPE_CHECKING:
-    from vocabgame.play.session import Session
+from vocabgame.settings import Settings
+from vocabgame.store import ReportRecord, Store
 
 WEAKEST = 5  # items the report lists with their model answers
 WEAK_SHARE = 0.75  # a tag answered right less often than this is worth reviewing
@@ -56,11 +64,73 @@ class Asked:
         return self.outcome is None
 
 
+class InterviewMode(Mode):
+    """A mock interview against a clock, with a report at the end (`Interview`). Answers
+    update the schedule like any review."""
+
+    id = ModeId.INTERVIEW
+    help = (
+        "a timed mock interview with no feedback until its report (see --minutes, "
+        "--questions, vocabgame reports)"
+    )
+    title = "Interview practice"
+    description = (
+        "A timed mock interview: recall, scenarios, calculations and claims, no hints, "
+        "then an honest report."
+    )
+    banner = "mock interview"
+    keeps_round = False  # its record is the report
+    max_retries = 0  # nothing comes back: no feedback was shown
+    sections: ClassVar[tuple[str, ...]] = ("recall", "scenarios", "calculations", "claims")
+    filler: ClassVar[tuple[str, ...]] = ("confusables", "terms")  # when those run short
+    picker = True
+    undo = False  # an interview takes no answer back
+    nothing_to_play = "These decks have no questions to ask."
+
+    def plan(self, ctx: PlanContext) -> list[FaceKey]:
+        picked: list[FaceKey] = []
+        taken: set[tuple[str, str]] = set()
+        for sections in (self.sections, self.filler):
+            if len(picked) >= ctx.size:
+                break
+            # a typed term is no interview question; its picks are
+            ours = [k for k in round_robin(ctx.decks, sections) if k.face != "typed"]
+            cards = ctx.cards_of(ours)
+            # Never asked first, then the least remembered: an interview tests what is shaky.
+            new = [k for k in ours if k not in cards]
+            seen = sorted(
+                (k for k in ours if k in cards),
+                key=lambda k: (ctx.retrievability(cards[k]), k),
+            )
+            picked += one_per_item([*new, *seen], ctx.size - len(picked), taken)
+        return picked
+
+    def limits(self, settings: Settings, choice: Choice) -> Limits:
+        minutes = settings.interview_minutes if choice.minutes is None else choice.minutes
+        return Limits(round_seconds=minutes * 60)
+
+    def start(self, starter: Starter, choice: Choice) -> Interview | None:
+        """A mock interview of the chosen (or the settings') number of questions against a
+        clock of the chosen (or the settings') minutes, whichever ends first."""
+        size = choice.questions or starter.settings.interview_questions
+        limits = self.limits(starter.settings, choice)
+        round_ = starter.open_round(self, choice, size=size, limits=limits)
+        if round_ is None:
+            return None
+        return Interview(starter.round_context(), round_, size)
+
+    def bests(self, store: Store, settings: Settings) -> dict[str, Any] | None:
+        interviews = store.reports(self.id)
+        return {
+            "reports": len(interviews),
+            "best_right": max((r.correct for r in interviews), default=None),
+        }
+
+
 @dataclass(slots=True)
 class Interview:
-    session: Session
+    context: RoundContext
     round: Round
-    deadline: datetime
     question_limit: int
     asked: list[Asked] = field(default_factory=list)
     ticks: dict[int, list[int]] = field(default_factory=dict)  # by place in `asked`
@@ -68,9 +138,14 @@ class Interview:
 
     # -- the clock ------------------------------------------------------------------------------
 
+    @property
+    def deadline(self) -> datetime:
+        """When the interview's time is up (the round's time limit)."""
+        return self.round.started_at + timedelta(seconds=self.round.limits.round_seconds or 0)
+
     def time_left(self) -> float:
         """Seconds left, never below 0."""
-        return max(0.0, (self.deadline - self.session.clock()).total_seconds())
+        return self.round.round_time_left() or 0.0
 
     @property
     def out_of_time(self) -> bool:
@@ -88,12 +163,12 @@ class Interview:
             return None
         question = self.round.question()
         if self._shown is None or self._shown[0] != self.round.position:
-            self._shown = (self.round.position, self.session.clock())
+            self._shown = (self.round.position, self.context.clock())
         return question
 
     def _seconds(self) -> float:
         shown = self._shown[1] if self._shown is not None else self.round.started_at
-        return max(0.0, (self.session.clock() - shown).total_seconds())
+        return max(0.0, (self.context.clock() - shown).total_seconds())
 
     def _require(self) -> Question:
         question = self.question()
@@ -142,7 +217,7 @@ class Interview:
         """Grade each recall answer by the key points ticked for it (`ticks[n]`: the indexes of
         the points ticked for `asked[n]`), save them as reviews of their faces, end the round,
         and keep the report (when anything was asked). Returns it (id 0: not kept)."""
-        now = self.session.clock()
+        now = self.context.clock()
         for n, asked in self.recalls():
             points = len(asked.question.key_points)
             ticked = {i for i in ticks.get(n, ()) if 0 <= i < max(points, 1)}
@@ -156,11 +231,11 @@ class Interview:
         body = build_body(self, seconds)
         decks = [d.id for d in self.decks()]
         correct = sum(1 for a in self.asked if a.outcome is not None and a.outcome.grade.correct)
-        store = self.session.store
+        store = self.context.store
         report_id = 0
         if self.asked and store.read_only is None:  # nothing asked: nothing to keep
             report_id = store.save_report(
-                "interview", now, decks, len(self.asked), correct, seconds, body
+                ModeId.INTERVIEW, now, decks, len(self.asked), correct, seconds, body
             )
         return ReportRecord(
             report_id, "interview", now, tuple(decks), len(self.asked), correct, seconds, body
@@ -168,14 +243,14 @@ class Interview:
 
     def decks(self) -> list[Deck]:
         """The decks the interview asks from, in the order first asked."""
-        catalog = {d.id: d for d in self.session.catalog.decks}
+        catalog = {d.id: d for d in self.context.decks}
         ids = dict.fromkeys(k.deck_id for k in self.round.queue)
         return [catalog[i] for i in ids if i in catalog]
 
 
 def build_body(interview: Interview, seconds: float) -> dict[str, Any]:
     """The report as plain data (kept as JSON in the store)."""
-    decks = {d.id: d for d in interview.session.catalog.decks}
+    decks = {d.id: d for d in interview.context.decks}
     questions: list[dict[str, Any]] = []
     by_tag: dict[str, list[int]] = {}
     by_kind: dict[str, list[int]] = {}

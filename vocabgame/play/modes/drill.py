@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Any
 
 from vocabgame.model import Confusable, Deck, FaceKey
+from vocabgame.play.context import RoundContext
+from vocabgame.play.modes.base import Choice, Mode, ModeId, PlanContext, Starter
 from vocabgame.play.round import Outcome, Round, RoundSummary
+from vocabgame.settings import Settings
 from vocabgame.store import Store
-
-if TYPE_CHECKING:
-    from vocabgame.play.session import Session
 
 PER_PAIR = 4  # questions about one pair in a drill, at most
 
@@ -104,12 +104,63 @@ def distinction(deck: Deck | None, pair: Pair) -> str | None:
     return f"{a.term}: {a.definition}\n{b.term}: {b.definition}"
 
 
+class DrillMode(Mode):
+    """Planned by `start` from the confusions on record (`plan_drill`), never by `plan`. The
+    distinction shows with every answer, so answers are kept as practice."""
+
+    id = ModeId.DRILL
+    help = "your most-confused pairs of terms first, until right answers in a row retire each"
+    title = "Confusion drill"
+    description = (
+        "Your most-confused pairs of terms first, with what tells them apart, until right "
+        "answers in a row retire each pair."
+    )
+    banner = "confusion drill"
+    keeps_round = False
+    updates_schedule = False
+    picker = True
+    nothing_to_play = (
+        "Nothing to drill: no confusions are left unretired here, and these decks have no "
+        "confusable groups."
+    )
+    results_note = (
+        "A drill: answers are kept as practice, no due date moved, and it counts for no best "
+        "score or day streak."
+    )
+
+    def plan(self, ctx: PlanContext) -> list[FaceKey]:
+        return []
+
+    def start(self, starter: Starter, choice: Choice) -> Drill | None:
+        """A drill of the chosen decks' most-confused pairs (with none on record: their
+        confusable groups); None when there is nothing to drill."""
+        context, settings = starter.round_context(), starter.settings
+        decks = starter.decks_chosen(choice.deck, choice.tag)
+        retire_after = settings.drill_retire_after
+        keys, pair_of, from_groups, retired = plan_drill(
+            decks, context.store, choice.size or settings.round_size, retire_after
+        )
+        if not keys:
+            return None
+        round_ = starter.new_round(self, choice, keys)
+        return Drill(context, round_, pair_of, from_groups, retire_after, retired)
+
+    def bests(self, store: Store, settings: Settings) -> dict[str, Any] | None:
+        pairs = standings(store)
+        limit = settings.drill_retire_after
+        return {
+            "confused_pairs": len(pairs),
+            "retired_pairs": sum(1 for p in pairs.values() if p.streak >= limit),
+        }
+
+
 @dataclass(slots=True)
 class Drill:
-    session: Session
+    context: RoundContext
     round: Round
     pair_of: dict[FaceKey, Pair]  # which pair each question drills
     from_groups: bool  # no confusions yet: the decks' confusable groups instead
+    retire_after: int  # right answers in a row that retire a pair
     retired_before: frozenset[Pair] = frozenset()
     retired: list[Pair] = field(default_factory=list)
 
@@ -120,7 +171,7 @@ class Drill:
         pair = self.pair_of.get(key)
         if pair is None:
             return None
-        return distinction(self.session.catalog.get(pair.deck_id), pair)
+        return distinction(self.context.deck(pair.deck_id), pair)
 
     def note_answer(self, outcome: Outcome) -> None:
         """Keep that the answer just given drilled its pair (when it was saved)."""
@@ -128,17 +179,17 @@ class Drill:
         review_id = self.round.last_review_id
         if pair is None or self.from_groups or review_id is None:
             return
-        self.session.store.record_drill_answer(review_id, pair.deck_id, pair.a, pair.b)
+        self.context.store.record_drill_answer(review_id, pair.deck_id, pair.a, pair.b)
 
     def finish(self) -> tuple[RoundSummary, list[str]]:
         """End the drill; returns its summary and the pairs it retired, by name."""
         summary = self.round.finish()
-        limit = self.session.settings.drill_retire_after
+        limit = self.retire_after
         now_retired = {
-            p for p, s in standings(self.session.store).items() if s.streak >= limit
+            p for p, s in standings(self.context.store).items() if s.streak >= limit
         } - set(self.retired_before)
         self.retired = sorted(p for p in now_retired if p in set(self.pair_of.values()))
-        return summary, [p.names(self.session.catalog.get(p.deck_id)) for p in self.retired]
+        return summary, [p.names(self.context.deck(p.deck_id)) for p in self.retired]
 
 
 def plan_drill(

@@ -1,9 +1,9 @@
 """The scenario challenge: scenarios and claims against a countdown per question, points with
 a time bonus, and a local top-10 table per deck.
 
-`Session.start_challenge` returns a `Challenge` wrapping a `Round` in `ChallengeMode`. Each
-answer is saved by the round as usual (the schedule learns from it); the challenge adds the
-time bonus, and `finish` keeps the run in the store's reports (mode "challenge") and returns
+`ChallengeMode.start` returns a `Challenge` wrapping a `Round` whose clock is the countdown
+setting per question. Each answer is saved by the round as usual (the schedule learns from
+it); the challenge adds the time bonus, and `finish` keeps the run in the store's reports (mode "challenge") and returns
 its place in the table.
 """
 
@@ -11,14 +11,24 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from datetime import datetime
+from typing import Any
 
+from vocabgame.model import FaceKey
+from vocabgame.play.context import Limits, RoundContext
+from vocabgame.play.modes.base import (
+    Choice,
+    Mode,
+    ModeId,
+    PlanContext,
+    Starter,
+    one_per_item,
+    round_robin,
+)
 from vocabgame.play.round import Outcome, Round, RoundSummary
 from vocabgame.quiz.question import Question
-
-if TYPE_CHECKING:
-    from vocabgame.play.session import Session
+from vocabgame.settings import Settings
+from vocabgame.store import Store
 
 TOP = 10
 TIME_BONUS = 10  # at most, for an answer given at once; nothing at the last second
@@ -54,43 +64,85 @@ class ChallengeResult:
         return self.score > 0 and (self.previous_best is None or self.score > self.previous_best)
 
 
+class ChallengeMode(Mode):
+    """Scenarios and claims against a countdown per question (the round's clock); its runner,
+    `Challenge`, adds a time bonus and keeps a high-score table per deck."""
+
+    id = ModeId.CHALLENGE
+    help = "scenarios and claims against a countdown per question, for a top-10 table"
+    title = "Scenario challenge"
+    description = (
+        "Scenarios and claims against a countdown: points with a time bonus, and a top-10 "
+        "table per deck."
+    )
+    banner = "scenario challenge"
+    keeps_round = False  # its record is its place in the high-score table
+    max_retries = 0  # a run: a miss does not come back
+    picker = True
+    undo = False  # the clock has moved on
+    nothing_to_play = "No scenarios or claims here: the challenge asks only those."
+
+    def plan(self, ctx: PlanContext) -> list[FaceKey]:
+        ours = list(round_robin(ctx.decks, ("scenarios", "claims")))
+        cards = ctx.cards_of(ours)
+        new = [k for k in ours if k not in cards]
+        seen = sorted(
+            (k for k in ours if k in cards), key=lambda k: (ctx.retrievability(cards[k]), k)
+        )
+        return one_per_item([*new, *seen], ctx.size, set())
+
+    def limits(self, settings: Settings, choice: Choice) -> Limits:
+        return Limits(question_seconds=float(settings.countdown_seconds))
+
+    def start(self, starter: Starter, choice: Choice) -> Challenge | None:
+        """A run against the countdown setting, kept in the table of the decks (or tag)
+        played."""
+        limits = self.limits(starter.settings, choice)
+        round_ = starter.open_round(self, choice, limits=limits)
+        if round_ is None:
+            return None
+        key = "+".join(sorted(choice.deck_ids)) or "all decks"
+        if choice.tag is not None:
+            key += f" #{choice.tag}"
+        return Challenge(starter.round_context(), round_, key)
+
+    def bests(self, store: Store, settings: Settings) -> dict[str, Any] | None:
+        runs = store.reports(self.id)
+        return {
+            "runs": len(runs),
+            "best_score": max((int(r.body.get("score", 0)) for r in runs), default=None),
+        }
+
+
 @dataclass(slots=True)
 class Challenge:
-    session: Session
+    context: RoundContext
     round: Round
-    seconds: float  # on each question's countdown
     table_key: str  # which high-score table: the deck (or decks, or tag) played
     score: int = 0
-    timed_out: int = 0
     bonuses: list[int] = field(default_factory=list)
-    _deadline: tuple[int, datetime] | None = None  # (position, when) the countdown ends
+
+    @property
+    def seconds(self) -> float:
+        """Each question's countdown."""
+        return self.round.limits.question_seconds or 0.0
+
+    @property
+    def timed_out(self) -> int:
+        return self.round.timed_out
 
     def question(self) -> Question | None:
         """The question being asked (its countdown starts now, if it has not yet)."""
-        self.question_deadline()
+        self.round.question_deadline()
         return self.round.question()
 
-    def question_deadline(self) -> datetime | None:
-        """When the current question's countdown ends (it starts when first asked)."""
-        if self.round.question() is None:
-            return None
-        if self._deadline is None or self._deadline[0] != self.round.position:
-            at = self.session.clock() + timedelta(seconds=self.seconds)
-            self._deadline = (self.round.position, at)
-        return self._deadline[1]
-
     def time_left(self) -> float:
-        deadline = self.question_deadline()
-        if deadline is None or self.round.awaiting_next:
-            return 0.0
-        return max(0.0, (deadline - self.session.clock()).total_seconds())
+        return self.round.time_left() or 0.0
 
     def answer_choice(self, index: int) -> Outcome:
         """Answer; a right answer scores its points and the time bonus, if still in time
         (past the countdown the answer counts as the time running out)."""
         left = self.time_left()
-        if left <= 0:
-            return self.time_out()
         outcome = self.round.answer_choice(index)
         bonus = time_bonus(left, self.seconds) if outcome.grade.correct else 0
         self.score += outcome.points + bonus
@@ -99,18 +151,16 @@ class Challenge:
 
     def time_out(self) -> Outcome:
         outcome = self.round.time_out()
-        self.timed_out += 1
         self.bonuses.append(0)
         return outcome
 
     def advance(self) -> None:
         self.round.advance()
-        self._deadline = None
 
     def table(self) -> tuple[HighScore, ...]:
         runs = [
             HighScore(int(r.body.get("score", 0)), r.made_at, r.correct, r.questions, r.id)
-            for r in self.session.store.reports("challenge")
+            for r in self.context.store.reports(ModeId.CHALLENGE)
             if r.body.get("table") == self.table_key
         ]
         return tuple(sorted(runs, key=lambda h: (-h.score, h.at, h.report_id))[:TOP])
@@ -121,12 +171,12 @@ class Challenge:
         before = self.table()
         previous_best = before[0].score if before else None
         summary = self.round.finish()
-        store = self.session.store
+        store = self.context.store
         report_id = None
         if summary.answered and store.read_only is None:
             report_id = store.save_report(
-                "challenge",
-                self.session.clock(),
+                ModeId.CHALLENGE,
+                self.context.clock(),
                 sorted({k.deck_id for k in self.round.queue}),
                 summary.answered,
                 summary.correct,

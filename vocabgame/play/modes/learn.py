@@ -1,0 +1,103 @@
+"""The daily round and the rounds it falls back to: learn (what is due, then new items),
+practice (nothing due or new: the soonest due, reviewed early) and a round's misses again."""
+
+from __future__ import annotations
+
+from vocabgame.model import FaceKey
+from vocabgame.play import planning
+from vocabgame.play.modes.base import Mode, ModeId, PlanContext, one_per_item, round_robin
+from vocabgame.store import Store
+
+
+class LearnMode(Mode):
+    id = ModeId.LEARN
+    name = "learn"
+    help = "the day's spaced-repetition round (the default)"
+    title = "Learn"
+    description = (
+        "Today's reviews, least remembered first, then new items up to each deck's daily limit."
+    )
+    fallback = ModeId.PRACTICE
+    picker = True
+
+    def plan(self, ctx: PlanContext) -> list[FaceKey]:
+        if ctx.store is not None:
+            return self.plan_from_store(ctx, ctx.store)
+        cards, now = ctx.cards, ctx.now
+        due = sorted(
+            (k for k in ctx.faces() if k in cards and cards[k].due <= now),
+            key=lambda k: (ctx.retrievability(cards[k]), cards[k].due, k),
+        )
+        taken: set[tuple[str, str]] = set()
+        picked = one_per_item(due, ctx.size, taken)
+        new_left = ctx.new_left_today()
+        for key in round_robin(ctx.decks):
+            if len(picked) == ctx.size:
+                break
+            item = (key.deck_id, key.item_id)
+            if key in cards or item in taken:
+                continue
+            if item not in ctx.first_seen:  # a new item: counts against its deck's daily limit
+                if new_left.get(key.deck_id, 0) <= 0:
+                    continue
+                new_left[key.deck_id] -= 1
+            picked.append(key)
+            taken.add(item)
+        return picked
+
+    def plan_from_store(self, ctx: PlanContext, store: Store) -> list[FaceKey]:
+        """The same plan, reading only the due cards and the items still new (`planning`):
+        the time it takes does not grow with the history."""
+        due = planning.due_in_order(store, ctx.decks, ctx.now, ctx.retrievability)
+        taken: set[tuple[str, str]] = set()
+        picked = one_per_item(due, ctx.size, taken)
+        new_left = ctx.new_left_today()
+        for key, starts_item in planning.new_faces(store, ctx.decks, new_left):
+            if len(picked) == ctx.size:
+                break
+            item = (key.deck_id, key.item_id)
+            if item in taken:
+                continue
+            if starts_item:  # a new item: counts against its deck's daily limit
+                if new_left.get(key.deck_id, 0) <= 0:
+                    continue
+                new_left[key.deck_id] -= 1
+            picked.append(key)
+            taken.add(item)
+        return picked
+
+
+class PracticeMode(Mode):
+    id = ModeId.PRACTICE
+    title = "Practice"
+    description = (
+        "Nothing is due or new: the cards due soonest, reviewed early and still scheduled."
+    )
+    banner = "practice (nothing due)"
+
+    def plan(self, ctx: PlanContext) -> list[FaceKey]:
+        if ctx.store is not None:
+            return one_per_item(planning.soonest(ctx.store, ctx.decks), ctx.size, set())
+        cards = ctx.cards
+        soonest = sorted((k for k in ctx.faces() if k in cards), key=lambda k: (cards[k].due, k))
+        return one_per_item(soonest, ctx.size, set())
+
+
+class MissesMode(Mode):
+    """Started from a round's results with the faces it missed (`Session.start_misses_round`),
+    never planned. The answers were just shown, so answering right now proves little: the
+    schedule stays as the round left it."""
+
+    id = ModeId.MISSES
+    title = "Review the misses"
+    description = "The questions just missed, asked again at once; due dates stay as they were."
+    banner = "your misses again"
+    updates_schedule = False
+    keeps_round = False  # the round itself is not kept: it sets no best score or streak
+    results_note = (
+        "Reviewing your misses: answers are saved, due dates stay as the round left them, "
+        "and it counts for no best score or day streak."
+    )
+
+    def plan(self, ctx: PlanContext) -> list[FaceKey]:
+        return []
