@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
+from vocabgame import kinds
 from vocabgame.kinds import faces, item_faces
 from vocabgame.model import Deck, FaceKey
 from vocabgame.quiz.text import normalise
@@ -27,21 +28,10 @@ HEATMAP_DAYS = 84  # twelve weeks
 RETENTION_DAYS = 30
 LEARNED = 2  # FSRS's Review state: the face had graduated from learning when it was asked
 
-# How each face is asked, in the player's words.
-FACE_KINDS = {
-    "definition": "pick the definition",
-    "term": "pick the term",
-    "typed": "type the term",
-    "scenario": "scenario",
-    "claim": "true or false",
-    "recall": "recall",
-    "calculation": "calculation",
-    "predict": "lab challenge",
-}
-
 
 def face_kind(face: str) -> str:
-    return "which term fits a cue" if face.startswith("cue-") else FACE_KINDS.get(face, face)
+    """How a face is asked, in the player's words (its kind's `face_label`)."""
+    return kinds.face_label(face)
 
 
 @dataclass(frozen=True, slots=True)

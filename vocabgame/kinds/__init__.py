@@ -79,6 +79,26 @@ def terms_of(item: Item) -> frozenset[str]:
     return kind_of(item).terms_of(item)
 
 
+def face_label(face: str) -> str:
+    """How a face is asked, in the player's words, from the kind it belongs to (the face's
+    own name where no kind claims it, such as a face of a kind no longer registered)."""
+    for kind in KINDS.values():
+        label = kind.face_label(face)
+        if label is not None:
+            return label
+    return face
+
+
+def display(item: Item) -> str:
+    """An item as a player knows it (`ItemKind.display`)."""
+    return kind_of(item).display(item)
+
+
+def sections_with(trait: str) -> tuple[str, ...]:
+    """The sections whose kind has this trait (`ItemKind.traits`), in table order."""
+    return tuple(section for section, kind in KINDS.items() if trait in kind.traits)
+
+
 def faces(deck: Deck) -> list[FaceKey]:
     """Every face of every item, in deck order."""
     return [FaceKey(deck.id, item.id, face) for item in deck.items() for face in item_faces(item)]
@@ -134,6 +154,8 @@ __all__ = [
     "SECTIONS",
     "ItemKind",
     "build_question",
+    "display",
+    "face_label",
     "distractors",
     "faces",
     "grade",
@@ -144,6 +166,7 @@ __all__ = [
     "item_faces",
     "kind_of",
     "register",
+    "sections_with",
     "terms_of",
     "unregister",
 ]

@@ -25,6 +25,13 @@ class ItemKind(ABC):
     required: ClassVar[tuple[str, ...]]  # keys besides tags and sources, which every item may have
     optional: ClassVar[tuple[str, ...]] = ()
     item_type: ClassVar[type]
+    # how each face is asked, in the player's words (the stats' per-kind figures, reports)
+    face_labels: ClassVar[dict[str, str]] = {}
+    # what modes choose this kind's items by (`Mode.asks`): "interview" (a question an
+    # interviewer asks), "interview-filler" (asked when those run short), "challenge" (fit for
+    # a countdown)
+    traits: ClassVar[frozenset[str]] = frozenset()
+    display_field: ClassVar[str] = "id"  # the item's field a player knows it by
 
     @abstractmethod
     def read(self, checker: Checker, entry: Node, fields: dict[str, Node]) -> Any:
@@ -51,6 +58,15 @@ class ItemKind(ABC):
         scenario's choices): a round keeps items that share one apart, so that one does not
         give the other away."""
         return frozenset()
+
+    def face_label(self, face: str) -> str | None:
+        """How this face is asked, in the player's words; None: not a face of this kind."""
+        return self.face_labels.get(face)
+
+    def display(self, item: Any) -> str:
+        """The item as a player knows it: its term, prompt or statement, on one line."""
+        value = getattr(item, self.display_field, None)
+        return " ".join(value.split()) if isinstance(value, str) and value else str(item.id)
 
     def count(self, n: int) -> str:
         return f"{n} {self.singular if n == 1 else self.plural}"

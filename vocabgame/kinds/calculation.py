@@ -26,6 +26,9 @@ _TOLERANCE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%\s*$")
 
 class CalculationKind(ItemKind):
     section = "calculations"
+    face_labels = {"calculation": "calculation"}
+    traits = frozenset({"interview"})
+    display_field = "prompt"
     noun = singular = "calculation"
     plural = "calculations"
     required = ("id", "prompt", "given", "answer", "explanation")

@@ -17,6 +17,9 @@ if TYPE_CHECKING:
 
 class ClaimKind(ItemKind):
     section = "claims"
+    face_labels = {"claim": "true or false"}
+    traits = frozenset({"interview", "challenge"})
+    display_field = "statement"
     noun = singular = "claim"
     plural = "claims"
     required = ("id", "statement", "answer", "explanation")

@@ -19,6 +19,8 @@ CUE_KEYS = ("text", "answer")
 
 class ConfusableKind(ItemKind):
     section = "confusables"
+    traits = frozenset({"interview-filler"})
+    display_field = "id"
     noun = singular = "confusable group"
     plural = "confusable groups"
     required = ("id", "terms", "distinction")
@@ -53,6 +55,9 @@ class ConfusableKind(ItemKind):
             cues=tuple(cues),
             **checker.common(f),
         )
+
+    def face_label(self, face: str) -> str | None:
+        return "which term fits a cue" if face.startswith("cue-") else None
 
     def faces(self, item: Confusable) -> list[str]:
         return [f"cue-{i}" for i in range(1, len(item.cues) + 1)]

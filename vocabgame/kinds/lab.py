@@ -61,6 +61,8 @@ def challenge(item: LabChallenge, seed: int) -> Challenge:
 
 class LabChallengeKind(ItemKind):
     section = "lab_challenges"
+    face_labels = {"predict": "lab challenge"}
+    display_field = "id"
     noun = singular = "lab challenge"
     plural = "lab challenges"
     required = ("id", "change", "figure")

@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 
 class RecallKind(ItemKind):
     section = "recall"
+    face_labels = {"recall": "recall"}
+    traits = frozenset({"interview"})
+    display_field = "prompt"
     noun = "recall item"
     singular = "recall question"
     plural = "recall questions"

@@ -17,6 +17,9 @@ if TYPE_CHECKING:
 
 class ScenarioKind(ItemKind):
     section = "scenarios"
+    face_labels = {"scenario": "scenario"}
+    traits = frozenset({"interview", "challenge"})
+    display_field = "prompt"
     noun = singular = "scenario"
     plural = "scenarios"
     required = ("id", "prompt", "choices", "answer", "explanation")

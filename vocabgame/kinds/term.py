@@ -28,6 +28,13 @@ if TYPE_CHECKING:
 
 class TermKind(ItemKind):
     section = "terms"
+    face_labels = {
+        "definition": "pick the definition",
+        "term": "pick the term",
+        "typed": "type the term",
+    }
+    traits = frozenset({"interview-filler"})
+    display_field = "term"
     noun = singular = "term"
     plural = "terms"
     required = ("id", "term", "definition")

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from vocabgame.insights import Confusion, Insights, Tally, Weak, face_kind, scope_keys
-from vocabgame.kinds import item_faces
+from vocabgame.kinds import display, item_faces
 from vocabgame.model import Deck, FaceKey
 from vocabgame.store import ReportRecord
 
@@ -68,17 +68,10 @@ class Overview:
 
 
 def label(decks: Sequence[Deck], key: FaceKey) -> str:
-    """A face as a player knows it: the term, prompt or statement, then how it is asked."""
+    """A face as a player knows it: the item as its kind shows it, then how it is asked."""
     deck = next((d for d in decks if d.id == key.deck_id), None)
     item = deck.item(key.item_id) if deck is not None else None
-    name = key.item_id
-    if item is not None:
-        for attribute in ("term", "prompt", "statement", "name", "title"):
-            value = getattr(item, attribute, None)
-            if isinstance(value, str) and value:
-                name = value
-                break
-    name = " ".join(name.split())
+    name = display(item) if item is not None else key.item_id
     if len(name) > 60:
         name = name[:59] + "…"
     return f"{name} ({face_kind(key.face)})"

@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Protocol
 
 from fsrs import Card
 
-from vocabgame.kinds import KINDS, faces, item_faces
+from vocabgame.kinds import KINDS, faces, item_faces, sections_with
 from vocabgame.model import Deck, FaceKey
 from vocabgame.play.context import NO_LIMITS, Limits, RoundContext
 from vocabgame.play.round import Round
@@ -91,9 +91,19 @@ class PlanContext:
             return dict(self._new_left(None))
         return dict(self._new_left(self.first_seen))
 
-    def faces(self) -> list[FaceKey]:
-        """Every face of the round's decks, in deck order."""
-        return [key for deck in self.decks for key in faces(deck)]
+    def faces(self, trait: str | None = None) -> list[FaceKey]:
+        """Every face of the round's decks, in deck order; with `trait`, only those of the
+        kinds that have it (`ItemKind.traits`)."""
+        if trait is None:
+            return [key for deck in self.decks for key in faces(deck)]
+        sections = sections_with(trait)
+        return [
+            FaceKey(deck.id, item.id, face)
+            for deck in self.decks
+            for section in sections
+            for item in deck.section(section)
+            for face in item_faces(item)
+        ]
 
 
 @dataclass(frozen=True, slots=True)

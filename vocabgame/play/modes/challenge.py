@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from vocabgame.kinds import sections_with
 from vocabgame.model import FaceKey
 from vocabgame.play.context import Limits, RoundContext
 from vocabgame.play.modes.base import (
@@ -78,12 +79,13 @@ class ChallengeMode(Mode):
     banner = "scenario challenge"
     keeps_round = False  # its record is its place in the high-score table
     max_retries = 0  # a run: a miss does not come back
+    asks = "challenge"  # the kinds fit for a countdown (`ItemKind.traits`)
     picker = True
     undo = False  # the clock has moved on
     nothing_to_play = "No scenarios or claims here: the challenge asks only those."
 
     def plan(self, ctx: PlanContext) -> list[FaceKey]:
-        ours = list(round_robin(ctx.decks, ("scenarios", "claims")))
+        ours = list(round_robin(ctx.decks, sections_with(self.asks or "")))
         cards = ctx.cards_of(ours)
         new = [k for k in ours if k not in cards]
         seen = sorted(

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
 from vocabgame.insights import face_kind
+from vocabgame.kinds import sections_with
 from vocabgame.model import Deck, FaceKey
 from vocabgame.play.context import Limits, RoundContext
 from vocabgame.play.modes.base import (
@@ -81,8 +82,8 @@ class InterviewMode(Mode):
     banner = "mock interview"
     keeps_round = False  # its record is the report
     max_retries = 0  # nothing comes back: no feedback was shown
-    sections: ClassVar[tuple[str, ...]] = ("recall", "scenarios", "calculations", "claims")
-    filler: ClassVar[tuple[str, ...]] = ("confusables", "terms")  # when those run short
+    asks = "interview"  # the kinds an interviewer asks (`ItemKind.traits`)
+    filler: ClassVar[str] = "interview-filler"  # the kinds asked when those run short
     picker = True
     undo = False  # an interview takes no answer back
     nothing_to_play = "These decks have no questions to ask."
@@ -90,7 +91,8 @@ class InterviewMode(Mode):
     def plan(self, ctx: PlanContext) -> list[FaceKey]:
         picked: list[FaceKey] = []
         taken: set[tuple[str, str]] = set()
-        for sections in (self.sections, self.filler):
+        for trait in (self.asks, self.filler):
+            sections = sections_with(trait)
             if len(picked) >= ctx.size:
                 break
             # a typed term is no interview question; its picks are

@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Static
 from vocabgame.play import DeckSummary, Home, ModeId
 from vocabgame.printable import printable
 from vocabgame.store import StoreError
+from vocabgame.ui.commands import HomeCommands
 from vocabgame.ui.host import Host, host
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.screens.settings import SettingsScreen
@@ -71,6 +72,7 @@ def details_text(row: DeckSummary) -> Text:
 
 
 class HomeScreen(Screen[None]):
+    COMMANDS = {HomeCommands}  # the palette's play, stats, lab and settings entries
     BINDINGS = [
         Binding(
             "enter",
