@@ -8,24 +8,30 @@ import json
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from textual.command import CommandPalette
 
 import vocabgame
 from vocabgame import kinds
-from vocabgame.deck import Catalog, load_text
+from vocabgame.deck import Catalog, load_catalog, load_text
 from vocabgame.deck.load import HEADER_KEYS, ITEM_KEYS, top_keys
+from vocabgame.insights import Tally
 from vocabgame.kinds import KINDS, ItemKind
 from vocabgame.model import Claim, Deck, FaceKey
 from vocabgame.paths import schema_path
-from vocabgame.play import MODES, Mode, PlanContext, Session
+from vocabgame.play import MODES, Mode, PlanContext, Round, Selection, Session
 from vocabgame.play.modes import register, unregister
+from vocabgame.play.overview import label
 from vocabgame.quiz import Choice, Grade, Kind, Picked, Question, Response
 from vocabgame.reading.checker import Checker
 from vocabgame.reading.node import Node
 from vocabgame.store import Store
+from vocabgame.ui.app import VocabApp
+from vocabgame.ui.screens.modes import ModePickerScreen
+from vocabgame.ui.screens.round import RoundScreen
 
 PACKAGE = Path(vocabgame.__file__).parent
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
@@ -62,6 +68,8 @@ class SuddenDeath(Mode):
     """Claims only, one point each, no second chances, and the schedule is left alone."""
 
     id = "sudden-death"
+    help = "claims only, one point each; a miss does not come back"
+    picker = True
     title = "Sudden death"
     description = "Claims only; a miss does not come back."
     banner = "sudden death"
@@ -156,6 +164,95 @@ def test_undo_in_a_mode_that_leaves_the_schedule_alone_keeps_other_cards(
     session.close()
 
 
+def _toy_app(tmp_path: Path) -> VocabApp:
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    (folder / "toy.yaml").write_text(CLAIMS, encoding="utf-8")
+    store = Store.open(tmp_path / "vocabgame.db")
+    session = Session(store, load_catalog([folder]), clock=lambda: NOW, tz=UTC, fuzz=False)
+    return VocabApp(session, seed=1, settle_seconds=0)
+
+
+async def test_a_mode_registered_from_outside_is_offered_by_the_picker_and_plays(
+    tmp_path: Path, sudden_death: Mode
+) -> None:
+    app = _toy_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("g")
+        await pilot.pause()
+        picker = app.screen
+        assert isinstance(picker, ModePickerScreen)
+        assert [m.id for m in picker.modes][-1] == "sudden-death"
+        await pilot.press(str(len(picker.modes)))
+        await pilot.pause()
+        assert isinstance(app.screen, RoundScreen) and app.screen.round.mode == "sudden-death"
+        await pilot.press("1")
+        await pilot.pause()
+        assert [r.mode for r in app.session.store.reviews()] == ["sudden-death"]
+    app.session.close()
+
+
+async def test_a_mode_registered_from_outside_is_offered_by_the_command_palette(
+    tmp_path: Path, sudden_death: Mode
+) -> None:
+    app = _toy_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press(*"Play Toy as Sudden")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, RoundScreen) and app.screen.round.mode == "sudden-death"
+        assert app.screen.round.deck_id == "toy"
+    app.session.close()
+
+
+def test_a_mode_registered_from_outside_keeps_its_best_for_stats(
+    tmp_path: Path, sudden_death: Mode
+) -> None:
+    deck, _ = load_text(CLAIMS, "toy.yaml")
+    assert deck is not None
+    session = _session(tmp_path, deck)
+    assert session.mode_bests()["sudden-death"] == {"best_score": None}
+    rnd = session.start("sudden-death", Selection("toy", seed=1))
+    assert isinstance(rnd, Round)
+    while (q := rnd.question()) is not None:
+        rnd.answer_choice(next(i for i, c in enumerate(q.choices) if c.value == q.answer))
+        rnd.advance()
+    rnd.finish()
+    assert session.mode_bests()["sudden-death"] == {"best_score": 3}
+    session.close()
+
+
+class Countdown(SuddenDeath):
+    """The toy mode with a clock: five seconds a question."""
+
+    id = "countdown"
+    question_seconds = 5.0
+
+
+def test_a_mode_that_sets_a_countdown_gets_a_clock_from_the_round(tmp_path: Path) -> None:
+    mode = register(Countdown())
+    try:
+        deck, _ = load_text(CLAIMS, "toy.yaml")
+        assert deck is not None
+        now = [NOW]
+        store = Store.open(tmp_path / "vocabgame.db")
+        session = Session(store, Catalog((deck,), ()), clock=lambda: now[0], tz=UTC, fuzz=False)
+        rnd = session.start(mode.id, Selection("toy", seed=1))
+        assert isinstance(rnd, Round)
+        assert rnd.time_left() == 5.0
+        now[0] += timedelta(seconds=6)
+        outcome = rnd.answer_choice(0)  # too late: counts as the time running out
+        assert not outcome.grade.correct and outcome.grade.note == "Time ran out."
+        assert rnd.timed_out == 1
+        session.close()
+    finally:
+        unregister(mode.id)
+
+
 def test_every_built_in_mode_says_what_it_is() -> None:
     for mode in MODES.values():
         assert mode.title and mode.description and mode.id
@@ -180,6 +277,9 @@ class RiddleKind(ItemKind):
     plural = "riddles"
     required = ("id", "riddle", "answer")
     item_type = Riddle
+    face_labels = {"riddle": "answer a riddle"}
+    traits = frozenset({"quick"})
+    display_field = "riddle"
 
     def read(self, checker: Checker, entry: Node, fields: dict[str, Node]) -> Riddle:
         return Riddle(
@@ -248,6 +348,38 @@ def test_a_kind_registered_from_outside_is_read_checked_asked_graded_and_played(
     assert outcome.grade.correct and outcome.points == 10
     assert [r.key for r in session.store.reviews()] == [FaceKey("riddles", "r1", "riddle")]
     session.close()
+
+
+class QuickFire(Mode):
+    """Only the kinds with the "quick" trait, whatever their section is called."""
+
+    id = "quick-fire"
+    title = "Quick fire"
+    description = "Quick questions only."
+
+    def plan(self, ctx: PlanContext) -> list[FaceKey]:
+        return ctx.faces("quick")[: ctx.size]
+
+
+def test_a_kind_registered_from_outside_is_chosen_by_trait_and_labelled_in_the_stats(
+    tmp_path: Path, riddles: ItemKind
+) -> None:
+    deck, problems = load_text(RIDDLES + CLAIMS.split("title: Toy\n")[1], "riddles.yaml")
+    assert deck is not None and problems == []
+    mode = register(QuickFire())
+    try:
+        session = _session(tmp_path, deck)
+        rnd = session.start(mode.id, Selection("riddles", seed=2))
+        assert isinstance(rnd, Round) and rnd.queue == [FaceKey("riddles", "r1", "riddle")]
+        q = rnd.question()
+        assert q is not None
+        rnd.answer_choice(next(i for i, c in enumerate(q.choices) if c.value == "yes"))
+        view = session.insights("riddles")
+        assert view.figures.per_kind == {"answer a riddle": Tally(1, 1)}
+        assert label([deck], FaceKey("riddles", "r1", "riddle")).startswith("What grows with")
+        session.close()
+    finally:
+        unregister(mode.id)
 
 
 def test_without_its_registration_a_section_is_an_unknown_key() -> None:

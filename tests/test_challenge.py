@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from vocabgame.deck import load_deck
-from vocabgame.play import Choice, Session
+from vocabgame.play import Selection, Session
 from vocabgame.play.modes.challenge import TIME_BONUS, Challenge, time_bonus
 from vocabgame.quiz import Kind
 
@@ -35,7 +35,7 @@ def start(tmp_path: Path, now: Now, **kw: object) -> Challenge:
     session = make_session(tmp_path, [deck, claims_deck(12)], now, countdown_seconds=20)
     kw.setdefault("seed", 1)
     deck = kw.pop("deck_id", None)
-    challenge = session.start("challenge", Choice(deck, **kw))  # type: ignore[arg-type]
+    challenge = session.start("challenge", Selection(deck, **kw))  # type: ignore[arg-type]
     assert isinstance(challenge, Challenge)
     SESSIONS[id(challenge)] = session
     return challenge

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from vocabgame.model import FaceKey
-from vocabgame.play import Choice, ModeId, Round
+from vocabgame.play import ModeId, Round, Selection
 from vocabgame.play.modes.drill import Pair, distinction, standings
 from vocabgame.quiz import Kind
 
@@ -116,7 +116,7 @@ def test_the_drill_asks_the_most_confused_pair_first_with_its_distinction(
     pick(rnd, "decode")  # prefill/decode twice
     pick(rnd, "prefill")
     pick(rnd, "batch")  # kv/batch once
-    drill = session.start("drill", Choice("d", size=20))
+    drill = session.start("drill", Selection("d", size=20))
     assert drill is not None and not drill.from_groups
     first = drill.round.queue[0]
     assert drill.pair(first) == Pair("d", "decode", "prefill")
@@ -143,7 +143,7 @@ def test_a_pair_retires_after_right_answers_in_a_row(tmp_path: Path, now: Now) -
     pair = Pair("d", "decode", "prefill")
 
     def drill_once(right: bool) -> list[str]:
-        drill = session.start("drill", Choice("d", size=1))
+        drill = session.start("drill", Selection("d", size=1))
         assert drill is not None and drill.round.mode == ModeId.DRILL
         q = drill.round.question()
         assert q is not None
@@ -164,7 +164,7 @@ def test_a_pair_retires_after_right_answers_in_a_row(tmp_path: Path, now: Now) -
     assert standings(session.store)[pair].confusions == 2
     assert drill_once(True) == [] and drill_once(True) == []
     assert drill_once(True) == ["Decode vs Prefill"]
-    assert session.start("drill", Choice("d", size=5)) is None  # nothing left to drill
+    assert session.start("drill", Selection("d", size=5)) is None  # nothing left to drill
     assert session.store.cards() == {}  # drill answers are practice: no schedule moved
 
 
@@ -172,7 +172,7 @@ def test_with_no_confusions_the_drill_offers_the_confusable_groups(
     tmp_path: Path, now: Now
 ) -> None:
     session = session_for(tmp_path, now)
-    drill = session.start("drill", Choice("d", size=10))
+    drill = session.start("drill", Selection("d", size=10))
     assert drill is not None and drill.from_groups
     assert [k.face for k in drill.round.queue] == ["cue-1", "cue-2"]
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from vocabgame.deck import load_deck
-from vocabgame.play import Choice, Session
+from vocabgame.play import Selection, Session
 from vocabgame.play.modes.interview import Interview, markdown, rating_for_ticks
 from vocabgame.quiz import Kind
 
@@ -39,7 +39,7 @@ def start(tmp_path: Path, now: Now, **kw: object) -> Interview:
     session = make_session(tmp_path, [deck], now)
     kw.setdefault("seed", 1)
     deck = kw.pop("deck_id", None)
-    interview = session.start("interview", Choice(deck, **kw))  # type: ignore[arg-type]
+    interview = session.start("interview", Selection(deck, **kw))  # type: ignore[arg-type]
     assert isinstance(interview, Interview)
     SESSIONS[id(interview)] = session
     return interview
@@ -94,7 +94,7 @@ def test_answers_are_kept_without_feedback_and_recall_is_graded_by_the_ticks(
         answer(interview, now, 5, q.kind != Kind.CHOICE or q.key.face != "scenario")
     [(n, recall)] = interview.recalls()
     assert recall.given == "decode is memory bound"
-    # Choice answers are saved as they are given; the recall waits for its ticks.
+    # Selection answers are saved as they are given; the recall waits for its ticks.
     saved = {(r.key.face, r.correct) for r in store.reviews()}
     assert ("scenario", False) in saved and not any(face == "recall" for face, _ in saved)
     report = interview.finish({n: [0]})  # one key point of two: Hard, counted right

@@ -245,23 +245,25 @@ def _error_at(shown: str, line: int, message: str) -> DeckError:
     return DeckError([Problem(shown, message, line)])
 
 
-def read_table(
-    data: bytes, shown: str, suffix: str = "", max_bytes: int = DEFAULT_MAX_BYTES
-) -> Imported:
-    """The terms of a two-column table. `shown` names the file in messages and `suffix` is its
-    extension (a last resort for the separator). Raises DeckError when nothing can be imported:
-    not text, too big, no rows, or one column only."""
-    text = decode_table(data, shown, max_bytes)
-    if "\x00" in text:
-        raise DeckError([Problem(shown, "file contains a NUL character; it is not a text file")])
+@dataclass(slots=True)
+class _Header:
+    """What Anki's "#key:value" lines at the top of an export say."""
+
     separator: str | None = None
     html: bool | None = None
-    special: dict[str, int] = {}  # Anki's "#guid column:1" and the like, 0-based
+    special: dict[str, int] = field(default_factory=dict)  # "#guid column:1" ..., 0-based
     deck_name: str | None = None
     deck_tags: tuple[str, ...] = ()
-    header_lines = body_start = 0
+    lines: int = 0
+    body_start: int = 0
+
+
+def _read_header(text: str, shown: str) -> _Header:
+    """The header lines of an Anki export; a separator or column that cannot be is an error
+    at its line."""
+    header = _Header()
     for line, key, value, end in _header_lines(text):
-        header_lines, body_start = line, end
+        header.lines, header.body_start = line, end
         if key == "separator":
             separator = SEPARATOR_NAMES.get(value.strip().lower(), value.strip())
             if len(separator) != 1 or separator in '\r\n"':
@@ -271,20 +273,37 @@ def read_table(
                     f"#separator:{value.strip()} is not a separator; use Tab, Comma, "
                     "Semicolon, Pipe or a single character",
                 )
+            header.separator = separator
         elif key == "html":
-            html = value.strip().lower() in ("true", "yes", "1")
+            header.html = value.strip().lower() in ("true", "yes", "1")
         elif key.endswith(" column"):
             number = value.strip()
             if not number.isdigit() or int(number) < 1:
                 raise _error_at(
                     shown, line, f"#{key} should be a column number from 1, not {number!r}"
                 )
-            special[key.removesuffix(" column")] = int(number) - 1
+            header.special[key.removesuffix(" column")] = int(number) - 1
         elif key == "deck":
-            deck_name = value.strip() or None
+            header.deck_name = value.strip() or None
         elif key == "tags":
-            deck_tags = tuple(dict.fromkeys(value.split()))
+            header.deck_tags = tuple(dict.fromkeys(value.split()))
         # notetype, columns, if matches, match scope ...: nothing a deck keeps
+    return header
+
+
+def read_table(
+    data: bytes, shown: str, suffix: str = "", max_bytes: int = DEFAULT_MAX_BYTES
+) -> Imported:
+    """The terms of a two-column table. `shown` names the file in messages and `suffix` is its
+    extension (a last resort for the separator). Raises DeckError when nothing can be imported:
+    not text, too big, no rows, or one column only."""
+    text = decode_table(data, shown, max_bytes)
+    if "\x00" in text:
+        raise DeckError([Problem(shown, "file contains a NUL character; it is not a text file")])
+    header = _read_header(text, shown)
+    separator, html, special = header.separator, header.html, header.special
+    deck_name, deck_tags = header.deck_name, header.deck_tags
+    header_lines, body_start = header.lines, header.body_start
     body = text[body_start:]
     if not body.strip():
         raise DeckError(
@@ -295,26 +314,8 @@ def read_table(
     sep_name = NAMES.get(separator, repr(separator))
     result = Imported(shown, separator, deck_name=deck_name, deck_tags=deck_tags)
 
-    try:
-        rows = _rows(body, separator, header_lines, quoted=True)
-    except csv.Error:
-        # Not valid quoted CSV (`"Hi" means hello`): Quizlet writes fields as they are, one row
-        # per line, so read it that way.
-        try:
-            rows = _rows(body, separator, header_lines, quoted=False)
-        except csv.Error as exc:  # a field over the csv module's size limit
-            raise DeckError([Problem(shown, f"cannot read this file as a table: {exc}")]) from None
-    filled = [row for _, row in rows if any(c.strip() for c in row)]
-    if filled and all(len(row) < 2 for row in filled):
-        raise DeckError(
-            [
-                Problem(
-                    shown,
-                    f"every row has one column (no {sep_name} between term and definition); "
-                    "give a table with two columns: term, definition",
-                )
-            ]
-        )
+    rows = _read_rows(body, separator, header_lines, shown)
+    filled = _filled_rows(rows, sep_name, shown)
     term_col, definition_col = [i for i in range(len(special) + 2) if i not in special.values()][:2]
     tags_col, deck_col = special.get("tags"), special.get("deck")
     decks_seen: set[str] = set()
@@ -348,17 +349,11 @@ def read_table(
                 "here and in every later row",
                 skipped=False,
             )
-        if not term:
-            result.note(line, "row has a definition but no term; skipped")
+        skipped = _skip_reason(term, definition, first)
+        if skipped is not None:
+            result.note(line, skipped)
             continue
-        if not definition:
-            result.note(line, f"term {term!r} has no definition; skipped")
-            continue
-        key = term.casefold()
-        if key in first:
-            result.note(line, f"duplicate term {term!r} (first at line {first[key]}); skipped")
-            continue
-        first[key] = line
+        first[term.casefold()] = line
         tags: tuple[str, ...] = ()
         if tags_col is not None and tags_col < len(row):
             tags = tuple(dict.fromkeys(cell(row, tags_col, one_line=True).split()))
@@ -366,16 +361,64 @@ def read_table(
         if deck_col is not None:
             decks_seen.add(cell(row, deck_col, one_line=True))
 
-    if result.deck_name is None and len(decks_seen) == 1:  # "#deck column:", one deck for all
+    return _finished(result, decks_seen)
+
+
+def _filled_rows(rows: list[tuple[int, list[str]]], sep_name: str, shown: str) -> list[list[str]]:
+    """The rows that hold anything; a table whose every such row has one column is an error."""
+    filled = [row for _, row in rows if any(c.strip() for c in row)]
+    if filled and all(len(row) < 2 for row in filled):
+        raise DeckError(
+            [
+                Problem(
+                    shown,
+                    f"every row has one column (no {sep_name} between term and definition); "
+                    "give a table with two columns: term, definition",
+                )
+            ]
+        )
+    return filled
+
+
+def _finished(result: Imported, decks_seen: set[str]) -> Imported:
+    """The import, with the deck's name from a "#deck column:" naming one deck for all rows;
+    an error when no row had both a term and a definition."""
+    if result.deck_name is None and len(decks_seen) == 1:
         result.deck_name = decks_seen.pop() or None
     if not result.terms:
         raise DeckError(
             [
                 *result.notes,
-                Problem(shown, "has no row with both a term and a definition; nothing to import"),
+                Problem(
+                    result.path, "has no row with both a term and a definition; nothing to import"
+                ),
             ]
         )
     return result
+
+
+def _read_rows(body: str, separator: str, offset: int, shown: str) -> list[tuple[int, list[str]]]:
+    """The rows of the table, read the CSV way, or as plain lines where the quoting is not
+    CSV's (`"Hi" means hello`: Quizlet writes fields as they are, one row per line)."""
+    try:
+        return _rows(body, separator, offset, quoted=True)
+    except csv.Error:
+        try:
+            return _rows(body, separator, offset, quoted=False)
+        except csv.Error as exc:  # a field over the csv module's size limit
+            raise DeckError([Problem(shown, f"cannot read this file as a table: {exc}")]) from None
+
+
+def _skip_reason(term: str, definition: str, first: dict[str, int]) -> str | None:
+    """Why a row with two columns is skipped (no term, no definition, a term given before),
+    or None to keep it."""
+    if not term:
+        return "row has a definition but no term; skipped"
+    if not definition:
+        return f"term {term!r} has no definition; skipped"
+    if term.casefold() in first:
+        return f"duplicate term {term!r} (first at line {first[term.casefold()]}); skipped"
+    return None
 
 
 def _rows(body: str, separator: str, offset: int, quoted: bool) -> list[tuple[int, list[str]]]:

@@ -6,18 +6,18 @@ from vocabgame.play.modes import (
     MODES,
     POINTS_RIGHT,
     STREAK_BONUS,
-    Choice,
     Mode,
     ModeId,
     PlanContext,
     Runner,
+    Selection,
 )
 from vocabgame.play.round import Missed, Outcome, Round, RoundSummary, Status
 from vocabgame.play.session import DeckSummary, Home, Session, open_session
 
 __all__ = [
     "MODES",
-    "Choice",
+    "Selection",
     "Limits",
     "RoundContext",
     "Runner",

@@ -28,12 +28,12 @@ from vocabgame.play.context import NO_LIMITS, Limits, RoundContext
 from vocabgame.play.modes import (
     EVERY_DECK,
     MODES,
-    Choice,
     Mode,
     ModeId,
     PlanContext,
     PreviewMode,
     Runner,
+    Selection,
 )
 from vocabgame.play.modes import by_name as mode_named
 from vocabgame.play.round import Round
@@ -413,14 +413,14 @@ class Session:
         """What a round needs of the session: the store, the scheduler, the clock, the decks."""
         return RoundContext(self.store, self.srs, self.clock, self.catalog.decks, self.next_due)
 
-    def start(self, mode: str, choice: Choice = EVERY_DECK) -> Round | Runner | None:
+    def start(self, mode: str, choice: Selection = EVERY_DECK) -> Round | Runner | None:
         """Start playing `choice` in the mode named (its name or id; KeyError for neither):
         a round, or the mode's runner around one; None when there is nothing to play. Raises
         KeyError for a deck that is not there, ValueError for a tag no item has."""
         return mode_named(mode).start(self, choice)
 
     def open_round(
-        self, mode: Mode, choice: Choice, size: int | None = None, limits: Limits = NO_LIMITS
+        self, mode: Mode, choice: Selection, size: int | None = None, limits: Limits = NO_LIMITS
     ) -> Round | None:
         """A round of the mode's plan (or its fallback's, when it plans nothing), its row
         stored when the mode keeps rounds; None when there is nothing to ask (an empty deck,
@@ -449,7 +449,7 @@ class Session:
         )
 
     def new_round(
-        self, mode: Mode, choice: Choice, queue: list[FaceKey], limits: Limits = NO_LIMITS
+        self, mode: Mode, choice: Selection, queue: list[FaceKey], limits: Limits = NO_LIMITS
     ) -> Round:
         """A round of exactly these faces in this mode, with no row of its own."""
         return Round(
@@ -474,7 +474,7 @@ class Session:
     ) -> Round | None:
         """A round of a mode that plays a plain round (`start` for any mode); None when there
         is nothing to ask."""
-        return self.open_round(MODES[mode], Choice(deck_id, tag, size, seed))
+        return self.open_round(MODES[mode], Selection(deck_id, tag, size, seed))
 
     def mode_bests(self) -> dict[str, dict[str, Any]]:
         """What each mode keeps as its best (`vocabgame stats --json`), by the mode's name."""
@@ -547,7 +547,7 @@ class Session:
         self.srs = Srs(settings.desired_retention, fuzz=self.srs.fuzz)
 
 
-def _stored_deck(choice: Choice) -> str | None:
+def _stored_deck(choice: Selection) -> str | None:
     """The deck a round is kept under: a round of exactly one deck is that deck's; any other
     choice (several decks, a tag, every deck) is kept as all decks."""
     ids = choice.deck_ids

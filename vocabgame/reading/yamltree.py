@@ -172,23 +172,60 @@ def _scalar(event: yaml.ScalarEvent) -> Node:
     )
 
 
-def parse(text: str) -> tuple[Node | None, list[YamlProblem]]:
-    """Parse one YAML document. Returns the root (None for an empty document) and soft problems
-    (duplicate keys); raises YamlProblem for anything that stops parsing."""
-    problems: list[YamlProblem] = []
-    anchors: dict[str, Node] = {}
-    # Each open collection: [node, pending key (str | None), key position]
-    stack: list[list[Any]] = []
-    root: Node | None = None
-    documents = 0
-    total = 0
+def _open(event: Any, mapping: bool, depth: int) -> list[Any]:
+    """A new collection's entry on the parse stack: [node, pending key, key position, anchor];
+    too deep or a tag decks do not use is a problem."""
+    line, col = _pos(event.start_mark)
+    if depth >= MAX_DEPTH:
+        raise YamlProblem(f"nesting deeper than {MAX_DEPTH} levels", line, col)
+    kind = "map" if mapping else "seq"
+    if event.tag not in _COLLECTION_TAGS[kind]:
+        raise YamlProblem(
+            f"unsupported YAML tag {event.tag!r}; decks use plain values only", line, col
+        )
+    node = Node(kind, {} if mapping else [], line, col)
+    return [node, None, (line, col), event.anchor]
 
-    def count(added: int, line: int, col: int) -> None:
+
+def _syntax_problem(exc: yaml.MarkedYAMLError, text: str) -> YamlProblem:
+    """PyYAML's syntax error as one sentence at its line and column, with a hint where one
+    helps."""
+    mark = exc.problem_mark or exc.context_mark
+    line, col = _pos(mark)
+    message = exc.problem or "YAML syntax error"
+    if exc.context:
+        started = exc.context_mark
+        if (
+            started is not None
+            and exc.problem_mark is not None
+            and started.line != exc.problem_mark.line
+        ):
+            message = f"{message} ({exc.context} that began at line {started.line + 1})"
+        else:
+            message = f"{message} ({exc.context})"
+    hint = next((h for words, h in _SYNTAX_HINTS if words in message), "")
+    if not hint and _char_at(text, exc.problem_mark) == "\t":
+        hint = "; indent with spaces, never tabs"
+    return YamlProblem(f"YAML syntax error: {message}{hint}", line, col)
+
+
+class _Tree:
+    """The tree being built from the parser's events: the open collections, the anchors, the
+    soft problems, and how many values the document holds once its aliases are expanded."""
+
+    def __init__(self) -> None:
+        self.problems: list[YamlProblem] = []
+        self.anchors: dict[str, Node] = {}
+        # Each open collection: [node, pending key (str | None), key position, anchor]
+        self.stack: list[list[Any]] = []
+        self.root: Node | None = None
+        self.total = 0
+
+    def count(self, added: int, line: int, col: int) -> None:
         # Each value is counted once where it is written, and an alias by the size of what it
         # repeats, so `total` is the size of the document once aliases are expanded.
-        nonlocal total
-        total += added
-        if total > MAX_NODES:
+        self.total += added
+        if self.total > MAX_NODES:
             raise YamlProblem(
                 f"the document expands to more than {MAX_NODES:,} values "
                 "(aliases that refer to aliases?)",
@@ -196,14 +233,21 @@ def parse(text: str) -> tuple[Node | None, list[YamlProblem]]:
                 col,
             )
 
-    def attach(node: Node, anchor: str | None) -> None:
-        nonlocal root
+    def alias(self, event: Any) -> None:
+        line, col = _pos(event.start_mark)
+        target = self.anchors.get(event.anchor or "")
+        if target is None:
+            raise YamlProblem(f"unknown alias *{event.anchor}", line, col)
+        self.count(target.size, line, col)
+        self.attach(target, None)
+
+    def attach(self, node: Node, anchor: str | None) -> None:
         if anchor:
-            anchors[anchor] = node
-        if not stack:
-            root = node
+            self.anchors[anchor] = node
+        if not self.stack:
+            self.root = node
             return
-        parent = stack[-1]
+        parent = self.stack[-1]
         pnode: Node = parent[0]
         if pnode.kind == "seq":
             pnode.value.append(node)
@@ -214,23 +258,40 @@ def parse(text: str) -> tuple[Node | None, list[YamlProblem]]:
             parent[1] = node.raw if not isinstance(node.value, str) else node.value
             parent[2] = (node.line, node.col)
         else:
-            key = parent[1]
-            if key in pnode.value:
-                first = pnode.key_pos[key]
-                problems.append(
-                    YamlProblem(
-                        f"duplicate key {key!r} (first given at line {first[0]}); "
-                        "YAML would silently keep only one",
-                        parent[2][0],
-                        parent[2][1],
-                    )
-                )
-            else:
-                pnode.value[key] = node
-                pnode.key_pos[key] = parent[2]
-                pnode.size += node.size
-            parent[1] = None
+            self._add_value(parent, node)
 
+    def _add_value(self, parent: list[Any], node: Node) -> None:
+        pnode: Node = parent[0]
+        key = parent[1]
+        if key in pnode.value:
+            first = pnode.key_pos[key]
+            self.problems.append(
+                YamlProblem(
+                    f"duplicate key {key!r} (first given at line {first[0]}); "
+                    "YAML would silently keep only one",
+                    parent[2][0],
+                    parent[2][1],
+                )
+            )
+        else:
+            pnode.value[key] = node
+            pnode.key_pos[key] = parent[2]
+            pnode.size += node.size
+        parent[1] = None
+
+
+def _one_document(event: Any, documents: int) -> None:
+    if documents > 1:
+        line, col = _pos(event.start_mark)
+        raise YamlProblem("a deck is a single YAML document; remove the extra '---'", line, col)
+
+
+def parse(text: str) -> tuple[Node | None, list[YamlProblem]]:
+    """Parse one YAML document. Returns the root (None for an empty document) and soft problems
+    (duplicate keys); raises YamlProblem for anything that stops parsing."""
+    tree = _Tree()
+    stack = tree.stack
+    documents = 0
     loader = _Loader(text)
     # Events are told apart by exact type below, which mypy does not narrow on.
     next_event: Callable[[], Any] = loader.get_event
@@ -239,68 +300,33 @@ def parse(text: str) -> tuple[Node | None, list[YamlProblem]]:
             kind_of = type(event)
             if kind_of is _ScalarEvent:  # most events: checked first
                 node = _scalar(event)
-                total += 1
-                if total > MAX_NODES:
-                    count(0, node.line, node.col)
-                attach(node, event.anchor)
+                tree.total += 1
+                if tree.total > MAX_NODES:
+                    tree.count(0, node.line, node.col)
+                tree.attach(node, event.anchor)
             elif kind_of is _MappingStart or kind_of is _SequenceStart:
-                line, col = _pos(event.start_mark)
-                if len(stack) >= MAX_DEPTH:
-                    raise YamlProblem(f"nesting deeper than {MAX_DEPTH} levels", line, col)
-                kind = "map" if kind_of is _MappingStart else "seq"
-                if event.tag not in _COLLECTION_TAGS[kind]:
-                    raise YamlProblem(
-                        f"unsupported YAML tag {event.tag!r}; decks use plain values only",
-                        line,
-                        col,
-                    )
-                count(1, line, col)
-                node = Node(kind, {} if kind == "map" else [], line, col)
-                stack.append([node, None, (line, col), event.anchor])
+                opened = _open(event, kind_of is _MappingStart, len(stack))
+                tree.count(1, opened[0].line, opened[0].col)
+                stack.append(opened)
             elif kind_of is _MappingEnd or kind_of is _SequenceEnd:
                 node, _, _, anchor = stack.pop()
-                attach(node, anchor)
+                tree.attach(node, anchor)
             elif kind_of is _Alias:
-                line, col = _pos(event.start_mark)
-                target = anchors.get(event.anchor or "")
-                if target is None:
-                    raise YamlProblem(f"unknown alias *{event.anchor}", line, col)
-                count(target.size, line, col)
-                attach(target, None)
+                tree.alias(event)
             elif kind_of is _DocumentStart:
                 documents += 1
-                if documents > 1:
-                    line, col = _pos(event.start_mark)
-                    raise YamlProblem(
-                        "a deck is a single YAML document; remove the extra '---'", line, col
-                    )
+                _one_document(event, documents)
             elif kind_of is _StreamEnd:
                 break
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = _pos(mark)
-        message = exc.problem or "YAML syntax error"
-        if exc.context:
-            started = exc.context_mark
-            if (
-                started is not None
-                and exc.problem_mark is not None
-                and started.line != exc.problem_mark.line
-            ):
-                message = f"{message} ({exc.context} that began at line {started.line + 1})"
-            else:
-                message = f"{message} ({exc.context})"
-        hint = next((h for words, h in _SYNTAX_HINTS if words in message), "")
-        if not hint and _char_at(text, exc.problem_mark) == "\t":
-            hint = "; indent with spaces, never tabs"
-        raise YamlProblem(f"YAML syntax error: {message}{hint}", line, col) from None
+        raise _syntax_problem(exc, text) from None
     except yaml.YAMLError as exc:
         raise YamlProblem(f"YAML syntax error: {exc}") from None
     except RecursionError:
         raise YamlProblem(f"nesting deeper than {MAX_DEPTH} levels") from None
     finally:
         loader.dispose()
-    return root, problems
+    return tree.root, tree.problems
 
 
 __all__ = ["Node", "YamlProblem", "parse"]

@@ -11,7 +11,7 @@ from textual.app import App
 from textual.binding import Binding
 
 from vocabgame.model import FaceKey
-from vocabgame.play import Choice, ModeId, Round, Runner, Session
+from vocabgame.play import ModeId, Round, Runner, Selection, Session
 from vocabgame.play.modes import by_name
 from vocabgame.printable import printable
 from vocabgame.store import StoreError
@@ -159,7 +159,7 @@ class VocabApp(App[int]):
         """Start playing a deck (None: all decks; or several) in a mode, and show it on the
         mode's screen (`mode_screen`)."""
         rules = by_name(mode)
-        choice = Choice(deck_id, tag, self.round_size, self.seed, self.minutes, self.questions)
+        choice = Selection(deck_id, tag, self.round_size, self.seed, self.minutes, self.questions)
         try:
             started = self.session.start(rules.id, choice)
         except StoreError as exc:

@@ -107,7 +107,7 @@ class PlanContext:
 
 
 @dataclass(frozen=True, slots=True)
-class Choice:
+class Selection:
     """What the player chose to play: one deck id, several or None (every deck), only the items
     with a tag, and what the command line may set (round size, seed, an interview's minutes
     and questions; None: the settings')."""
@@ -124,7 +124,7 @@ class Choice:
         return [self.deck] if isinstance(self.deck, str) else list(self.deck or [])
 
 
-EVERY_DECK = Choice()
+EVERY_DECK = Selection()
 
 
 class Runner(Protocol):
@@ -151,11 +151,11 @@ class Starter(Protocol):
     def round_title(self, deck: str | Sequence[str] | None, tag: str | None = None) -> str: ...
 
     def open_round(
-        self, mode: Mode, choice: Choice, size: int | None = None, limits: Limits = NO_LIMITS
+        self, mode: Mode, choice: Selection, size: int | None = None, limits: Limits = NO_LIMITS
     ) -> Round | None: ...
 
     def new_round(
-        self, mode: Mode, choice: Choice, queue: list[FaceKey], limits: Limits = NO_LIMITS
+        self, mode: Mode, choice: Selection, queue: list[FaceKey], limits: Limits = NO_LIMITS
     ) -> Round: ...
 
 
@@ -210,12 +210,12 @@ class Mode(ABC):
         """What a player types after `--mode` and reads in `stats --json`: its name, or id."""
         return self.name or self.id
 
-    def limits(self, settings: Settings, choice: Choice) -> Limits:
+    def limits(self, settings: Settings, choice: Selection) -> Limits:
         """The round's clock: by default the class's `question_seconds` and
         `time_limit_seconds`."""
         return Limits(self.question_seconds, self.time_limit_seconds)
 
-    def start(self, starter: Starter, choice: Choice) -> Round | Runner | None:
+    def start(self, starter: Starter, choice: Selection) -> Round | Runner | None:
         """Start playing the choice: by default a round of the mode's plan (or its fallback's),
         None when there is nothing to ask."""
         return starter.open_round(self, choice, limits=self.limits(starter.settings, choice))

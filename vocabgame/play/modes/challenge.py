@@ -18,10 +18,10 @@ from vocabgame.kinds import sections_with
 from vocabgame.model import FaceKey
 from vocabgame.play.context import Limits, RoundContext
 from vocabgame.play.modes.base import (
-    Choice,
     Mode,
     ModeId,
     PlanContext,
+    Selection,
     Starter,
     one_per_item,
     round_robin,
@@ -93,10 +93,10 @@ class ChallengeMode(Mode):
         )
         return one_per_item([*new, *seen], ctx.size, set())
 
-    def limits(self, settings: Settings, choice: Choice) -> Limits:
+    def limits(self, settings: Settings, choice: Selection) -> Limits:
         return Limits(question_seconds=float(settings.countdown_seconds))
 
-    def start(self, starter: Starter, choice: Choice) -> Challenge | None:
+    def start(self, starter: Starter, choice: Selection) -> Challenge | None:
         """A run against the countdown setting, kept in the table of the decks (or tag)
         played."""
         limits = self.limits(starter.settings, choice)

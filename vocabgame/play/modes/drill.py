@@ -17,7 +17,7 @@ from typing import Any
 
 from vocabgame.model import Confusable, Deck, FaceKey
 from vocabgame.play.context import RoundContext
-from vocabgame.play.modes.base import Choice, Mode, ModeId, PlanContext, Starter
+from vocabgame.play.modes.base import Mode, ModeId, PlanContext, Selection, Starter
 from vocabgame.play.round import Outcome, Round, RoundSummary
 from vocabgame.settings import Settings
 from vocabgame.store import Store
@@ -131,7 +131,7 @@ class DrillMode(Mode):
     def plan(self, ctx: PlanContext) -> list[FaceKey]:
         return []
 
-    def start(self, starter: Starter, choice: Choice) -> Drill | None:
+    def start(self, starter: Starter, choice: Selection) -> Drill | None:
         """A drill of the chosen decks' most-confused pairs (with none on record: their
         confusable groups); None when there is nothing to drill."""
         context, settings = starter.round_context(), starter.settings

@@ -19,10 +19,10 @@ from vocabgame.kinds import sections_with
 from vocabgame.model import Deck, FaceKey
 from vocabgame.play.context import Limits, RoundContext
 from vocabgame.play.modes.base import (
-    Choice,
     Mode,
     ModeId,
     PlanContext,
+    Selection,
     Starter,
     one_per_item,
     round_robin,
@@ -107,11 +107,11 @@ class InterviewMode(Mode):
             picked += one_per_item([*new, *seen], ctx.size - len(picked), taken)
         return picked
 
-    def limits(self, settings: Settings, choice: Choice) -> Limits:
+    def limits(self, settings: Settings, choice: Selection) -> Limits:
         minutes = settings.interview_minutes if choice.minutes is None else choice.minutes
         return Limits(round_seconds=minutes * 60)
 
-    def start(self, starter: Starter, choice: Choice) -> Interview | None:
+    def start(self, starter: Starter, choice: Selection) -> Interview | None:
         """A mock interview of the chosen (or the settings') number of questions against a
         clock of the chosen (or the settings') minutes, whichever ends first."""
         size = choice.questions or starter.settings.interview_questions

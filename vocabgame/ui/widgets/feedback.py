@@ -265,6 +265,70 @@ def _explanation_lines(outcome: Outcome) -> Iterable[str]:
         yield line
 
 
+def _labelled(text: Text, label: str, value: str | None) -> None:
+    """`label` in bold, then `value` on its line; nothing when there is no value."""
+    if value:
+        text.append(label, style="bold")
+        text.append(value + "\n")
+
+
+def _answer_text(outcome: Outcome, picked: int | None) -> Text:
+    """What the answer was, when the screen does not show it already, and the grade's note."""
+    grade, question = outcome.grade, outcome.question
+    text = Text()
+    if outcome.self_graded:
+        _labelled(text, "Model answer: ", grade.right_answer)
+        for point in grade.key_points:
+            text.append("  • ")
+            text.append(point + "\n")
+    elif question.kind == Kind.CHOICE:
+        chosen = question.choices[picked].text if picked is not None else ""
+        extra = grade.given[len(chosen) :].strip() if grade.given.startswith(chosen) else ""
+        if not grade.correct and extra.startswith("(") and extra.endswith(")"):
+            text.append(f"Your pick is the one {extra[1:-1]}.\n", style="italic")
+    elif not grade.correct or grade.note:
+        _labelled(text, "Answer: ", grade.right_answer)
+    if grade.note:
+        text.append(grade.note + "\n", style="italic")
+    if outcome.first_points is not None:
+        text.append(
+            f"Answered again after an undo: it scores at most what the first answer did "
+            f"({outcome.first_points} points).\n",
+            style="italic",
+        )
+    return text
+
+
+def _teaching_text(outcome: Outcome, example: str | None) -> Text:
+    """Why not the choice, the distinction, why, the version it describes and the example."""
+    grade = outcome.grade
+    text = Text()
+    _labelled(text, "Why not your choice: ", grade.why_not)
+    _labelled(text, "Easy to confuse: ", grade.distinction)
+    lines = list(_explanation_lines(outcome))
+    if lines:
+        if grade.explains_why:
+            text.append("Why: ", style="bold")
+        text.append("\n".join(lines) + "\n")
+    _labelled(text, "As of: ", outcome.question.version)
+    _labelled(text, "Example: ", example)
+    return text
+
+
+def _source_lines(outcome: Outcome, show_urls: bool) -> list[RenderableType]:
+    """One short line a source: the title, a terminal hyperlink where the terminal has them."""
+    lines: list[RenderableType] = []
+    for source in outcome.grade.sources:
+        line = Text("Source: ", style="dim", no_wrap=True, overflow="ellipsis")
+        line.append(source.title, style=Style(dim=True, underline=True, link=source.url))
+        lines.append(line)
+        if show_urls:
+            lines.append(Text("  " + source.url, style=Style(dim=True, link=source.url)))
+    if outcome.grade.sources and not show_urls:
+        lines.append(Text("l: show the full addresses", style="dim"))
+    return lines
+
+
 def feedback_body(
     outcome: Outcome,
     now: datetime,
@@ -275,71 +339,19 @@ def feedback_body(
 ) -> RenderableType:
     """Everything under the verdict: the marked choices, what the answer was (when not on
     screen already), why, the example, the sources and what happens next."""
-    grade, question = outcome.grade, outcome.question
     parts: list[RenderableType] = []
-    if question.kind == Kind.CHOICE:
-        parts.append(marked_choices(question, picked))
-    text = Text()
-    if outcome.self_graded:
-        text.append("Model answer: ", style="bold")
-        text.append(grade.right_answer + "\n")
-        for point in grade.key_points:
-            text.append("  • ")
-            text.append(point + "\n")
-    elif question.kind == Kind.CHOICE:
-        chosen = question.choices[picked].text if picked is not None else ""
-        extra = grade.given[len(chosen) :].strip() if grade.given.startswith(chosen) else ""
-        if not grade.correct and extra.startswith("(") and extra.endswith(")"):
-            text.append(f"Your pick is the one {extra[1:-1]}.\n", style="italic")
-    elif not grade.correct or grade.note:
-        text.append("Answer: ", style="bold")
-        text.append(grade.right_answer + "\n")
-    if grade.note:
-        text.append(grade.note + "\n", style="italic")
-    if outcome.first_points is not None:
-        text.append(
-            f"Answered again after an undo: it scores at most what the first answer did "
-            f"({outcome.first_points} points).\n",
-            style="italic",
-        )
-    if grade.why_not:
-        text.append("Why not your choice: ", style="bold")
-        text.append(grade.why_not + "\n")
-    if grade.distinction:
-        text.append("Easy to confuse: ", style="bold")
-        text.append(grade.distinction + "\n")
-    lines = list(_explanation_lines(outcome))
-    if lines:
-        if grade.explains_why:
-            text.append("Why: ", style="bold")
-        text.append("\n".join(lines) + "\n")
-    if question.version:
-        text.append("As of: ", style="bold")
-        text.append(question.version + "\n")
-    if example:
-        text.append("Example: ", style="bold")
-        text.append(example + "\n")
+    if outcome.question.kind == Kind.CHOICE:
+        parts += [marked_choices(outcome.question, picked), Text()]
+    text = _answer_text(outcome, picked)
+    text.append_text(_teaching_text(outcome, example))
     text.rstrip()
-    ending = Text()
-    if outcome.comes_back:
-        ending.append("It comes back later in this round.", style="italic")
-    elif outcome.next_due is not None:
-        ending.append(f"Next review {until(outcome.next_due, now)}.", style="italic")
-    if parts:
-        parts.append(Text())
     if text.plain:
         parts.append(text)
-    for source in grade.sources:
-        # One short line each: the title, a terminal hyperlink where the terminal has them.
-        line = Text("Source: ", style="dim", no_wrap=True, overflow="ellipsis")
-        line.append(source.title, style=Style(dim=True, underline=True, link=source.url))
-        parts.append(line)
-        if show_urls:
-            parts.append(Text("  " + source.url, style=Style(dim=True, link=source.url)))
-    if grade.sources and not show_urls:
-        parts.append(Text("l: show the full addresses", style="dim"))
-    if ending.plain:
-        parts.append(ending)
+    parts += _source_lines(outcome, show_urls)
+    if outcome.comes_back:
+        parts.append(Text("It comes back later in this round.", style="italic"))
+    elif outcome.next_due is not None:
+        parts.append(Text(f"Next review {until(outcome.next_due, now)}.", style="italic"))
     return Group(*parts)
 
 
