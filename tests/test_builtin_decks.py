@@ -30,14 +30,14 @@ from .deck_checks import expected_by_deck
 
 DECKS_DIR = builtin_decks_dir()
 
-MIN_TERMS = 180
-MIN_CONFUSABLES = 60
+MIN_TERMS = 260
+MIN_CONFUSABLES = 80
 MIN_CUES_PER_GROUP = 2
-MIN_SCENARIOS = 140
-MIN_CLAIMS = 80
+MIN_SCENARIOS = 200
+MIN_CLAIMS = 130
 MIN_CLAIM_SHARE = 0.35  # each of true and false answers at least this share of all claims
-MIN_RECALL = 35
-MIN_CALCULATIONS = 40
+MIN_RECALL = 80
+MIN_CALCULATIONS = 65
 MIN_TRUE_ABSOLUTE_CLAIMS = 1 / 3  # "absolute words mean false" must not be a working trick
 ABSOLUTE = re.compile(r"\b(always|never|only|every|any|all)\b", re.IGNORECASE)
 MAX_LONGEST_ANSWER_SHARE = 0.40
