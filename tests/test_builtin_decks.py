@@ -735,3 +735,121 @@ def test_no_cue_names_the_term_it_points_to(decks: list[Deck]) -> None:
                     ):
                         leaks.append(f"{_where(d, group.id)}: cue names {name!r}: {cue.text}")
     assert not leaks, "cues that give their answer away:" + _listing(leaks)
+
+
+# -- 10. scenario choices against chance, over every built-in scenario -------------------------
+#
+# Each statistic counts scenarios where one property of the choices points at the answer, and
+# compares the count with what an answer placed at random among the choices gives: a scenario of
+# n choices contributes a chance of 1/n (0 where the property cannot single out one choice, such
+# as a tied longest length). The count must lie inside the central range of that Poisson binomial
+# distribution that leaves at most 1% in each tail (CHANCE_TAIL); outside it, "pick the odd one",
+# "never pick the longest" and the like beat guessing across the decks.
+
+CHANCE_TAIL = 0.01
+
+
+def _tail_bounds(chances: list[float], tail: float = CHANCE_TAIL) -> tuple[int, int]:
+    """The fewest and the most hits with at least `tail` odds each, for independent trials."""
+    dist = [1.0]
+    for p in chances:
+        dist = [a * (1 - p) + b * p for a, b in zip([*dist, 0.0], [0.0, *dist], strict=True)]
+    low, below = 0, dist[0]
+    while below < tail:
+        low += 1
+        below += dist[low]
+    high, above = len(dist) - 1, dist[-1]
+    while above < tail:
+        high -= 1
+        above += dist[high]
+    return low, high
+
+
+def _lengths(deck: Deck, s: Scenario) -> tuple[int, list[int]]:
+    return len(_shown(deck, s.answer)), [len(_shown(deck, c)) for c in s.choices]
+
+
+def _lone_term(deck: Deck, s: Scenario) -> tuple[bool, bool] | None:
+    """(applies, the lone term is the answer) where exactly one choice is a term."""
+    terms = [c for c in s.choices if deck.term(c) is not None]
+    return (len(terms) == 1, s.answer in terms) if len(s.choices) >= 3 else None
+
+
+def _lone_text(deck: Deck, s: Scenario) -> tuple[bool, bool] | None:
+    texts = [c for c in s.choices if deck.term(c) is None]
+    return (len(texts) == 1, s.answer in texts) if len(s.choices) >= 3 else None
+
+
+def _extreme(longest: bool) -> Callable[[Deck, Scenario], tuple[bool, bool]]:
+    def check(deck: Deck, s: Scenario) -> tuple[bool, bool]:
+        answer, every = _lengths(deck, s)
+        extreme = max(every) if longest else min(every)
+        return every.count(extreme) == 1, answer == extreme and every.count(extreme) == 1
+
+    return check
+
+
+STATISTICS: dict[str, Callable[[Deck, Scenario], tuple[bool, bool] | None]] = {
+    "the lone term among written-out choices is the answer": _lone_term,
+    "the lone written-out choice among terms is the answer": _lone_text,
+    "the answer is the strictly longest choice": _extreme(longest=True),
+    "the answer is the strictly shortest choice": _extreme(longest=False),
+}
+
+# Measured when the statistics were added: the silenced odd-type-choice scenarios still favour the
+# lone term (16 of 17, chance 4.3), and the answer is the strictly longest choice in 17 of 156
+# (chance about 35). The lone written-out choice is the answer in 0 of 14 (chance 3.5: odds 1.8%),
+# within the bound but at its edge. Strict xfails: once the rewrites bring a count within chance,
+# the marker must go.
+NOT_YET_WITHIN_CHANCE = frozenset(
+    {
+        "the lone term among written-out choices is the answer",
+        "the answer is the strictly longest choice",
+    }
+)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(
+            n,
+            marks=pytest.mark.xfail(strict=True, reason="the built-in decks are still rewritten"),
+        )
+        if n in NOT_YET_WITHIN_CHANCE
+        else n
+        for n in STATISTICS
+    ],
+)
+def test_scenario_choices_point_at_the_answer_only_by_chance(decks: list[Deck], name: str) -> None:
+    chances: list[float] = []
+    hits: list[str] = []
+    for d in decks:
+        for s in d.scenarios:
+            found = STATISTICS[name](d, s)
+            if found is None:
+                continue
+            applies, hit = found
+            if name.startswith("the lone") and not applies:
+                continue  # only scenarios with a lone odd choice count
+            chances.append(1 / len(s.choices) if applies else 0.0)
+            if hit:
+                hits.append(_where(d, s.id))
+    assert chances, f"no built-in scenario to measure for {name!r}"
+    low, high = _tail_bounds(chances)
+    assert low <= len(hits) <= high, (
+        f"{name} in {len(hits)} of {len(chances)} scenarios; chance gives about "
+        f"{sum(chances):.1f}, and {low} to {high} at odds of {CHANCE_TAIL:.0%} per tail:"
+        + _listing(hits)
+    )
+
+
+@pytest.mark.parametrize(
+    ("chances", "expected"),
+    [
+        ([0.25] * 20, (1, 10)),  # binomial(20, 1/4): P(X = 0) = 0.3%, P(X >= 11) = 0.4%
+        ([0.0] * 4, (0, 0)),
+    ],
+)
+def test_tail_bounds(chances: list[float], expected: tuple[int, int]) -> None:
+    assert _tail_bounds(chances) == expected

@@ -1,4 +1,4 @@
-"""The lint rules for test-taking tells (`vocabgame validate --strict`, vocabgame/deck/lint.py).
+"""The lint rules for test-taking tells (`vocabgame validate --strict`, vocabgame/deck/lint/).
 
 Every rule has a case below: a small deck that leaks (the rule warns, at the exact line and
 column, and nothing else does) and the same deck fixed (no warning at all, strict).
@@ -14,7 +14,8 @@ import pytest
 
 from vocabgame.cli import main
 from vocabgame.deck import load_text
-from vocabgame.deck.lint import RULES, stated_results
+from vocabgame.deck.lint import RULES, stated_results, stem
+from vocabgame.deck.lint.lengths import bounds
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -92,10 +93,30 @@ confusables:
     sources: [vllm]
 """
 
+
+def skewed(longest: tuple[int, ...]) -> str:
+    """Ten scenarios, the `scenarios:` key on line 15: the answer is the middle choice by
+    length, or the longest where `longest` says 1, and the shortest in every third."""
+    lines = ["scenarios:"]
+    for i, flag in enumerate(longest):
+        answer = ("Abcdefghijk" if flag else "Abcdefg") if i % 3 else "Ab"
+        choices = [answer, "Abcd", "Abcdefghij"]
+        lines += [
+            f"  - id: s{i}",
+            f"    prompt: Which one, case {i}?",
+            f"    choices: {json.dumps(choices)}",
+            f"    answer: {answer}",
+            "    explanation: It is.",
+            "    why_not: {Abcd: No., Abcdefghij: No.}",
+            "    sources: [vllm]",
+        ]
+    return "\n".join(lines) + "\n"
+
+
 LONG = "The whole prompt is processed before the first token"
-DUPLICATE = "Decode reads every earlier token's keys."  # nearly the claim below: ratio 0.96
+DUPLICATE = "Decode reads each earlier token's keys."  # nearly the claim below: ratio 0.96
 READS_CLAIM = (
-    'claims:\n  - {id: reads, statement: "Decode re-reads every earlier token\'s keys", '
+    'claims:\n  - {id: reads, statement: "Decode re-reads each earlier token\'s keys", '
     "answer: true, explanation: It does., sources: [vllm]}\n"
 )
 
@@ -151,7 +172,8 @@ CASES: dict[str, tuple[str, str, str]] = {
             {"It never changes": "It does.", "It is fixed at startup": "No."},
         ),
         "deck.yaml:20:9: warning: a distractor says 'never' and the answer uses no absolute "
-        "word; players learn that absolute choices are wrong [absolute-distractors]",
+        "word; players learn that absolute choices are wrong: say the distractor without it, or "
+        "let the answer use one where that is true [absolute-distractors]",
         scenario(
             ["It depends on the input", "It stays the same", "It is fixed at startup"],
             "It depends on the input",
@@ -160,8 +182,10 @@ CASES: dict[str, tuple[str, str, str]] = {
     ),
     "absolute-claims": (
         CLAIMS % "false",
-        "deck.yaml:15:1: warning: 4 of the 4 claims with absolute words (always, never, "
-        "only ...) are false; players learn to answer false on sight [absolute-claims]",
+        "deck.yaml:15:1: warning: 4 of the 4 claims with absolute words (always, never, only, "
+        "every, all ...) are false; players learn to answer false on sight: add 2 true claims "
+        "that use an absolute word, or reword 2 of these without one (e.g. 'c1' and 'c2') "
+        "[absolute-claims]",
         CLAIMS % "true",
     ),
     "cue-names-term": (
@@ -182,13 +206,17 @@ CASES: dict[str, tuple[str, str, str]] = {
         + READS_CLAIM,
     ),
     "missing-why-not": (
-        scenario(["prefill", "decode", "Network"], "prefill", {"decode": "It starts later."}),
+        scenario(
+            ["prefill", "decode", "Network", "Disk"],
+            "prefill",
+            {"decode": "It starts later.", "Disk": "Not read."},
+        ),
         "deck.yaml:21:9: warning: the distractor 'Network' has no why_not; say why it does not "
         "fit [missing-why-not]",
         scenario(
-            ["prefill", "decode", "Network"],
+            ["prefill", "decode", "Network", "Disk"],
             "prefill",
-            {"decode": "It starts later.", "Network": "Quick."},
+            {"decode": "It starts later.", "Network": "Quick.", "Disk": "Not read."},
         ),
     ),
     "calc-tolerance": (
@@ -197,6 +225,37 @@ CASES: dict[str, tuple[str, str, str]] = {
         "and the tolerance 2% rejects 20; widen the tolerance or state the value more precisely "
         "[calc-tolerance]",
         CALCULATION % "21",
+    ),
+    "odd-type-choice": (
+        scenario(
+            ["prefill", "Reading the disk", "The network"],
+            "prefill",
+            {"Reading the disk": "Not read.", "The network": "Quick."},
+        ),
+        "deck.yaml:19:9: warning: 'Prefill' is the only term of the deck among 2 written-out "
+        "choices, so the odd one out stands out; make the other choices term ids too, or write "
+        "this one out like the rest [odd-type-choice]",
+        scenario(
+            ["Running the whole input", "Reading the disk", "The network"],
+            "Running the whole input",
+            {"Reading the disk": "Not read.", "The network": "Quick."},
+        ),
+    ),
+    "answer-length-skew": (
+        skewed((0,) * 10),
+        "deck.yaml:15:1: warning: the answer is the strictly longest choice in 0 of 10 "
+        "scenarios, where chance gives about 3.3 (odds under 2%); players learn never to pick "
+        "the longest. Make the answer the longest in at least 1 more: lengthen the answer or "
+        "shorten its distractors, e.g. in 's1' (4), 's2' (4), 's4' (4) (characters to change) "
+        "[answer-length-skew]",
+        skewed((0,) * 8 + (1, 1)),
+    ),
+    "cue-shares-word": (
+        CUES % "Prefilling grows with the prompt length.",
+        "deck.yaml:20:16: warning: the cue says 'prefilling', a word of its answer 'Prefill' "
+        "that no other term of the group has; a player can match the word instead of knowing: "
+        "describe it in other words [cue-shares-word]",
+        CUES % "It grows with the prompt length.",
     ),
 }
 
@@ -240,12 +299,13 @@ def test_a_hyphenated_name_is_not_an_absolute_word() -> None:
     assert problems(text) == []
     assert problems(text.replace("Weight-only", "Weights only")) == [
         "deck.yaml:19:9: warning: a distractor says 'only' and the answer uses no absolute word; "
-        "players learn that absolute choices are wrong [absolute-distractors]"
+        "players learn that absolute choices are wrong: say the distractor without it, or let "
+        "the answer use one where that is true [absolute-distractors]"
     ]
 
 
 def test_a_choice_is_not_compared_with_its_own_prompt() -> None:
-    prompt = "Which phase reads every earlier token's keys at each step?"
+    prompt = "Which phase reads each earlier token's keys at each step?"
     choices = [prompt, "Disk", "Network"]
     text = scenario(choices, "Disk", {prompt: "No.", "Network": "No."}, prompt=prompt)
     assert problems(text) == []
@@ -286,13 +346,112 @@ def test_a_claim_silenced_for_absolute_claims_leaves_the_count() -> None:
     leaky, _, _ = CASES["absolute-claims"]
     text = leaky.replace(
         "{id: c1,", "{lint: {ignore: [absolute-claims], reason: Quoted from the paper.}, id: c1,"
+    ).replace(
+        "{id: c2,", "{lint: {ignore: [absolute-claims], reason: Quoted from the paper.}, id: c2,"
     )
-    assert problems(text) == []  # 3 claims with absolute words are left, fewer than 4
+    assert problems(text) == []  # 2 claims with absolute words are left, fewer than 3
 
 
-def test_three_false_absolute_claims_are_too_few_to_call_a_pattern() -> None:
+def test_three_false_absolute_claims_of_three_are_a_pattern_and_two_are_too_few() -> None:
     leaky, _, _ = CASES["absolute-claims"]
-    assert problems(leaky.split("  - {id: c4")[0]) == []
+    three = leaky.split("  - {id: c4")[0]
+    assert problems(three) == [
+        "deck.yaml:15:1: warning: 3 of the 3 claims with absolute words (always, never, only, "
+        "every, all ...) are false; players learn to answer false on sight: add 1 true claim "
+        "that uses an absolute word, or reword 1 of these without one (e.g. 'c1') "
+        "[absolute-claims]"
+    ]
+    assert problems(three.split("  - {id: c3")[0]) == []
+
+
+def test_four_false_absolute_claims_of_five_are_a_pattern() -> None:
+    leaky, _, _ = CASES["absolute-claims"]
+    five = leaky + (
+        "  - {id: c5, statement: Every reply ends with a stop token., answer: true, "
+        "explanation: Or a length limit., sources: [vllm]}\n"
+    )
+    assert [p.split(": warning: ")[1][:40] for p in problems(five)] == [
+        "4 of the 5 claims with absolute words (a"
+    ]
+
+
+def test_absolute_claims_that_are_nearly_all_true_are_a_pattern_too() -> None:
+    _, _, fixed = CASES["absolute-claims"]
+    true = fixed.replace("answer: false", "answer: true")
+    assert problems(true) == [
+        "deck.yaml:15:1: warning: 4 of the 4 claims with absolute words (always, never, only, "
+        "every, all ...) are true; players learn to answer true on sight: add 2 false claims "
+        "that use an absolute word, or reword 2 of these without one (e.g. 'c1' and 'c2') "
+        "[absolute-claims]"
+    ]
+
+
+@pytest.mark.parametrize("word", ["every", "all", "cannot", "none", "Every", "All"])
+def test_every_all_cannot_and_none_are_absolute_words(word: str) -> None:
+    choices = ["It depends on the input", f"It grows {word} the same", "It is fixed at startup"]
+    text = scenario(choices, choices[0], {c: "No." for c in choices[1:]})
+    assert [p.rsplit(" [", 1)[1] for p in problems(text)] == ["absolute-distractors]"]
+
+
+def test_all_inside_a_hyphenated_name_is_not_an_absolute_word() -> None:
+    choices = ["It depends on the input", "An all-reduce per layer", "It is fixed at startup"]
+    text = scenario(choices, choices[0], {c: "No." for c in choices[1:]})
+    assert problems(text) == []
+
+
+def test_written_out_text_among_terms_is_the_odd_type_out() -> None:
+    text = scenario(
+        ["prefill", "decode", "The network"],
+        "prefill",
+        {"decode": "It starts later.", "The network": "Quick."},
+    )
+    assert problems(text) == [
+        "deck.yaml:21:9: warning: 'The network' is the only written-out choice among 2 terms of "
+        "the deck, so the odd one out stands out; replace it with the id of a tempting term, or "
+        "write every choice out [odd-type-choice]"
+    ]
+
+
+def test_two_choices_have_no_odd_one_out() -> None:
+    text = scenario(["prefill", "The network"], "prefill", {"The network": "Quick."})
+    assert problems(text) == []
+
+
+@pytest.mark.parametrize(
+    ("words", "stems"),
+    [
+        (["share", "shared", "sharing", "shares"], "shar"),
+        (["batch", "batches", "batching", "batched"], "batch"),
+        (["cache", "caches", "caching", "cached"], "cach"),
+        (["quantize", "quantized", "quantization"], "quantiz"),
+        (["parallel", "parallelism"], "parallel"),
+        (["process", "processes"], "process"),
+        (["status"], "status"),
+    ],
+)
+def test_stem_matches_the_forms_of_a_word(words: list[str], stems: str) -> None:
+    assert {stem(w) for w in words} == {stems}
+
+
+def test_a_word_every_term_of_the_group_has_tells_nothing() -> None:
+    steps = BASE.replace("term: Prefill\n", "term: Prefill step\n").replace(
+        "term: Decode\n", "term: Decode step\n"
+    )
+    deck, found = load_text(steps + CUES % "A step that grows with the prompt.", "d.yaml", True)
+    assert deck is not None and found == []
+    deck, found = load_text(steps + CUES % "A prefilling step.", "d.yaml", strict=True)
+    assert [p.rule for p in found] == ["cue-shares-word"]
+
+
+def test_length_bounds_follow_the_chance_of_each_scenario() -> None:
+    # 15 scenarios of 4 choices: none longest has odds 0.75**15 = 1.3%, one has 8%
+    assert bounds([0.25] * 15)[0] == 1
+    # 12 scenarios: none longest has odds 3.2%, not a pattern yet
+    assert bounds([0.25] * 12)[0] == 0
+    # a tied longest choice is never the answer's alone: it adds no chance
+    assert bounds([0.0] * 5) == (0, 0)
+    low, high = bounds([1 / 3] * 30)
+    assert (low, high) == (5, 15)  # binomial(30, 1/3): P(X <= 4) = 1.2%, P(X >= 16) = 1.9%
 
 
 @pytest.mark.parametrize(
@@ -380,7 +539,7 @@ def test_validate_strict_names_the_rule_of_each_warning_and_passes_the_fixed_dec
     assert captured.out.splitlines() == [
         f"{leaky}:21:9: warning: the distractor 'Network' has no why_not; say why it does not "
         "fit [missing-why-not]",
-        f"{leaky}:32:16: warning: the cue names its own answer, 'Prefill' [cue-names-term]",
+        f"{leaky}:34:16: warning: the cue names its own answer, 'Prefill' [cue-names-term]",
     ]
     assert captured.err.strip() == "1 file checked: 0 errors, 2 warnings"
     assert main(["validate", str(leaky)]) == 0  # tells are warnings, and only --strict warns

@@ -71,7 +71,10 @@ def test_the_base_deck_is_valid() -> None:
 
 def test_a_deck_with_every_section_is_valid() -> None:
     # Every distractor explained, or --strict warns (the missing-why-not lint rule).
-    explained = FULL.replace("first token.}", 'first token., "The network": Sending it is quick.}')
+    explained = FULL.replace(
+        "first token.}",
+        'first token., "The network": Sending it is quick., "The disk": The weights stay in memory.}',
+    ).replace('"The network"]', '"The network", "The disk"]')  # no choice the odd type out
     deck, problems = check(explained, strict=True)
     assert problems == []
     assert deck is not None

@@ -68,7 +68,7 @@ class DeckReader:
         self.renamed: dict[str, tuple[str, Node]] = {}  # old item id -> (new id, its node)
         self.versions: dict[str, str] = {}  # item id -> the release its fact describes
         self.linted: list[Entry] = []  # every item with its nodes, for the lint rules
-        self.claims_at: tuple[int, int] | None = None
+        self.sections_at: dict[str, tuple[int, int]] = {}  # where each section's key is
 
     def deck(self, root: Node) -> Deck | None:
         c = self.checker
@@ -94,8 +94,7 @@ class DeckReader:
             for (entry, fields), item in zip(rows, sections[section], strict=True):
                 ignore = self.lint_key(fields["lint"]) if "lint" in fields else frozenset()
                 self.linted.append(Entry(section, item, entry, fields, ignore))
-        if "claims" in top:
-            self.claims_at = root.key_pos["claims"]
+        self.sections_at = {s: root.key_pos[s] for s in KINDS if s in top}
         if any(p.severity == "error" for p in c.problems):
             return None
         assert header.deck_id is not None and header.title is not None
@@ -276,7 +275,7 @@ class DeckReader:
         for key, pos in c.source_nodes.items():
             if key not in c.cited:
                 c.warn(pos, f"source {key!r} is cited by no item")
-        c.problems.extend(lint.problems(c.path, deck, self.linted, self.claims_at))
+        c.problems.extend(lint.problems(c.path, deck, self.linted, self.sections_at))
 
 
 @contextmanager

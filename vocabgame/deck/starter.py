@@ -51,12 +51,13 @@ confusables:
 scenarios:
   - id: chat-first-words
     prompt: Users complain they stare at a blank reply for seconds. Which metric names the problem?
-    choices: [ttft, tpot, "Requests per second"]
+    choices: [ttft, tpot, "Requests per second", "Model load time"]
     answer: ttft
     explanation: The complaint is the wait before anything appears.
     why_not:
       tpot: It measures the pace after the first token, not the wait before it.
       "Requests per second": A throughput for the whole server, not one user's wait.
+      "Model load time": The model loads once when the server starts, not before every reply.
     sources: [vllm-bench]
 
 claims:
