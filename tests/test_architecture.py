@@ -443,3 +443,83 @@ def test_screens_render_what_the_core_returns_and_never_touch_the_store() -> Non
             if ".store." in line or line.rstrip().endswith("import Store") or ".conn" in line:
                 offenders.append(f"{path.name}:{number}: {line.strip()}")
     assert offenders == []
+
+
+# -- no import cycles ---------------------------------------------------------------------------
+
+# Package faces that may import lazily through a module-level __getattr__ (none today).
+LAZY_FACES: frozenset[str] = frozenset()
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path, name: str, known: set[str]) -> set[str]:
+    """Every vocabgame module this one imports, wherever the import stands (at the top, in a
+    function, under TYPE_CHECKING): `from a import b` counts as importing `a.b` when that is a
+    module, else `a`."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*parts, *([node.module] if node.module else [])])
+            targets = [
+                f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names
+            ]
+        else:
+            continue
+        for target in targets:
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target.startswith("vocabgame") and target != name:
+                found.add(target)
+    return found
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every cycle a depth-first walk of the import graph meets, as a path back to its start."""
+    cycles: list[list[str]] = []
+    done: set[str] = set()
+
+    def walk(name: str, trail: list[str]) -> None:
+        if name in trail:
+            cycles.append([*trail[trail.index(name) :], name])
+            return
+        if name in done:
+            return
+        for target in sorted(graph[name]):
+            walk(target, [*trail, name])
+        done.add(name)
+
+    for name in sorted(graph):
+        walk(name, [])
+    return cycles
+
+
+def test_no_import_cycle_among_vocabgame_modules() -> None:
+    paths = {_module_name(p): p for p in _modules()}
+    known = set(paths)
+    graph = {name: _imports(path, name, known) for name, path in paths.items()}
+    for face in LAZY_FACES:
+        graph[face] = set()
+    cycles = _cycles(graph)
+    assert cycles == [], "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)
+
+
+def test_the_cycle_finder_finds_two_modules_that_import_each_other(tmp_path: Path) -> None:
+    """The test above can fail: a deferred import back is an edge, and the cycle is named."""
+    (tmp_path / "vocabgame").mkdir()
+    a, b = tmp_path / "vocabgame" / "a.py", tmp_path / "vocabgame" / "b.py"
+    a.write_text("from vocabgame import b\n")
+    b.write_text("def f():\n    from vocabgame.a import x\n")
+    known = {"vocabgame", "vocabgame.a", "vocabgame.b"}
+    graph = {"vocabgame.a": _imports(a, "vocabgame.a", known)}
+    graph["vocabgame.b"] = _imports(b, "vocabgame.b", known)
+    assert _cycles(graph) == [["vocabgame.a", "vocabgame.b", "vocabgame.a"]]

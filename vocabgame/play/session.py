@@ -147,8 +147,9 @@ class Session:
     @property
     def notices(self) -> tuple[str, ...]:
         """Sentences to show once at start: an empty database file set up anew, a daily backup
-        that could not be written, progress carried to renamed items."""
-        return (*self.store.notices, *self.renames)
+        that could not be written, a stored setting that could not be used (its default
+        applies), progress carried to renamed items."""
+        return (*self.store.notices, *self.settings_problems, *self.renames)
 
     def reload_decks(self, force: bool = False) -> bool:
         """Read the deck folders again if a file was added, removed or saved (or `force`).
