@@ -15,6 +15,7 @@ from vocabgame import store as store_module
 from vocabgame.quiz import FaceKey
 from vocabgame.srs import Srs
 from vocabgame.store import SCHEMA_VERSION, Review, Store, StoreError
+from vocabgame.store import core as store_core
 
 from .faults import one_sentence
 
@@ -386,7 +387,7 @@ def test_a_large_store_opens_without_reading_every_page(
     with Store.open(path) as store:
         store.set_setting("round_size", 12)
     calls: list[str] = []
-    monkeypatch.setattr(store_module, "QUICK_CHECK_BYTES", 0)
+    monkeypatch.setattr(store_core, "QUICK_CHECK_BYTES", 0)
     real_connect = sqlite3.connect
 
     def traced(*args: object, **kwargs: object) -> sqlite3.Connection:
@@ -398,7 +399,7 @@ def test_a_large_store_opens_without_reading_every_page(
     with Store.open(path) as store:
         assert store.setting("round_size") == 12
     assert not any("quick_check" in sql for sql in calls)
-    monkeypatch.setattr(store_module, "QUICK_CHECK_BYTES", 1 << 30)
+    monkeypatch.setattr(store_core, "QUICK_CHECK_BYTES", 1 << 30)
     calls.clear()
     Store.open(path).close()
     assert any("quick_check" in sql for sql in calls)
