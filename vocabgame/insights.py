@@ -163,13 +163,13 @@ def collect(
                 "SELECT deck_id, item_id, face, reviews, right, lapses FROM face_stats"
             )
         }
-        learned = store.learned_answers(now - timedelta(days=RETENTION_DAYS))
+        learned = store.figures.learned_answers(now - timedelta(days=RETENTION_DAYS))
         first_day = today - timedelta(days=HEATMAP_DAYS - 1)
         # Answers per quarter hour (UTC), so that any time zone's days can be made of them
         # without reading every answer; a day or more before the first day shown is read too.
         window = now - timedelta(days=HEATMAP_DAYS + 1)
         if tag is None:  # kept per quarter and deck by triggers: no pass over the answers
-            recent = store.answers_per_quarter(window, deck_id)
+            recent = store.figures.answers_per_quarter(window, deck_id)
         else:
             bucket = (
                 "strftime('%Y-%m-%dT%H', reviewed_at) || ':'"

@@ -418,7 +418,7 @@ def _replay(store: Store, face: tuple[str, str, str], srs: Srs) -> int:
     row = conn.execute(
         "SELECT card_id FROM cards WHERE deck_id=? AND item_id=? AND face=?", face
     ).fetchone()
-    card_id = int(row[0]) if row is not None else store.next_card_id()
+    card_id = int(row[0]) if row is not None else store.schedules.next_card_id()
     history = conn.execute(
         "SELECT id, reviewed_at, rating FROM reviews WHERE deck_id=? AND item_id=? AND face=?"
         " AND scheduled=1 ORDER BY reviewed_at, id",

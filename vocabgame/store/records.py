@@ -66,7 +66,7 @@ class ReportRecord:
     body: dict[str, Any]
 
 
-def _report(row: tuple[Any, ...]) -> ReportRecord:
+def report_from_row(row: tuple[Any, ...]) -> ReportRecord:
     i, mode, at, decks, questions, correct, seconds, body = row
     return ReportRecord(
         i,
