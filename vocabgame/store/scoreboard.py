@@ -74,10 +74,14 @@ class Scoreboard(Part):
         return {deck_id: int(best) for deck_id, best in rows}
 
     @reads
-    def finished_times(self) -> list[datetime]:
-        """When each finished round ended (or started, if it has no end)."""
+    def finished_times(self, deck_id: str | None = None) -> list[datetime]:
+        """When each finished round ended (or started, if it has no end), of one deck alone
+        if given."""
         rows = self.conn.execute(
-            "SELECT COALESCE(ended_at, started_at) FROM rounds WHERE finished=1 ORDER BY id"
+            "SELECT COALESCE(ended_at, started_at) FROM rounds WHERE finished=1"
+            + (" AND deck_id = ?" if deck_id else "")
+            + " ORDER BY id",
+            (deck_id,) if deck_id else (),
         )
         return [datetime.fromisoformat(at) for (at,) in rows]
 
@@ -97,10 +101,14 @@ class Scoreboard(Part):
         return int(value) if value is not None else None
 
     @reads
-    def best_by_mode(self) -> dict[str, int]:
-        """The best score of a finished round, per mode (as stored: learn is "review")."""
+    def best_by_mode(self, deck_id: str | None = None) -> dict[str, int]:
+        """The best score of a finished round, per mode (as stored: learn is "review"), of
+        one deck's rounds alone if given."""
         rows = self.conn.execute(
-            "SELECT mode, MAX(score) FROM rounds WHERE finished=1 GROUP BY mode"
+            "SELECT mode, MAX(score) FROM rounds WHERE finished=1"
+            + (" AND deck_id = ?" if deck_id else "")
+            + " GROUP BY mode",
+            (deck_id,) if deck_id else (),
         )
         return {mode: int(best) for mode, best in rows}
 
