@@ -19,6 +19,7 @@ on that one connection, handed out as an attribute, as Anki's collection hands o
     store.preferences    the settings
     store.renames        progress carried from old ids to new
     store.figures        the stats screen's figures
+    store.transfer       every row a progress file holds (export, import)
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from vocabgame.store.reports import SavedReports
 from vocabgame.store.schedules import Schedules
 from vocabgame.store.schema import MIGRATIONS, SCHEMA_VERSION, statements
 from vocabgame.store.scoreboard import Scoreboard
+from vocabgame.store.transfer import Transfer
 
 DB_NAME = "vocabgame.db"
 QUICK_CHECK_BYTES = 32 * 1024 * 1024  # stores up to this size are checked whole at opening
@@ -66,6 +68,7 @@ class Store(Forwarders):
         self.preferences = Preferences(self)
         self.renames = Renames(self)
         self.figures = Figures(self)
+        self.transfer = Transfer(self)
 
     @classmethod
     def open(
