@@ -210,3 +210,48 @@ def test_an_override_travels_and_an_older_file_without_the_mark_still_imports(
     file.write_text(json.dumps(data), encoding="utf-8")
     assert main(["import-progress", str(file), "--data-dir", str(older)]) == 0
     assert stats_json(older, capsys)["overrides"] == 0
+
+
+def test_each_row_record_names_columns_of_its_table_and_round_trips(tmp_path: Path) -> None:
+    """The records a progress file is read and written through (vocabgame.store.rows) cannot
+    drift from the schema: every field is a column of its table, and a row read from a played
+    store goes to a dict and back, and to its columns and back, unchanged."""
+    from dataclasses import fields
+
+    from vocabgame.store.rows import ROWS
+
+    play_days(tmp_path, 0, 2)
+    with Store.open(tmp_path / DB_NAME) as store:
+        session = Session(store, CATALOG, clock=lambda: START + timedelta(days=2))
+        round_ = session.start_round("serving", seed=3)
+        assert round_ is not None
+        store.face_flags.add(round_.queue[0], START, "a note")
+        for kind in ROWS:
+            columns = {row[1] for row in store.conn.execute(f"PRAGMA table_info({kind.TABLE})")}
+            assert {f.name for f in fields(kind)} <= columns, kind.TABLE  # type: ignore[arg-type]
+            if kind.TABLE == "renames":
+                continue  # none carried in this store
+            rows = store.transfer.rows(kind)
+            assert rows, kind.TABLE
+            for row in rows:
+                assert kind.from_dict(row.to_dict()) == row
+                assert kind.from_db(row.to_db()) == row
+                assert kind.problem(row.to_dict()) is None
+
+
+def test_a_bad_entry_is_refused_with_its_place_and_field(tmp_path: Path) -> None:
+    from vocabgame.progress import FORMAT, ProgressError, check_progress
+
+    review = {
+        "deck_id": "d",
+        "item_id": "i",
+        "face": "f",
+        "reviewed_at": "2026-01-01T00:00:00+00:00",
+    }
+    bad = {"format": FORMAT, "version": 1, "reviews": [review | {"rating": 7}]}
+    with pytest.raises(ProgressError) as refused:
+        check_progress(bad, "p.json")
+    assert str(refused.value) == "p.json: reviews[0].rating should be a rating from 1 to 4, not 7."
+    with pytest.raises(ProgressError) as refused:
+        check_progress({"format": FORMAT, "version": 1, "rounds": [{"id": 1}]}, "p.json")
+    assert str(refused.value) == "p.json: rounds[0] has no mode."

@@ -15,6 +15,7 @@ from vocabgame import store as store_module
 from vocabgame.quiz import FaceKey
 from vocabgame.srs import Srs
 from vocabgame.store import SCHEMA_VERSION, Review, Store, StoreError
+from vocabgame.store import core as store_core
 
 from .faults import one_sentence
 
@@ -48,11 +49,11 @@ def test_a_new_store_has_the_current_schema_version_and_uses_wal(tmp_path: Path)
 def test_reopening_keeps_the_data_and_does_not_migrate_again(tmp_path: Path) -> None:
     path = tmp_path / "vocabgame.db"
     store = Store.open(path)
-    store.set_setting("round_size", 12)
+    store.preferences.set("round_size", 12)
     store.close()
     store = Store.open(path)
     try:
-        assert store.setting("round_size") == 12
+        assert store.preferences.get("round_size") == 12
         assert store.conn.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
     finally:
         store.close()
@@ -80,12 +81,12 @@ def test_a_locked_database_is_reported_as_in_use(tmp_path: Path) -> None:
         store = Store.open(path, timeout=0.1)  # reading still works in WAL mode
         try:
             with pytest.raises(StoreError) as info:
-                store.set_setting("new_per_day", 5)
+                store.preferences.set("new_per_day", 5)
             message = str(info.value)
             assert "in use" in message and str(path) in message
             assert one_sentence(message), message
             with pytest.raises(StoreError, match="in use"):
-                store.flag(KEY, NOW)
+                store.face_flags.add(KEY, NOW)
         finally:
             store.close()
     finally:
@@ -93,9 +94,9 @@ def test_a_locked_database_is_reported_as_in_use(tmp_path: Path) -> None:
         other.close()
     store = Store.open(path, timeout=0.1)  # free again: the write goes through
     try:
-        store.set_setting("new_per_day", 5)
-        assert store.setting("new_per_day") == 5
-        assert store.flags() == []  # the refused write left nothing behind
+        store.preferences.set("new_per_day", 5)
+        assert store.preferences.get("new_per_day") == 5
+        assert store.face_flags.all() == []  # the refused write left nothing behind
     finally:
         store.close()
 
@@ -138,15 +139,15 @@ def test_a_folder_that_cannot_be_created_is_reported(tmp_path: Path) -> None:
 def test_settings_round_trip(tmp_path: Path, value: object) -> None:
     path = tmp_path / "vocabgame.db"
     store = Store.open(path)
-    assert store.setting("some_key") is None
-    assert store.setting("some_key", "fallback") == "fallback"
-    store.set_setting("some_key", value)
+    assert store.preferences.get("some_key") is None
+    assert store.preferences.get("some_key", "fallback") == "fallback"
+    store.preferences.set("some_key", value)
     store.close()
     store = Store.open(path)
     try:
-        assert store.setting("some_key", "fallback") == value
-        store.set_setting("some_key", "replaced")
-        assert store.setting("some_key") == "replaced"
+        assert store.preferences.get("some_key", "fallback") == value
+        store.preferences.set("some_key", "replaced")
+        assert store.preferences.get("some_key") == "replaced"
         assert store.conn.execute("SELECT COUNT(*) FROM settings").fetchone() == (1,)
     finally:
         store.close()
@@ -165,27 +166,29 @@ def test_record_and_undo_at_the_store_level(tmp_path: Path) -> None:
         return compute
 
     try:
-        round_id = store.start_round("deck", "review", NOW)
+        round_id = store.scoreboard.start("deck", "review", NOW)
         review = Review(KEY, NOW, 3, True, 1234, "review", "True", 10)
-        first_id, first = store.record(review, schedule(3, NOW), round_id, (1, 1, 10, 1))
+        first_id, first = store.answers.record(review, schedule(3, NOW), round_id, (1, 1, 10, 1))
         assert first is not None and seen == [(None, 1)]  # a new card gets a free id
-        assert store.reviews() == [review]
-        assert store.card(KEY).to_dict() == first.to_dict()  # type: ignore[union-attr]
+        assert store.answers.all() == [review]
+        assert store.schedules.card(KEY).to_dict() == first.to_dict()  # type: ignore[union-attr]
         later = NOW + timedelta(days=1)
         review2 = Review(KEY, later, 1, False, 99, "review", "False", 0)
-        second_id, second = store.record(review2, schedule(1, later), round_id, (2, 1, 10, 1))
+        second_id, second = store.answers.record(
+            review2, schedule(1, later), round_id, (2, 1, 10, 1)
+        )
         assert seen[1][0].to_dict() == first.to_dict()  # type: ignore[union-attr]
-        assert store.card(KEY).to_dict() == second.to_dict()  # type: ignore[union-attr]
-        assert store.rounds()[0].questions == 2
+        assert store.schedules.card(KEY).to_dict() == second.to_dict()  # type: ignore[union-attr]
+        assert store.scoreboard.all()[0].questions == 2
 
-        assert store.undo(second_id, round_id, (1, 1, 10, 1)) == review2
-        assert store.card(KEY).to_dict() == first.to_dict()  # type: ignore[union-attr]
-        assert store.reviews() == [review]
-        assert store.rounds()[0].questions == 1  # in the same transaction as the delete
-        assert store.undo(first_id, round_id, (0, 0, 0, 0)) == review
-        assert store.card(KEY) is None and store.reviews() == []
-        assert store.rounds()[0].questions == 0
-        assert store.undo(first_id) is None
+        assert store.answers.undo(second_id, round_id, (1, 1, 10, 1)) == review2
+        assert store.schedules.card(KEY).to_dict() == first.to_dict()  # type: ignore[union-attr]
+        assert store.answers.all() == [review]
+        assert store.scoreboard.all()[0].questions == 1  # in the same transaction as the delete
+        assert store.answers.undo(first_id, round_id, (0, 0, 0, 0)) == review
+        assert store.schedules.card(KEY) is None and store.answers.all() == []
+        assert store.scoreboard.all()[0].questions == 0
+        assert store.answers.undo(first_id) is None
     finally:
         store.close()
 
@@ -196,7 +199,7 @@ def test_a_write_refused_inside_a_transaction_is_one_sentence_and_keeps_nothing(
     """A store that refuses writes (here with query_only, as a read-only file does): the
     store's own error in one sentence, nothing kept, and the store stays usable."""
     with Store.open(tmp_path / "vocabgame.db") as store:
-        round_id = store.start_round("deck", "review", NOW)
+        round_id = store.scoreboard.start("deck", "review", NOW)
         store.conn.execute("PRAGMA query_only = ON")
         review = Review(KEY, NOW, 3, True, 10, "review", "True", 10)
 
@@ -204,14 +207,14 @@ def test_a_write_refused_inside_a_transaction_is_one_sentence_and_keeps_nothing(
             return Srs(fuzz=False).review(Card(card_id=new_id, due=NOW), 3, NOW)
 
         with pytest.raises(StoreError) as info:
-            store.record(review, card, round_id, (1, 1, 10, 1))
+            store.answers.record(review, card, round_id, (1, 1, 10, 1))
         message = str(info.value)
         assert "read-only" in message and "not saved" in message and one_sentence(message)
         assert not store.conn.in_transaction
         store.conn.execute("PRAGMA query_only = OFF")
-        assert store.review_count() == 0 and store.cards() == {}
-        store.record(review, card, round_id, (1, 1, 10, 1))
-        assert store.review_count() == 1
+        assert store.answers.count() == 0 and store.schedules.cards() == {}
+        store.answers.record(review, card, round_id, (1, 1, 10, 1))
+        assert store.answers.count() == 1
 
 
 def test_a_full_disk_says_so_instead_of_a_rollback_error(tmp_path: Path) -> None:
@@ -222,7 +225,7 @@ def test_a_full_disk_says_so_instead_of_a_rollback_error(tmp_path: Path) -> None
         store.conn.execute(f"PRAGMA max_page_count = {pages}")
         with pytest.raises(StoreError) as info:
             for n in range(2000):
-                store.flag(FaceKey("deck", f"item-{n}", "claim"), NOW, "x" * 2000)
+                store.face_flags.add(FaceKey("deck", f"item-{n}", "claim"), NOW, "x" * 2000)
         message = str(info.value)
         assert "full" in message and "not saved" in message, message
         assert "rollback" not in message.lower()
@@ -248,7 +251,7 @@ def test_migrating_keeps_one_flag_per_face_with_its_latest_note(tmp_path: Path) 
     )
     conn.close()
     with Store.open(path) as store:
-        assert store.flags() == [
+        assert store.face_flags.all() == [
             (
                 FaceKey("d", "a", "term"),
                 datetime(2025, 3, 1, 9, tzinfo=UTC),
@@ -257,11 +260,13 @@ def test_migrating_keeps_one_flag_per_face_with_its_latest_note(tmp_path: Path) 
             (FaceKey("d", "a", "typed"), datetime(2025, 3, 4, 9, tzinfo=UTC), ""),
             (FaceKey("d", "b", "term"), datetime(2025, 3, 5, 9, tzinfo=UTC), "new note"),
         ]
-        store.flag(FaceKey("d", "a", "term"), NOW)  # still one row: the index holds
-        assert len(store.flags()) == 3
-        assert store.unflag(FaceKey("d", "a", "term")) and not store.unflag(KEY)
-        assert not store.is_flagged(FaceKey("d", "a", "term"))
-        assert store.is_flagged(FaceKey("d", "b", "term"))
+        store.face_flags.add(FaceKey("d", "a", "term"), NOW)  # still one row: the index holds
+        assert len(store.face_flags.all()) == 3
+        assert store.face_flags.remove(FaceKey("d", "a", "term")) and not store.face_flags.remove(
+            KEY
+        )
+        assert not store.face_flags.is_flagged(FaceKey("d", "a", "term"))
+        assert store.face_flags.is_flagged(FaceKey("d", "b", "term"))
 
 
 def test_an_override_is_one_transaction_and_undo_still_takes_it_back(tmp_path: Path) -> None:
@@ -274,33 +279,40 @@ def test_an_override_is_one_transaction_and_undo_still_takes_it_back(tmp_path: P
         return srs.review(before or srs.new_card(card_id, NOW), 3, NOW)
 
     with Store.open(tmp_path / "vocabgame.db") as store:
-        round_id = store.start_round("deck", "review", NOW)
+        round_id = store.scoreboard.start("deck", "review", NOW)
         review = Review(KEY, NOW, 1, False, 900, "review", "tpot")
-        review_id, card = store.record(review, wrong, round_id, round_totals=(1, 0, 0, 0))
+        review_id, card = store.answers.record(review, wrong, round_id, round_totals=(1, 0, 0, 0))
         assert card is not None
         store.conn.execute("PRAGMA query_only = ON")  # a refused write changes nothing
         with pytest.raises(StoreError):
-            store.override(
+            store.answers.override(
                 review_id, rating=3, points=10, schedule=right, round_totals=(1, 1, 10, 1)
             )
         store.conn.execute("PRAGMA query_only = OFF")
-        assert store.overridden() == [] and store.card(KEY).to_dict() == card.to_dict()  # type: ignore[union-attr]
-        new = store.override(
+        assert (
+            store.answers.overridden_ids() == []
+            and store.schedules.card(KEY).to_dict() == card.to_dict()
+        )  # type: ignore[union-attr]
+        new = store.answers.override(
             review_id, rating=3, points=10, schedule=right, round_totals=(1, 1, 10, 1)
         )
         # recomputed from the schedule before the answer (none: a new card, same card id)
         expected = srs.review(srs.new_card(card.card_id, NOW), 3, NOW)
         assert new is not None and new.to_dict() == expected.to_dict()
-        [saved] = store.reviews()
+        [saved] = store.answers.all()
         assert (saved.correct, saved.rating, saved.points) == (True, 3, 10)
-        assert store.overridden() == [review_id] and store.override_count() == 1
-        assert store.card(KEY).to_dict() == expected.to_dict()  # type: ignore[union-attr]
-        [played] = store.rounds()
+        assert store.answers.overridden_ids() == [review_id] and store.answers.override_count() == 1
+        assert store.schedules.card(KEY).to_dict() == expected.to_dict()  # type: ignore[union-attr]
+        [played] = store.scoreboard.all()
         assert (played.questions, played.correct, played.score, played.best_streak) == (1, 1, 10, 1)
-        store.undo(review_id, round_id, (0, 0, 0, 0))
-        assert store.reviews() == [] and store.card(KEY) is None and store.override_count() == 0
+        store.answers.undo(review_id, round_id, (0, 0, 0, 0))
+        assert (
+            store.answers.all() == []
+            and store.schedules.card(KEY) is None
+            and store.answers.override_count() == 0
+        )
         with pytest.raises(StoreError, match="no longer in"):
-            store.override(review_id, rating=3, points=10, schedule=right)
+            store.answers.override(review_id, rating=3, points=10, schedule=right)
 
 
 def test_damage_advice_names_all_three_files(tmp_path: Path) -> None:
@@ -354,19 +366,19 @@ def test_a_read_only_file_opens_for_reading(
     permissions do not stop writes, so the permission check is what is replaced here)."""
     path = tmp_path / "vocabgame.db"
     with Store.open(path) as store:
-        store.set_setting("round_size", 12)
+        store.preferences.set("round_size", 12)
     monkeypatch.setattr(store_module.os, "access", lambda p, mode: False)
     with Store.open(path) as store:
         assert store.read_only is not None
         assert "read-only" in str(store.read_only) and one_sentence(str(store.read_only))
-        assert store.setting("round_size") == 12  # still readable
+        assert store.preferences.get("round_size") == 12  # still readable
 
 
 def test_a_damaged_settings_value_falls_back_with_one_sentence(tmp_path: Path) -> None:
     with Store.open(tmp_path / "vocabgame.db") as store:
         store.conn.execute("INSERT INTO settings VALUES ('round_size', '{not json')")
         store.conn.execute("INSERT INTO settings VALUES ('new_per_day', '-4')")
-        settings, problems = store.settings()
+        settings, problems = store.preferences.read()
     assert settings.round_size == type(settings)().round_size
     assert settings.new_per_day == type(settings)().new_per_day
     assert len(problems) == 2 and all(one_sentence(p) for p in problems)
@@ -384,9 +396,9 @@ def test_a_large_store_opens_without_reading_every_page(
     (damage further in is reported where a read meets it, and by vocabgame check)."""
     path = tmp_path / "vocabgame.db"
     with Store.open(path) as store:
-        store.set_setting("round_size", 12)
+        store.preferences.set("round_size", 12)
     calls: list[str] = []
-    monkeypatch.setattr(store_module, "QUICK_CHECK_BYTES", 0)
+    monkeypatch.setattr(store_core, "QUICK_CHECK_BYTES", 0)
     real_connect = sqlite3.connect
 
     def traced(*args: object, **kwargs: object) -> sqlite3.Connection:
@@ -396,9 +408,9 @@ def test_a_large_store_opens_without_reading_every_page(
 
     monkeypatch.setattr(store_module.sqlite3, "connect", traced)
     with Store.open(path) as store:
-        assert store.setting("round_size") == 12
+        assert store.preferences.get("round_size") == 12
     assert not any("quick_check" in sql for sql in calls)
-    monkeypatch.setattr(store_module, "QUICK_CHECK_BYTES", 1 << 30)
+    monkeypatch.setattr(store_core, "QUICK_CHECK_BYTES", 1 << 30)
     calls.clear()
     Store.open(path).close()
     assert any("quick_check" in sql for sql in calls)
@@ -453,7 +465,7 @@ def test_weakest_orders_cards_exactly_as_fsrs_retrievability_does(tmp_path: Path
     cards[FaceKey("other", "i000", "claim")] = Card(card_id=1000, due=now)  # not asked for
     with Store.open(tmp_path / "vocabgame.db") as store:
         _put_cards(store, cards)
-        got = list(store.weakest(["deck"], now, srs.forgetting_curve()))
+        got = list(store.schedules.weakest(["deck"], now, srs.forgetting_curve()))
     ours = {k: c for k, c in cards.items() if k.deck_id == "deck"}
     expected = sorted(ours, key=lambda k: (srs.retrievability(ours[k], now), ours[k].due, k))
     assert got == expected
@@ -513,7 +525,7 @@ def test_weakest_brings_pythons_pow_where_sqlite_was_built_without_it(tmp_path: 
         _put_cards(store, cards)
         without = WithoutPow(store.conn)
         store.conn = without  # type: ignore[assignment]
-        got = list(store.weakest(["deck"], NOW, srs.forgetting_curve()))
+        got = list(store.schedules.weakest(["deck"], NOW, srs.forgetting_curve()))
         store.conn = without.conn
     assert without.given
     assert got == sorted(cards, key=lambda k: (srs.retrievability(cards[k], NOW), cards[k].due, k))

@@ -109,7 +109,7 @@ def test_the_summaries_follow_answers_undo_overrides_and_imports(tmp_path: Path)
     now: Now = [START]
     decks = (claims_deck(8), terms_deck(6), parse(MIXED))
     store = Store.open(tmp_path / "a" / "vocabgame.db")
-    store.set_setting("new_per_day", 4)
+    store.preferences.set("new_per_day", 4)
     session = Session(store, Catalog(decks, ()), clock=lambda: now[0], tz=UTC)
     rng = random.Random(7)
     learned = 0
@@ -135,7 +135,7 @@ def test_the_summaries_follow_answers_undo_overrides_and_imports(tmp_path: Path)
             for left in (0, 1, 3):
                 assert_home_agrees(session, left)
     assert learned > 0  # the retention figure was not empty
-    assert session.store.overridden()  # overrides happened
+    assert session.store.answers.overridden_ids()  # overrides happened
 
     # An import merges the history into another store: its summaries follow too.
     exported = export_progress(session.store, now[0])

@@ -29,6 +29,7 @@ from datetime import date, datetime, tzinfo
 from pathlib import Path
 
 from vocabgame.store import DB_NAME
+from vocabgame.store.audit import Audit
 
 BACKUP_DIR = "backups"
 LOCK_NAME = "vocabgame.lock"
@@ -173,14 +174,6 @@ def backup_now(
         raise BackupError(f"Could not write a backup to {folder} ({_reason(exc)}).") from None
 
 
-def _has_progress(conn: sqlite3.Connection) -> bool:
-    row = conn.execute(
-        "SELECT EXISTS (SELECT 1 FROM reviews) OR EXISTS (SELECT 1 FROM rounds)"
-        " OR EXISTS (SELECT 1 FROM settings)"
-    ).fetchone()
-    return bool(row[0])
-
-
 def daily_backup(
     source: sqlite3.Connection, data_dir: Path, now: datetime, tz: tzinfo | None = None
 ) -> tuple[Path | None, str | None]:
@@ -190,7 +183,7 @@ def daily_backup(
     on whatever happens here."""
     try:
         today = _local(now, tz).date()
-        if any(b.day == today for b in list_backups(data_dir)) or not _has_progress(source):
+        if any(b.day == today for b in list_backups(data_dir)) or not Audit(source).has_progress():
             return None, None
         written = backup_now(source, data_dir, now, tz)
         prune(data_dir)
@@ -334,11 +327,10 @@ def contents(path: Path) -> Contents:
     """What a database holds, read without writing anything; raises sqlite3.Error."""
     conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     try:
-        reviews, last = conn.execute("SELECT COUNT(*), MAX(reviewed_at) FROM reviews").fetchone()
-        rounds = conn.execute("SELECT COUNT(*) FROM rounds").fetchone()[0]
+        reviews, rounds, last = Audit(conn).contents()
     finally:
         conn.close()
-    return Contents(int(reviews), int(rounds), last)
+    return Contents(reviews, rounds, last)
 
 
 def find_backup(data_dir: Path, name: Path | None) -> Path:

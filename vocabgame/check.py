@@ -37,7 +37,6 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from itertools import groupby
 from pathlib import Path
 
 from fsrs import Card, State
@@ -45,6 +44,7 @@ from fsrs import Card, State
 from vocabgame.settings import Settings
 from vocabgame.srs import Srs, as_utc, dump_card, load_card
 from vocabgame.store import SUMMARIES, Summary
+from vocabgame.store.audit import Audit
 
 INTEGRITY = "integrity"
 ORPHAN_REVIEW = "orphan-review"
@@ -77,7 +77,7 @@ class Report:
 
 
 _Face = tuple[str, str, str]
-_Repair = Callable[[sqlite3.Connection], object]
+_Repair = Callable[[Audit], object]
 
 
 def _same(a: float | None, b: float | None) -> bool:
@@ -121,9 +121,10 @@ def _load(text: str | None) -> Card | None:
 
 def run(conn: sqlite3.Connection, srs: Srs) -> tuple[list[Finding], list[_Repair]]:
     """Every finding, and the repairs for the fixable ones (run them in one transaction)."""
+    audit = Audit(conn)
     findings: list[Finding] = []
     repairs: list[_Repair] = []
-    problems = [row[0] for row in conn.execute("PRAGMA integrity_check")]
+    problems = audit.integrity_problems()
     if problems != ["ok"]:
         for problem in problems:
             findings.append(
@@ -133,10 +134,7 @@ def run(conn: sqlite3.Connection, srs: Srs) -> tuple[list[Finding], list[_Repair
                     fixable=False,
                 )
             )
-    orphans = conn.execute(
-        "SELECT id, round_id FROM reviews WHERE round_id IS NOT NULL"
-        " AND round_id NOT IN (SELECT id FROM rounds) ORDER BY id"
-    ).fetchall()
+    orphans = audit.orphan_answers()
     for review_id, round_id in orphans:
         findings.append(
             Finding(
@@ -145,31 +143,16 @@ def run(conn: sqlite3.Connection, srs: Srs) -> tuple[list[Finding], list[_Repair
         )
     if orphans:
         ids = [r for r, _ in orphans]
-        repairs.append(
-            lambda c: c.executemany(
-                "UPDATE reviews SET round_id=NULL WHERE id=?", [(i,) for i in ids]
-            )
-        )
+        repairs.append(lambda a: a.detach_answers(ids))
 
-    cards: dict[_Face, tuple[str, str]] = {
-        (d, i, f): (card, due)
-        for d, i, f, card, due in conn.execute(
-            "SELECT deck_id, item_id, face, card, due FROM cards"
-        )
-    }
-    rows = conn.execute(
-        "SELECT deck_id, item_id, face, id, reviewed_at, rating, card_before FROM reviews"
-        " WHERE scheduled=1 ORDER BY deck_id, item_id, face, id"
-    )
+    cards = audit.cards()
     answered: set[_Face] = set()
-    for face, group in groupby(rows, key=lambda r: (r[0], r[1], r[2])):
+    for face, links in audit.scheduled_chains():
         answered.add(face)
         chain = [
-            (rid, datetime.fromisoformat(at), rating, before)
-            for *_, rid, at, rating, before in group
+            (rid, datetime.fromisoformat(at), rating, before) for rid, at, rating, before in links
         ]
-        stored = cards.get(face)
-        _replay(face, chain, stored, srs, findings, repairs)
+        _replay(face, chain, cards.get(face), srs, findings, repairs)
 
     unanswered = sorted(set(cards) - answered)
     for face in unanswered:
@@ -177,22 +160,17 @@ def run(conn: sqlite3.Connection, srs: Srs) -> tuple[list[Finding], list[_Repair
             Finding(CARD_WITHOUT_REVIEW, f"{_name(face)} has a schedule but no scheduled answer")
         )
     if unanswered:
-        repairs.append(
-            lambda c: c.executemany(
-                "DELETE FROM cards WHERE deck_id=? AND item_id=? AND face=?", unanswered
-            )
-        )
+        repairs.append(lambda a: a.delete_cards(unanswered))
     for summary in SUMMARIES:
-        _compare(conn, summary, findings, repairs)
+        _compare(audit, summary, findings, repairs)
     return findings, repairs
 
 
 def _compare(
-    conn: sqlite3.Connection, summary: Summary, findings: list[Finding], repairs: list[_Repair]
+    audit: Audit, summary: Summary, findings: list[Finding], repairs: list[_Repair]
 ) -> None:
     """One finding when a summary table disagrees with the answers it summarises."""
-    kept = set(conn.execute(summary.kept))
-    truth = set(conn.execute(summary.truth))
+    kept, truth = audit.summary_rows(summary)
     if kept == truth:
         return
     wrong, missing = len(kept - truth), len(truth - kept)
@@ -203,12 +181,7 @@ def _compare(
             f" that they do not give, {missing} row(s) they give that it lacks",
         )
     )
-
-    def rebuild(c: sqlite3.Connection) -> None:
-        for statement in summary.rebuild:
-            c.execute(statement)
-
-    repairs.append(rebuild)
+    repairs.append(lambda a: a.rebuild_summary(summary))
 
 
 _Chain = list[tuple[int, datetime, int, str | None]]
@@ -287,11 +260,7 @@ def _replay(
                 f"{_name(face)} is listed as due {stored[1]}, but its schedule says {due}",
             )
         )
-        repairs.append(
-            lambda c: c.execute(
-                "UPDATE cards SET due=? WHERE deck_id=? AND item_id=? AND face=?", (due, *face)
-            )
-        )
+        repairs.append(lambda a: a.set_due(face, due))
         return
     if problems:
         findings.append(
@@ -304,28 +273,13 @@ def _replay(
     if stored is None or problems:
         final = card
 
-        def rebuild(c: sqlite3.Connection) -> None:
-            c.executemany(
-                "UPDATE reviews SET card_before=? WHERE id=?",
-                [(before, rid) for rid, before in rebuilt],
-            )
-            c.execute(
-                "INSERT INTO cards (deck_id, item_id, face, card_id, card, due) VALUES (?,?,?,?,?,?)"
-                " ON CONFLICT (deck_id, item_id, face) DO UPDATE SET card_id=excluded.card_id,"
-                " card=excluded.card, due=excluded.due",
-                (*face, final.card_id, dump_card(final), final.due.isoformat()),
-            )
-
-        repairs.append(rebuild)
+        written = (final.card_id, dump_card(final), final.due.isoformat())
+        repairs.append(lambda a: a.rebuild_chain(face, rebuilt, written))
 
 
 def srs_for(conn: sqlite3.Connection) -> Srs:
     """The scheduler as the player has set it: rebuilt schedules use their retention."""
-    try:
-        stored = dict(conn.execute("SELECT key, value FROM settings").fetchall())
-    except sqlite3.Error:
-        stored = {}
-    return Srs(Settings.from_stored(stored)[0].desired_retention)
+    return Srs(Settings.from_stored(Audit(conn).stored_settings())[0].desired_retention)
 
 
 def check(
@@ -338,7 +292,8 @@ def check(
     until it ends. If anything is fixable, `backup` is called first (with its own connection,
     which reads the same state; it raises if it cannot write one, and then nothing is
     changed), and every fixable finding is repaired in that same transaction."""
-    conn.execute("BEGIN IMMEDIATE" if fix else "BEGIN")
+    audit = Audit(conn)
+    audit.begin(write=fix)
     try:
         findings, repairs = run(conn, srs_for(conn))
         report = Report(findings)
@@ -346,12 +301,11 @@ def check(
             if backup is not None:
                 report.backup = backup()
             for repair in repairs:
-                repair(conn)
+                repair(audit)
             report.fixed = sum(f.fixable for f in findings)
-        conn.execute("COMMIT")
+        audit.commit()
     except BaseException:
-        if conn.in_transaction:
-            with contextlib.suppress(sqlite3.Error):  # the first error is the one to report
-                conn.execute("ROLLBACK")
+        with contextlib.suppress(sqlite3.Error):  # the first error is the one to report
+            audit.rollback()
         raise
     return report

@@ -137,91 +137,36 @@ def collect(
     plain = {(k.deck_id, k.item_id, k.face) for k in keys}
     scope = f"deck {deck_id}" if deck_id else f"tag {tag}" if tag else "everything"
     today = day_of(now)
-    with store.snapshot() as conn:
-        cards = [
-            ((d, i, f), datetime.fromisoformat(due), stability)
-            for d, i, f, due, stability in conn.execute(
-                "SELECT deck_id, item_id, face, due, json_extract(card, '$.stability') FROM cards"
-            )
-            if (d, i, f) in plain
-        ]
-        # Per face: answers and right answers, and lapses (wrong after it was learned).
-        # (kept per face by triggers: no pass over the whole history)
-        per_face = {
-            (d, i, f): (total, right, lapses)
-            for d, i, f, total, right, lapses in conn.execute(
-                "SELECT deck_id, item_id, face, reviews, right, lapses FROM face_stats"
-            )
-        }
-        learned = store.learned_answers(now - timedelta(days=RETENTION_DAYS))
+    with store.snapshot():  # every figure of the same moment
+        figures = store.figures
+        cards = figures.schedules_in(plain)
+        per_face = figures.face_totals()
+        learned = figures.learned_answers(now - timedelta(days=RETENTION_DAYS))
         first_day = today - timedelta(days=HEATMAP_DAYS - 1)
         # Answers per quarter hour (UTC), so that any time zone's days can be made of them
         # without reading every answer; a day or more before the first day shown is read too.
         window = now - timedelta(days=HEATMAP_DAYS + 1)
         if tag is None:  # kept per quarter and deck by triggers: no pass over the answers
-            recent = store.answers_per_quarter(window, deck_id)
+            recent = figures.answers_per_quarter(window, deck_id)
         else:
-            bucket = (
-                "strftime('%Y-%m-%dT%H', reviewed_at) || ':'"
-                " || printf('%02d', CAST(strftime('%M', reviewed_at) AS INTEGER) / 15 * 15)"
-            )
-            recent = [
-                (datetime.fromisoformat(at + ":00+00:00"), n)
-                for d, i, f, at, n in conn.execute(
-                    f"SELECT deck_id, item_id, face, {bucket} AS b, COUNT(*) FROM reviews"
-                    " WHERE reviewed_at >= ? GROUP BY deck_id, item_id, face, b",
-                    (window.isoformat(),),
-                )
-                if (d, i, f) in plain
-            ]
-        # Wrong answers counted by face, text and the confusion recorded for them, if any
-        # (answers given before confusions were recorded have none: their text says which
-        # term was picked).
+            recent = figures.answers_per_quarter_in(plain, window)
         # Wrong answers by face and text (kept by triggers), less those with a recorded pick,
-        # which count as recorded.
-        # CROSS JOIN keeps SQLite's join order: each confusion finds its answer by id,
-        # rather than every answer ever given being read to find the few confused.
+        # which count as recorded (answers given before picks were recorded have none: their
+        # text says which term was picked).
         recorded = [
-            (FaceKey(d, i, f), given, right, picked, n)
-            for d, i, f, given, right, picked, n in conn.execute(
-                "SELECT r.deck_id, r.item_id, r.face, r.answer, c.answer_term, c.picked_term,"
-                " COUNT(*) FROM confusions AS c CROSS JOIN reviews AS r ON r.id = c.review_id"
-                " WHERE r.correct = 0 GROUP BY 1, 2, 3, 4, 5, 6"
-            )
-            if (d, i, f) in plain
+            (FaceKey(*face), given, right, picked, n)
+            for face, given, right, picked, n in figures.wrong_picks_in(plain)
         ]
         picked_by_text: Counter[tuple[FaceKey, str]] = Counter()
         for key, given, _, _, n in recorded:
             picked_by_text[(key, given)] += n
         wrong: list[tuple[FaceKey, str, str | None, str | None, int]] = list(recorded)
-        for d, i, f, given, n in conn.execute(
-            "SELECT deck_id, item_id, face, answer, times FROM wrong_answers"
-        ):
-            if (d, i, f) in plain:
-                key = FaceKey(d, i, f)
-                wrong.append((key, given, None, None, n - picked_by_text[(key, given)]))
-        finished = [
-            datetime.fromisoformat(at)
-            for (at,) in conn.execute(
-                "SELECT COALESCE(ended_at, started_at) FROM rounds WHERE finished = 1"
-                + (" AND deck_id = ?" if deck_id else ""),
-                (deck_id,) if deck_id else (),
-            )
-        ]
-        modes = {
-            mode: int(best)
-            for mode, best in conn.execute(
-                "SELECT mode, MAX(score) FROM rounds WHERE finished = 1"
-                + (" AND deck_id = ?" if deck_id else "")
-                + " GROUP BY mode",
-                (deck_id,) if deck_id else (),
-            )
-        }
-        flags = sum(
-            1
-            for d, i, f in conn.execute("SELECT deck_id, item_id, face FROM flags")
-            if (d, i, f) in plain
-        )
+        for face, given, n in figures.wrong_answers_in(plain):
+            key = FaceKey(*face)
+            wrong.append((key, given, None, None, n - picked_by_text[(key, given)]))
+        finished = store.scoreboard.finished_times(deck_id)
+        modes = store.scoreboard.best_by_mode(deck_id)
+        flags = figures.flags_in(plain)
 
     forecast = Counter(max(0, (day_of(due) - today).days) for _, due, _ in cards)
     daily: Counter[date] = Counter()

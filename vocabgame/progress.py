@@ -14,49 +14,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 from fsrs import Card
 
-from vocabgame.srs import Srs, dump_card, load_card
+from vocabgame.srs import Srs, load_card
 from vocabgame.store import SCHEMA_VERSION, Store
+from vocabgame.store.rows import ROWS, CardRow, FlagRow, RenameRow, ReviewRow, RoundRow
+from vocabgame.store.transfer import Face, Transfer
 
 FORMAT = "vocabgame-progress"
 VERSION = 1
-
-ROUND_FIELDS = (
-    "id",
-    "deck_id",
-    "mode",
-    "started_at",
-    "ended_at",
-    "questions",
-    "correct",
-    "score",
-    "best_streak",
-    "finished",
-)
-REVIEW_FIELDS = (
-    "round_id",
-    "deck_id",
-    "item_id",
-    "face",
-    "reviewed_at",
-    "rating",
-    "correct",
-    "response_ms",
-    "mode",
-    "answer",
-    "points",
-    "scheduled",
-    "overridden",  # marked wrong, counted as right by the player; absent from older files
-    "card_before",  # the face's schedule before this answer (undo and `check` use it)
-)
-CARD_FIELDS = ("deck_id", "item_id", "face", "card")
-FLAG_FIELDS = ("deck_id", "item_id", "face", "flagged_at", "note")
-RENAME_FIELDS = ("deck_id", "old_deck", "old_item", "new_item", "carried_at", "moved")
 
 
 class ProgressError(Exception):
@@ -88,122 +58,20 @@ class Merged:
 
 def export_progress(store: Store, now: datetime) -> dict[str, Any]:
     """Everything in the store, as plain JSON-ready data."""
-    conn = store.conn
-
-    def rows(sql: str, names: tuple[str, ...]) -> list[dict[str, Any]]:
-        return [dict(zip(names, row, strict=True)) for row in conn.execute(sql)]
-
     with store.snapshot():
         data: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
             "schema": SCHEMA_VERSION,
             "exported_at": now.isoformat(),
-            "settings": {
-                k: json.loads(v) for k, v in conn.execute("SELECT key, value FROM settings")
-            },
-            "rounds": rows(
-                f"SELECT {', '.join(ROUND_FIELDS)} FROM rounds ORDER BY id", ROUND_FIELDS
-            ),
-            "reviews": rows(
-                f"SELECT {', '.join(REVIEW_FIELDS)} FROM reviews ORDER BY id", REVIEW_FIELDS
-            ),
-            "cards": rows(
-                f"SELECT {', '.join(CARD_FIELDS)} FROM cards ORDER BY deck_id, item_id, face",
-                CARD_FIELDS,
-            ),
-            "flags": rows(f"SELECT {', '.join(FLAG_FIELDS)} FROM flags ORDER BY id", FLAG_FIELDS),
-            "renames": rows(f"SELECT {', '.join(RENAME_FIELDS)} FROM renames", RENAME_FIELDS),
+            "settings": store.transfer.settings(),
         }
-    for card in data["cards"]:
-        card["card"] = json.loads(card["card"])
-    for round_ in data["rounds"]:
-        round_["finished"] = bool(round_["finished"])
-    for review in data["reviews"]:
-        review["correct"], review["scheduled"] = bool(review["correct"]), bool(review["scheduled"])
-        review["overridden"] = bool(review["overridden"])
-        if review["card_before"] is not None:
-            review["card_before"] = json.loads(review["card_before"])
+        for kind in ROWS:
+            data[kind.TABLE] = [row.to_dict() for row in store.transfer.rows(kind)]
     return data
 
 
 # -- checking a file -----------------------------------------------------------------------------
-
-
-def _is_time(value: object) -> bool:
-    if not isinstance(value, str):
-        return False
-    try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        return False
-    return moment.tzinfo is not None
-
-
-def _text(value: object) -> bool:
-    return isinstance(value, str)
-
-
-def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _flag(value: object) -> bool:
-    return isinstance(value, bool | int)
-
-
-Check = Callable[[object], bool]
-SHAPES: dict[str, dict[str, tuple[Check, str, bool]]] = {
-    # field: (check, what it should be, may be null)
-    "rounds": {
-        "id": (_whole, "a whole number", False),
-        "deck_id": (_text, "a deck id", True),
-        "mode": (_text, "a mode id", False),
-        "started_at": (_is_time, "a time with its zone, like 2026-11-30T12:00:00+00:00", False),
-        "ended_at": (_is_time, "a time with its zone", True),
-        "questions": (_whole, "a whole number", False),
-        "correct": (_whole, "a whole number", False),
-        "score": (_whole, "a whole number", False),
-        "best_streak": (_whole, "a whole number", False),
-        "finished": (_flag, "true or false", False),
-    },
-    "reviews": {
-        "round_id": (_whole, "the id of a round in the file", True),
-        "deck_id": (_text, "a deck id", False),
-        "item_id": (_text, "an item id", False),
-        "face": (_text, "a face name", False),
-        "reviewed_at": (_is_time, "a time with its zone", False),
-        "rating": (lambda v: _whole(v) and 1 <= int(str(v)) <= 4, "a rating from 1 to 4", False),
-        "correct": (_flag, "true or false", False),
-        "response_ms": (_whole, "a whole number of milliseconds", True),
-        "mode": (_text, "a mode id", False),
-        "answer": (_text, "the answer as given", False),
-        "points": (_whole, "a whole number", False),
-        "scheduled": (_flag, "true or false", False),
-        "card_before": (lambda v: isinstance(v, dict), "an FSRS card", True),
-    },
-    "cards": {
-        "deck_id": (_text, "a deck id", False),
-        "item_id": (_text, "an item id", False),
-        "face": (_text, "a face name", False),
-        "card": (lambda v: isinstance(v, dict), "an FSRS card", False),
-    },
-    "flags": {
-        "deck_id": (_text, "a deck id", False),
-        "item_id": (_text, "an item id", False),
-        "face": (_text, "a face name", False),
-        "flagged_at": (_is_time, "a time with its zone", False),
-        "note": (_text, "text", False),
-    },
-    "renames": {
-        "deck_id": (_text, "a deck id", False),
-        "old_deck": (_text, "a deck id", False),
-        "old_item": (_text, "an item id or empty", False),
-        "new_item": (_text, "an item id or empty", False),
-        "carried_at": (_is_time, "a time with its zone", False),
-        "moved": (_flag, "true or false", False),
-    },
-}
 
 
 def check_progress(data: object, where: str) -> dict[str, Any]:
@@ -218,29 +86,34 @@ def check_progress(data: object, where: str) -> dict[str, Any]:
         )
     if not isinstance(data.get("settings", {}), dict):
         raise ProgressError(f"{where}: settings should be a mapping of setting to value.")
-    for section, fields in SHAPES.items():
-        entries = data.get(section, [])
-        if not isinstance(entries, list):
-            raise ProgressError(f"{where}: {section} should be a list.")
-        for index, entry in enumerate(entries):
-            place = f"{where}: {section}[{index}]"
-            if not isinstance(entry, dict):
-                raise ProgressError(f"{place} should be a mapping.")
-            for name, (check, what, nullable) in fields.items():
-                if name not in entry:
-                    if nullable:
-                        continue  # an optional field, or one older files do not have
-                    raise ProgressError(f"{place} has no {name}.")
-                value = entry[name]
-                if value is None and nullable:
-                    continue
-                if not check(value):
-                    raise ProgressError(f"{place}.{name} should be {what}, not {value!r}.")
+    for kind in ROWS:
+        _check_section(data.get(kind.TABLE, []), kind.TABLE, kind.problem, where)
+    _check_links(data, where)
+    return data
+
+
+def _check_section(
+    entries: object, section: str, problem: Callable[[Mapping[str, object]], str | None], where: str
+) -> None:
+    if not isinstance(entries, list):
+        raise ProgressError(f"{where}: {section} should be a list.")
+    for index, entry in enumerate(entries):
+        place = f"{where}: {section}[{index}]"
+        if not isinstance(entry, dict):
+            raise ProgressError(f"{place} should be a mapping.")
+        wrong = problem(entry)
+        if wrong is not None:
+            raise ProgressError(place + wrong)
+
+
+def _check_links(data: Mapping[str, Any], where: str) -> None:
+    """Each answer's round is in the file; each schedule is an FSRS card."""
     round_ids = {r["id"] for r in data.get("rounds", [])}
     for index, review in enumerate(data.get("reviews", [])):
-        if review["round_id"] is not None and review["round_id"] not in round_ids:
+        round_id = review.get("round_id")
+        if round_id is not None and round_id not in round_ids:
             raise ProgressError(
-                f"{where}: reviews[{index}].round_id {review['round_id']} is not a round in the file."
+                f"{where}: reviews[{index}].round_id {round_id} is not a round in the file."
             )
     for index, card in enumerate(data.get("cards", [])):
         try:
@@ -249,181 +122,120 @@ def check_progress(data: object, where: str) -> dict[str, Any]:
             raise ProgressError(
                 f"{where}: cards[{index}].card is not an FSRS card ({exc})."
             ) from None
-    return data
 
 
 # -- merging ---------------------------------------------------------------------------------------
 
 
-def _review_key(r: Mapping[str, Any]) -> tuple[Any, ...]:
-    return (
-        r["deck_id"],
-        r["item_id"],
-        r["face"],
-        r["reviewed_at"],
-        r["mode"],
-        r["rating"],
-        r["answer"],
-    )
-
-
-def _round_key(r: Mapping[str, Any]) -> tuple[Any, ...]:
-    return (r["started_at"], r["deck_id"], r["mode"])
-
-
 def import_progress(store: Store, data: Mapping[str, Any], srs: Srs) -> Merged:
     """Merge checked progress data (see `check_progress`) into the store, in one transaction."""
-    with store.transaction() as conn:
-        rounds_here = {
-            (s, d, m): i
-            for i, s, d, m in conn.execute("SELECT id, started_at, deck_id, mode FROM rounds")
-        }
-        round_ids: dict[int, int] = {}
-        added_rounds = 0
-        for r in data.get("rounds", []):
-            key = _round_key(r)
-            if key in rounds_here:
-                round_ids[r["id"]] = rounds_here[key]
-                continue
-            cur = conn.execute(
-                "INSERT INTO rounds (deck_id, mode, started_at, ended_at, questions, correct, score,"
-                " best_streak, finished) VALUES (?,?,?,?,?,?,?,?,?)",
-                (
-                    r["deck_id"],
-                    r["mode"],
-                    r["started_at"],
-                    r["ended_at"],
-                    r["questions"],
-                    r["correct"],
-                    r["score"],
-                    r["best_streak"],
-                    int(bool(r["finished"])),
-                ),
-            )
-            round_ids[r["id"]] = int(cur.lastrowid or 0)
-            rounds_here[key] = round_ids[r["id"]]
-            added_rounds += 1
-
-        history_here = {
-            (d, i, f)
-            for d, i, f in conn.execute(
-                "SELECT DISTINCT deck_id, item_id, face FROM reviews WHERE scheduled=1"
-            )
-        } | {(d, i, f) for d, i, f in conn.execute("SELECT deck_id, item_id, face FROM cards")}
-        reviews_here = {
-            (d, i, f, at, m, rating, answer)
-            for d, i, f, at, m, rating, answer in conn.execute(
-                "SELECT deck_id, item_id, face, reviewed_at, mode, rating, answer FROM reviews"
-            )
-        }
-        changed: set[tuple[str, str, str]] = set()
-        added_reviews = 0
-        for r in data.get("reviews", []):
-            key = _review_key(r)
-            if key in reviews_here:
-                continue
-            reviews_here.add(key)
-            conn.execute(
-                "INSERT INTO reviews (round_id, deck_id, item_id, face, reviewed_at, rating, correct,"
-                " response_ms, mode, answer, points, scheduled, overridden, card_before)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (
-                    None if r["round_id"] is None else round_ids[r["round_id"]],
-                    r["deck_id"],
-                    r["item_id"],
-                    r["face"],
-                    r["reviewed_at"],
-                    r["rating"],
-                    int(bool(r["correct"])),
-                    r["response_ms"],
-                    r["mode"],
-                    r["answer"],
-                    r["points"],
-                    int(bool(r["scheduled"])),
-                    int(r.get("overridden") is True),
-                    None if r.get("card_before") is None else json.dumps(r["card_before"]),
-                ),
-            )
-            added_reviews += 1
-            if r["scheduled"]:
-                changed.add((r["deck_id"], r["item_id"], r["face"]))
-
-        # A face with history on both sides is replayed; a face known only to the file takes
-        # the file's schedule as it is (its history there is its whole history).
-        file_cards = {
-            (c["deck_id"], c["item_id"], c["face"]): c["card"] for c in data.get("cards", [])
-        }
-        rescheduled = 0
-        for face in sorted(changed | set(file_cards)):
-            if face in history_here:
-                if face in changed:
-                    rescheduled += _replay(store, face, srs)
-            elif face in file_cards:
-                card = load_card(json.dumps(file_cards[face]))
-                if conn.execute("SELECT 1 FROM cards WHERE card_id=?", (card.card_id,)).fetchone():
-                    # Its id is taken here: a new id, and the history replayed under it.
-                    rescheduled += _replay(store, face, srs)
-                else:
-                    _put_card(store, face, card)
-            else:
-                rescheduled += _replay(store, face, srs)
-
-        added_flags = 0
-        flags_here = {
-            (d, i, f, at)
-            for d, i, f, at in conn.execute("SELECT deck_id, item_id, face, flagged_at FROM flags")
-        }
-        faces_flagged = {(d, i, f) for d, i, f, _ in flags_here}
-        for flag in data.get("flags", []):
-            face = (flag["deck_id"], flag["item_id"], flag["face"])
-            if (*face, flag["flagged_at"]) in flags_here or face in faces_flagged:
-                continue
-            conn.execute(
-                "INSERT INTO flags (deck_id, item_id, face, flagged_at, note) VALUES (?,?,?,?,?)",
-                (*face, flag["flagged_at"], flag["note"]),
-            )
-            faces_flagged.add(face)
-            added_flags += 1
-
+    rounds = [RoundRow.from_dict(r) for r in data.get("rounds", [])]
+    reviews = [ReviewRow.from_dict(r) for r in data.get("reviews", [])]
+    cards = [CardRow.from_dict(c) for c in data.get("cards", [])]
+    flags = [FlagRow.from_dict(f) for f in data.get("flags", [])]
+    with store.transaction():
+        transfer = store.transfer
+        round_ids, added_rounds = _merge_rounds(transfer, rounds)
+        history_here = transfer.faces_with_history()
+        changed, added_reviews = _merge_answers(transfer, reviews, round_ids)
+        rescheduled = _merge_schedules(store, cards, changed, history_here, srs)
+        added_flags = _merge_flags(transfer, flags)
         for rename in data.get("renames", []):
-            conn.execute(
-                "INSERT OR IGNORE INTO renames (deck_id, old_deck, old_item, new_item, carried_at,"
-                " moved) VALUES (?,?,?,?,?,?)",
-                tuple(rename[k] if k != "moved" else int(bool(rename[k])) for k in RENAME_FIELDS),
-            )
-
-        keys_here = {k for (k,) in conn.execute("SELECT key FROM settings")}
-        added_settings = 0
-        for key, value in data.get("settings", {}).items():
-            if key not in keys_here:  # the settings here win; the file fills what is unset
-                conn.execute(
-                    "INSERT INTO settings (key, value) VALUES (?, ?)", (key, json.dumps(value))
-                )
-                added_settings += 1
+            transfer.add_rename(RenameRow.from_dict(rename))
+        added_settings = _merge_settings(transfer, data.get("settings", {}))
     return Merged(added_reviews, added_rounds, added_flags, added_settings, rescheduled)
 
 
-def _put_card(store: Store, face: tuple[str, str, str], card: Card) -> None:
-    store.conn.execute(
-        "INSERT INTO cards (deck_id, item_id, face, card_id, card, due) VALUES (?,?,?,?,?,?)"
-        " ON CONFLICT (deck_id, item_id, face) DO UPDATE SET card=excluded.card, due=excluded.due",
-        (*face, card.card_id, dump_card(card), card.due.isoformat()),
-    )
+def _merge_rounds(transfer: Transfer, rounds: list[RoundRow]) -> tuple[dict[int, int], int]:
+    """Add the rounds not here; returns each file round's id here, and how many were added."""
+    here = transfer.round_ids()
+    ids: dict[int, int] = {}
+    added = 0
+    for row in rounds:
+        if row.key not in here:
+            here[row.key] = transfer.add_round(row)
+            added += 1
+        ids[row.id] = here[row.key]
+    return ids, added
 
 
-def _replay(store: Store, face: tuple[str, str, str], srs: Srs) -> int:
+def _merge_answers(
+    transfer: Transfer, reviews: list[ReviewRow], round_ids: Mapping[int, int]
+) -> tuple[set[Face], int]:
+    """Add the answers not here; returns the faces that gained a scheduled answer, and how
+    many answers were added."""
+    here = transfer.answer_keys()
+    changed: set[Face] = set()
+    added = 0
+    for row in reviews:
+        if row.key in here:
+            continue
+        here.add(row.key)
+        round_id = None if row.round_id is None else round_ids[row.round_id]
+        transfer.add_answer(replace(row, round_id=round_id))
+        added += 1
+        if row.scheduled:
+            changed.add(row.face_key)
+    return changed, added
+
+
+def _merge_schedules(
+    store: Store, cards: list[CardRow], changed: set[Face], history_here: set[Face], srs: Srs
+) -> int:
+    """A face with history on both sides is replayed; a face known only to the file takes
+    the file's schedule as it is (its history there is its whole history). Returns how many
+    were replayed."""
+    file_cards = {c.face_key: c.card for c in cards}
+    rescheduled = 0
+    for face in sorted(changed | set(file_cards)):
+        if face in history_here:
+            if face in changed:
+                rescheduled += _replay(store, face, srs)
+        elif face in file_cards:
+            card = load_card(json.dumps(file_cards[face]))
+            if store.transfer.card_id_taken(card.card_id):
+                # Its id is taken here: a new id, and the history replayed under it.
+                rescheduled += _replay(store, face, srs)
+            else:
+                store.transfer.put_card(face, card)
+        else:
+            rescheduled += _replay(store, face, srs)
+    return rescheduled
+
+
+def _merge_flags(transfer: Transfer, flags: list[FlagRow]) -> int:
+    """Add the flags of faces not flagged here; returns how many."""
+    here = transfer.flag_keys()
+    faces_flagged = {(d, i, f) for d, i, f, _ in here}
+    added = 0
+    for flag in flags:
+        if (*flag.face_key, flag.flagged_at) in here or flag.face_key in faces_flagged:
+            continue
+        transfer.add_flag(flag)
+        faces_flagged.add(flag.face_key)
+        added += 1
+    return added
+
+
+def _merge_settings(transfer: Transfer, settings: Mapping[str, object]) -> int:
+    """The settings here win; the file fills what is unset. Returns how many it filled."""
+    here = transfer.setting_keys()
+    added = 0
+    for key, value in settings.items():
+        if key not in here:
+            transfer.add_setting(key, value)
+            added += 1
+    return added
+
+
+def _replay(store: Store, face: Face, srs: Srs) -> int:
     """Recompute a face's schedule from its scheduled answers in time order, writing each
     answer's card-before as it goes (undo and `check` rely on it). Returns 1 if it ran."""
-    conn = store.conn
-    row = conn.execute(
-        "SELECT card_id FROM cards WHERE deck_id=? AND item_id=? AND face=?", face
-    ).fetchone()
-    card_id = int(row[0]) if row is not None else store.next_card_id()
-    history = conn.execute(
-        "SELECT id, reviewed_at, rating FROM reviews WHERE deck_id=? AND item_id=? AND face=?"
-        " AND scheduled=1 ORDER BY reviewed_at, id",
-        face,
-    ).fetchall()
+    transfer = store.transfer
+    card_id = transfer.card_id(face)
+    if card_id is None:
+        card_id = store.schedules.next_card_id()
+    history = transfer.scheduled_history(face)
     if not history:
         return 0
     card: Card | None = None
@@ -431,12 +243,9 @@ def _replay(store: Store, face: tuple[str, str, str], srs: Srs) -> int:
         moment = datetime.fromisoformat(at)
         before = card
         card = srs.review(card or srs.new_card(card_id, moment), rating, moment)
-        conn.execute(
-            "UPDATE reviews SET card_before=? WHERE id=?",
-            (dump_card(before) if before is not None else None, review_id),
-        )
+        transfer.set_card_before(review_id, before)
     assert card is not None
-    _put_card(store, face, card)
+    transfer.put_card(face, card)
     return 1
 
 

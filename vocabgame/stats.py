@@ -122,15 +122,15 @@ def deck_progress(
     today (none given: no limit). Four small queries in all, whatever the number of decks
     or answers: the per-item summary, the faces due now (an index range), the best scores."""
     decks = list(decks)
-    due = store.due_counts(now, (deck.id for deck in decks))
-    best = store.best_scores()
+    due = store.schedules.due_counts(now, (deck.id for deck in decks))
+    best = store.scoreboard.best_scores()
     rows = []
     for deck in decks:
         shape = _shape(deck)
-        started, seen, started_faces = store.deck_summary(deck.id, shape.live)
+        started, seen, started_faces = store.items.deck_summary(deck.id, shape.live)
         unstarted = len(shape.order) - started
         left = unstarted if new_left is None else min(new_left.get(deck.id, 0), unstarted)
-        opening = store.first_unstarted(deck.id, shape.live, left)
+        opening = store.items.first_unstarted(deck.id, shape.live, left)
         rows.append(
             DeckStats(
                 id=deck.id,
@@ -152,7 +152,7 @@ def deck_progress(
 def streak_days(store: Store, today: date, day_of: DayOf) -> int:
     """Days in a row, up to today (or yesterday, if today has no round yet), with at least
     one finished round."""
-    days = {day_of(at) for at in store.finished_round_times()}
+    days = {day_of(at) for at in store.scoreboard.finished_times()}
     day = today if today in days else today - timedelta(days=1)
     streak = 0
     while day in days:
@@ -170,9 +170,9 @@ def collect(
 ) -> Stats:
     """Totals over the whole store, and per deck over the questions the deck has now."""
     return Stats(
-        reviews=store.review_count(),
-        rounds=store.round_count(finished_only=True),
+        reviews=store.answers.count(),
+        rounds=store.scoreboard.count(finished_only=True),
         streak_days=streak_days(store, day_of(now), day_of),
         decks=deck_progress(store, decks, now, new_left),
-        overrides=store.override_count(),
+        overrides=store.answers.override_count(),
     )

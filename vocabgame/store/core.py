@@ -1,0 +1,209 @@
+"""Progress in SQLite: every answer is committed the moment it is given.
+
+One file, `<data dir>/vocabgame.db`, in WAL mode. The schema version lives in
+`PRAGMA user_version`; `MIGRATIONS[n]` takes a database from version n to n + 1 (see
+`vocabgame.store.schema`). Progress is keyed by deck id + item id + face, so editing a deck's
+wording keeps it, and the history of removed items stays.
+
+`Store` opens and closes the connection and owns its transactions; each concern is a part
+on that one connection, handed out as an attribute, as Anki's collection hands out
+`col.decks` and `col.sched`:
+
+    store.answers        record, undo, override ("I was right"), the answers kept
+    store.schedules      each face's schedule; what is due, in which order
+    store.items          per-item summaries and each deck's kept order of new items
+    store.scoreboard     rounds and their best scores
+    store.saved_reports  a mode's saved reports (interview, challenge)
+    store.confusables    wrong picks of one term for another, the drill's answers
+    store.face_flags     faces flagged for the deck's author
+    store.preferences    the settings
+    store.renames        progress carried from old ids to new
+    store.figures        the stats screen's figures
+    store.transfer       every row a progress file holds (export, import)
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+from vocabgame.store.answers import Answers
+from vocabgame.store.confusables import Confusables
+from vocabgame.store.errors import StoreError, StoreReadOnly, check_path, explain, read_only
+from vocabgame.store.figures import Figures
+from vocabgame.store.flags import FaceFlags
+from vocabgame.store.forwarders import Forwarders
+from vocabgame.store.items import Items
+from vocabgame.store.preferences import Preferences
+from vocabgame.store.renames import Renames
+from vocabgame.store.reports import SavedReports
+from vocabgame.store.schedules import Schedules
+from vocabgame.store.schema import MIGRATIONS, SCHEMA_VERSION, statements
+from vocabgame.store.scoreboard import Scoreboard
+from vocabgame.store.transfer import Transfer
+
+DB_NAME = "vocabgame.db"
+QUICK_CHECK_BYTES = 32 * 1024 * 1024  # stores up to this size are checked whole at opening
+
+
+class Store(Forwarders):
+    """The SQLite store. Open with `Store.open(path)`; every write commits before returning."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+        self.conn = conn
+        self.path = path
+        # Set when the database cannot be written: reading and playing go on, unsaved.
+        self.read_only: StoreReadOnly | None = None
+        self.notices: list[str] = []  # sentences to show once, e.g. an empty file set up anew
+        self.schedules = Schedules(self)
+        self.scoreboard = Scoreboard(self)
+        self.answers = Answers(self, self.schedules, self.scoreboard)
+        self.items = Items(self)
+        self.saved_reports = SavedReports(self)
+        self.confusables = Confusables(self)
+        self.face_flags = FaceFlags(self)
+        self.preferences = Preferences(self)
+        self.renames = Renames(self)
+        self.figures = Figures(self)
+        self.transfer = Transfer(self)
+
+    @classmethod
+    def open(
+        cls,
+        path: Path,
+        timeout: float = 2.0,
+        factory: type[sqlite3.Connection] = sqlite3.Connection,
+    ) -> Store:
+        """Open (creating or migrating) the database; raises StoreError with one clear sentence.
+
+        A database that can be read but not written opens read-only (`read_only` says why).
+        `factory` is the connection class (tests inject faults with it)."""
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(
+                f"Cannot create the data folder {path.parent} ({exc.strerror})."
+            ) from None
+        notice = check_path(path)
+        try:
+            conn = sqlite3.connect(
+                path,
+                timeout=timeout,
+                isolation_level=None,
+                check_same_thread=False,
+                factory=factory,
+            )
+        except sqlite3.Error as exc:
+            raise explain(path, exc) from None
+        store = cls(conn, path)
+        if notice:
+            store.notices.append(notice)
+        try:
+            store.schema_version()  # a newer database is refused before anything is written
+            # FULL: an acknowledged answer survives a power loss, not only a crash (about
+            # 0.3 ms more per answer; see docs/reliability.md).
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            try:
+                conn.execute("PRAGMA journal_mode=WAL")
+                store.migrate()
+            except (sqlite3.Error, StoreReadOnly) as exc:
+                error = explain(path, exc) if isinstance(exc, sqlite3.Error) else exc
+                if not isinstance(error, StoreReadOnly):
+                    raise error from None
+                if store.schema_version() != SCHEMA_VERSION:
+                    raise error from None  # an old schema that cannot be migrated
+                store.read_only = error
+            if store.read_only is None and not os.access(path, os.W_OK):
+                store.read_only = read_only(path, unsaved=False)
+            # quick_check reads every page: at opening, only while that is quick. A larger
+            # store's damage is reported, in one sentence, where a read or write meets it,
+            # and `vocabgame check` (and every backup) checks the whole file.
+            check = "ok"
+            if path.exists() and path.stat().st_size <= QUICK_CHECK_BYTES:
+                check = conn.execute("PRAGMA quick_check").fetchone()[0]
+            else:  # the schema at least must read
+                conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+            if check != "ok":
+                raise sqlite3.DatabaseError(f"database disk image is malformed: {check}")
+        except sqlite3.Error as exc:
+            conn.close()
+            raise explain(path, exc) from None
+        except StoreError:
+            conn.close()
+            raise
+        return store
+
+    def schema_version(self) -> int:
+        version = int(self.conn.execute("PRAGMA user_version").fetchone()[0])
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"The progress database {self.path} was written by a newer vocabgame "
+                f"(schema {version}); upgrade vocabgame to use it (nothing was changed)."
+            )
+        return version
+
+    def migrate(self) -> None:
+        version = self.schema_version()
+        for number in range(version, SCHEMA_VERSION):
+            with self.transaction():
+                for statement in statements(MIGRATIONS[number]):
+                    self.conn.execute(statement)
+                self.conn.execute(f"PRAGMA user_version = {number + 1}")
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction. Any SQLite error inside it becomes a StoreError with one
+        sentence; the transaction is rolled back if SQLite has not already done so, so
+        nothing of it is kept and the store stays usable."""
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise self._refused(exc) from None
+        try:
+            yield self.conn
+            self.conn.execute("COMMIT")
+        except BaseException as exc:
+            if self.conn.in_transaction:  # SQLite rolls back by itself on a full disk
+                with suppress(sqlite3.Error):  # the cause below is the one to report
+                    self.conn.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.Error):
+                raise self._refused(exc) from None
+            raise
+
+    @contextmanager
+    def snapshot(self) -> Iterator[sqlite3.Connection]:
+        """A read transaction: every read inside sees the same moment, even while another
+        vocabgame writes. Errors become the store's own one sentence."""
+        try:
+            self.conn.execute("BEGIN")
+            try:
+                yield self.conn
+            finally:
+                if self.conn.in_transaction:
+                    try:
+                        self.conn.execute("COMMIT")
+                    except sqlite3.Error:  # never leave the read transaction open
+                        with suppress(sqlite3.Error):
+                            self.conn.execute("ROLLBACK")
+                        raise
+        except sqlite3.Error as exc:
+            raise explain(self.path, exc) from None
+
+    def _refused(self, exc: sqlite3.Error) -> StoreError:
+        error = explain(self.path, exc, unsaved=True)
+        if isinstance(error, StoreReadOnly):
+            self.read_only = error
+        return error

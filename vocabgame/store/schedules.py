@@ -1,0 +1,200 @@
+"""Each face's schedule (its FSRS card) and the reads that plan a round from them: what is
+due, in what order, the least remembered first."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from datetime import UTC, datetime
+
+from fsrs import Card
+
+from vocabgame.model import FaceKey
+from vocabgame.srs import as_utc, load_card
+from vocabgame.store.errors import explain
+from vocabgame.store.part import Connected, Part, reads
+
+# Microseconds since 1970 of an ISO time as `datetime.isoformat` writes it (seconds from
+# SQLite, the six digits of a fraction from the text).
+# (The fraction is cut out before SQLite reads the seconds: it would round .9995 up.)
+_MICROSECONDS = (
+    "(CASE WHEN substr({0}, 20, 1) = '.'"
+    " THEN CAST(strftime('%s', substr({0}, 1, 19) || substr({0}, 27)) AS INTEGER) * 1000000"
+    " + CAST(substr({0}, 21, 6) AS INTEGER)"
+    " ELSE CAST(strftime('%s', {0}) AS INTEGER) * 1000000 END)"
+)
+
+
+def _microseconds(moment: datetime) -> int:
+    delta = as_utc(moment) - datetime(1970, 1, 1, tzinfo=UTC)
+    return (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def _pow(base: float, exponent: float) -> float:
+    return float(base) ** float(exponent)
+
+
+class Schedules(Part):
+    """Each face's schedule and the reads that plan a round from it."""
+
+    def __init__(self, store: Connected) -> None:
+        super().__init__(store)
+        self._has_pow = False  # whether the connection is known to have `pow` (`weakest`)
+
+    @reads
+    def cards(self, deck_ids: Iterable[str] | None = None) -> dict[FaceKey, Card]:
+        sql = "SELECT deck_id, item_id, face, card FROM cards"
+        args: list[str] = []
+        if deck_ids is not None:
+            ids = list(deck_ids)
+            sql += f" WHERE deck_id IN ({','.join('?' * len(ids))})"
+            args = ids
+        return {FaceKey(d, i, f): load_card(c) for d, i, f, c in self.conn.execute(sql, args)}
+
+    @reads
+    def card(self, key: FaceKey) -> Card | None:
+        row = self.conn.execute(
+            "SELECT card FROM cards WHERE deck_id=? AND item_id=? AND face=?",
+            (key.deck_id, key.item_id, key.face),
+        ).fetchone()
+        return load_card(row[0]) if row else None
+
+    def _due_rows(self, now: datetime, deck_ids: Iterable[str] | None) -> sqlite3.Cursor:
+        """(deck id, item id, face) of each card due at `now`, of `deck_ids` if given."""
+        sql = "SELECT deck_id, item_id, face FROM cards WHERE due <= ?"
+        args: list[str] = [as_utc(now).isoformat()]
+        if deck_ids is not None:
+            ids = list(deck_ids)
+            sql += f" AND deck_id IN ({','.join('?' * len(ids))})"
+            args += ids
+        return self.conn.execute(sql, args)
+
+    @reads
+    def due_counts(
+        self, now: datetime, deck_ids: Iterable[str] | None = None
+    ) -> dict[str, dict[tuple[str, str], None]]:
+        """Per deck (of `deck_ids`, if given: then one range of the index on deck and due per
+        deck instead of a pass over every card), the (item id, face) pairs due at `now`:
+        plain tuples, for counting at any size."""
+        out: dict[str, dict[tuple[str, str], None]] = {}
+        for d, i, f in self._due_rows(now, deck_ids):
+            out.setdefault(d, {})[(i, f)] = None
+        return out
+
+    @reads
+    def cards_for(self, keys: Iterable[FaceKey]) -> dict[FaceKey, Card]:
+        """The schedules of these faces (those answered), reading only their items' cards."""
+        wanted = set(keys)
+        items: dict[str, set[str]] = {}
+        for key in wanted:
+            items.setdefault(key.deck_id, set()).add(key.item_id)
+        found: dict[FaceKey, Card] = {}
+        for deck_id, item_ids in items.items():
+            rows = self.conn.execute(
+                "SELECT item_id, face, card FROM cards WHERE deck_id = ?"
+                " AND item_id IN (SELECT value FROM json_each(?))",
+                (deck_id, json.dumps(sorted(item_ids))),
+            )
+            for item_id, face, card in rows:
+                key = FaceKey(deck_id, item_id, face)
+                if key in wanted:
+                    found[key] = load_card(card)
+        return found
+
+    @reads
+    def keys(self) -> set[FaceKey]:
+        """Every face that has a schedule, that is, every face answered at least once."""
+        return {
+            FaceKey(d, i, f)
+            for d, i, f in self.conn.execute("SELECT deck_id, item_id, face FROM cards")
+        }
+
+    @reads
+    def next_card_id(self) -> int:
+        row = self.conn.execute("SELECT COALESCE(MAX(card_id), 0) + 1 FROM cards").fetchone()
+        return int(row[0])
+
+    @reads
+    def faces_of(self, deck_id: str, item_id: str) -> set[str]:
+        rows = self.conn.execute(
+            "SELECT face FROM cards WHERE deck_id = ? AND item_id = ?", (deck_id, item_id)
+        )
+        return {face for (face,) in rows}
+
+    @reads
+    def due_order(
+        self, now: datetime, deck_ids: Iterable[str]
+    ) -> list[tuple[FaceKey, datetime, float | None, datetime | None]]:
+        """The faces due at `now` in these decks, each with what a plan orders them by: its due
+        time, stability and last review, as `load_card` reads them from the card. SQLite takes
+        the three fields out of the JSON: no card is decoded whole."""
+        ids = list(deck_ids)
+        rows = self.conn.execute(
+            "SELECT deck_id, item_id, face, json_extract(card, '$.due'),"
+            " json_extract(card, '$.stability'), json_extract(card, '$.last_review') FROM cards"
+            f" WHERE deck_id IN ({','.join('?' * len(ids))}) AND due <= ?",
+            (*ids, as_utc(now).isoformat()),
+        )
+        return [
+            (
+                FaceKey(d, i, f),
+                as_utc(datetime.fromisoformat(due)),
+                float(stability) if stability else None,  # as fsrs's Card.from_dict
+                as_utc(datetime.fromisoformat(last)) if last else None,
+            )
+            for d, i, f, due, stability, last in rows
+        ]
+
+    def weakest(
+        self, deck_ids: Iterable[str], now: datetime, curve: tuple[float, float]
+    ) -> Iterator[FaceKey]:
+        """Every scheduled face of these decks, least remembered first (then due soonest, then
+        by key). SQLite works out each card's retrievability as fsrs does (`curve` is the
+        factor and decay of `Srs.forgetting_curve`): whole days since the last review, to the
+        microsecond as Python's `timedelta.days` counts them, then the same arithmetic in
+        doubles, so the order is the one `Srs.retrievability` gives, with no card decoded."""
+        ids = list(deck_ids)
+        factor, decay = curve
+        self._ensure_pow()
+        try:
+            rows = self.conn.execute(
+                "WITH c AS MATERIALIZED (SELECT deck_id, item_id, face, due,"
+                " json_extract(card, '$.last_review') AS last,"
+                " json_extract(card, '$.stability') AS stability FROM cards"
+                f" WHERE deck_id IN ({','.join('?' * len(ids))}))"
+                " SELECT deck_id, item_id, face FROM c ORDER BY"
+                " CASE WHEN last IS NULL OR stability IS NULL THEN 0"
+                f" ELSE pow(1 + ? * MAX(0, (? - {_MICROSECONDS.format('last')}) / 86400000000)"
+                " / stability, ?) END, due, deck_id, item_id, face",
+                (*ids, factor, _microseconds(now), decay),
+            )
+            for d, i, f in rows:
+                yield FaceKey(d, i, f)
+        except sqlite3.Error as exc:
+            raise explain(self.path, exc) from None
+
+    def _ensure_pow(self) -> None:
+        """SQLite's `pow`, or Python's where SQLite was built without its math functions;
+        asked once per connection."""
+        if self._has_pow:
+            return
+        try:
+            self.conn.execute("SELECT pow(2.0, 0.5)")
+        except sqlite3.OperationalError:
+            self.conn.create_function("pow", 2, _pow, deterministic=True)
+        self._has_pow = True
+
+    def soonest(self, deck_ids: Iterable[str]) -> Iterator[FaceKey]:
+        """Every scheduled face of these decks, the one due soonest first (then by key)."""
+        ids = list(deck_ids)
+        try:
+            rows = self.conn.execute(
+                f"SELECT deck_id, item_id, face FROM cards WHERE deck_id IN ({','.join('?' * len(ids))})"
+                " ORDER BY due, deck_id, item_id, face",
+                ids,
+            )
+            for d, i, f in rows:
+                yield FaceKey(d, i, f)
+        except sqlite3.Error as exc:
+            raise explain(self.path, exc) from None

@@ -1,0 +1,97 @@
+"""The part of a screen that asks a question: its label, its prompt in a box of its own, the
+numbered choices or the box an answer is typed in, and the settle time a new question takes no
+answer in. The round screen (and preview, which is one) and the interview screen ask through
+it, so a fix to how a question takes input lands once.
+
+It is not a container of its own: the screens lay the choice list and their feedback out
+against each other (each takes the room left), so it composes its widgets into the screen
+and keeps what a question on screen needs."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Input, Static
+
+from vocabgame.quiz import Kind, Question
+from vocabgame.ui.widgets.choices import ChoiceList
+
+PLACEHOLDERS = {
+    Kind.TYPED: "Type the term, then Enter",
+    Kind.NUMBER: "Type a number{unit}, then Enter",
+    Kind.RECALL: "Think of your answer (notes optional), then Enter to reveal",
+}
+EMPTY = "Type an answer first, then press Enter."
+
+
+class QuestionView:
+    def __init__(self, screen: Screen[object], placeholders: Mapping[Kind, str] = PLACEHOLDERS):
+        self.screen = screen
+        self.placeholders = placeholders
+        # False from the moment a question is put up until it has been painted: a key that
+        # arrived with the one that left the last question must not answer this one unseen.
+        self.armed = False
+        self.shown_at = 0.0  # monotonic time the question went up
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="label")
+        # The prompt has a box of its own above the choices, so it stays on screen however
+        # small the terminal: long choice lists and long feedback scroll under it.
+        with VerticalScroll(id="prompt-box"):
+            yield Static(id="prompt")
+        yield ChoiceList(id="choices")
+        yield Input(id="answer")
+
+    @property
+    def choices(self) -> ChoiceList:
+        return self.screen.query_one("#choices", ChoiceList)
+
+    @property
+    def answer(self) -> Input:
+        return self.screen.query_one("#answer", Input)
+
+    def put(self, question: Question) -> None:
+        """Put a question up: its prompt, its choices (or an empty answer box). It takes no
+        answer until `arm` is called once it is painted and the settle time has passed."""
+        self.screen.query_one("#prompt", Static).update(Text(question.prompt))
+        self.answer.value = ""
+        if question.kind == Kind.CHOICE:
+            self.choices.put([c.text for c in question.choices])
+        else:
+            self.choices.clear_options()
+        self.armed = False
+        self.shown_at = time.monotonic()
+
+    def arm(self) -> None:
+        """The question is painted: it takes answers (after the settle time)."""
+        self.armed = True
+
+    def ready(self, settle_seconds: float) -> bool:
+        """Whether the question may take an answer: painted, and up long enough that a key
+        pressed with the one that left the last question is not taken for an answer."""
+        return self.armed and time.monotonic() - self.shown_at >= settle_seconds
+
+    def ask(self, question: Question, label: str | None = None) -> str:
+        """Show the question's way of answering, focused: the choice list or the answer box
+        with its placeholder; the label above it (`label`, else the question's). Returns the
+        hint to show."""
+        is_choice = question.kind == Kind.CHOICE
+        self.choices.display, self.answer.display = is_choice, not is_choice
+        self.screen.query_one("#label", Static).update(Text(label or question.label))
+        if is_choice:
+            self.choices.focus()
+            return f"Press 1–{len(question.choices)}, or ↑ ↓ and Enter."
+        unit = f" in {question.unit}" if question.unit else ""
+        self.answer.placeholder = self.placeholders[question.kind].format(unit=unit)
+        self.answer.focus()
+        return ""
+
+    @staticmethod
+    def typed(value: str) -> str | None:
+        """The typed answer to grade, or None when nothing was typed (say `EMPTY` then)."""
+        return value if value.strip() else None
