@@ -88,7 +88,6 @@ def _global_options(parser: argparse.ArgumentParser, top: bool) -> None:
     )
 
 
-# The flag of each setting in `vocabgame settings`; the settings module has the rest.
 # `play --mode`: the player's name for each mode and its help; learn is stored as "review"
 # (and "review" is still accepted).
 PLAY_MODE_HELP = {
@@ -102,17 +101,6 @@ PLAY_MODE_HELP = {
 }
 PLAY_MODES = (*PLAY_MODE_HELP, "review")
 PLAY_MODE_IDS = {"learn": "review"}
-
-SETTING_FLAGS = {
-    "desired_retention": "--retention",
-    "new_per_day": "--new-per-day",
-    "round_size": "--round-size",
-    "countdown_seconds": "--countdown",
-    "interview_minutes": "--interview-minutes",
-    "interview_questions": "--interview-questions",
-    "drill_retire_after": "--drill-retire",
-    "theme": "--theme",
-}
 
 
 def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
@@ -346,9 +334,11 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
         "Show the settings, or change them with the options below. They are kept in the data folder.",
     )
     for spec in SPECS:
+        if not spec.flag:  # a setting changed only on the settings screen
+            continue
         current = getattr(settings, spec.key)
         p.add_argument(
-            SETTING_FLAGS[spec.key],
+            spec.flag,
             dest=spec.key,
             type=_setting_type(spec.key),
             metavar="VALUE" if spec.choices else ("R" if isinstance(spec.default, float) else "N"),
@@ -503,7 +493,7 @@ def _run(args: argparse.Namespace, data_dir: Path, folders: list[Path]) -> int:
             case "check":
                 return cmd_check(data_dir, args.fix, args.json)
             case "settings":
-                changes = {s.key: getattr(args, s.key) for s in SPECS}
+                changes = {s.key: getattr(args, s.key) for s in SPECS if s.flag}
                 return cmd_settings(data_dir, {k: v for k, v in changes.items() if v is not None})
             case "lab":
                 if args.json or any(getattr(args, k) is not None for k in _LAB_SETUP):
