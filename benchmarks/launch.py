@@ -96,7 +96,7 @@ def run_game(argv: list[str]) -> int:
         setattr(module.VocabApp, "run", run_headless)  # noqa: B010
 
     # The CLI refuses to open the game without a terminal; here there is none on purpose.
-    setattr(cli, "terminal_problem", lambda *args, **kwargs: None)  # noqa: B010
+    setattr(cli.terminal, "terminal_problem", lambda *args, **kwargs: None)  # noqa: B010
     sys.meta_path.insert(0, _WhenImported("vocabgame.ui.app", patch))
     code = cli.main(argv)
     if code != 0:

@@ -24,7 +24,10 @@ import vocabgame.play
 from vocabgame.cli import main
 from vocabgame.deck import load_catalog
 from vocabgame.model import FaceKey
-from vocabgame.play import ModeId, Round, Session
+from vocabgame.play import ModeId, Round, Selection, Session
+from vocabgame.play.modes.challenge import Challenge
+from vocabgame.play.modes.drill import Drill
+from vocabgame.play.modes.interview import Interview
 from vocabgame.play.round import Outcome
 from vocabgame.quiz import Kind
 from vocabgame.store import DB_NAME, Store
@@ -113,8 +116,8 @@ def play(data_dir: Path) -> None:
     misses.finish()
 
     clock.now = START + timedelta(days=4, hours=2)
-    drill = session.start_drill("phases", size=2, seed=6)
-    assert drill is not None
+    drill = session.start("drill", Selection("phases", size=2, seed=6))
+    assert isinstance(drill, Drill)
     while drill.round.question() is not None:
         clock.now += timedelta(seconds=5)
         q = drill.round.question()
@@ -124,8 +127,8 @@ def play(data_dir: Path) -> None:
     drill.finish()
 
     clock.now = START + timedelta(days=5)
-    interview = session.start_interview("phases", questions=3, seed=7)
-    assert interview is not None
+    interview = session.start("interview", Selection("phases", questions=3, seed=7))
+    assert isinstance(interview, Interview)
     while not interview.over():
         q = interview.question()
         if q is None:
@@ -138,8 +141,8 @@ def play(data_dir: Path) -> None:
     interview.finish({n: {0} for n, _ in interview.recalls()})
 
     clock.now = START + timedelta(days=5, hours=1)
-    challenge = session.start_challenge("phases", size=2, seed=8)
-    assert challenge is not None
+    challenge = session.start("challenge", Selection("phases", size=2, seed=8))
+    assert isinstance(challenge, Challenge)
     while challenge.question() is not None:
         clock.now += timedelta(seconds=3)
         q = challenge.question()

@@ -27,6 +27,7 @@ class Spec:
     minimum: float | None = None
     maximum: float | None = None
     choices: tuple[str, ...] = ()
+    flag: str = ""  # its option in `vocabgame settings`, e.g. "--round-size"; "" offers none
 
     def check(self, value: object) -> int | float | str:
         """`value` as this setting's type, or SettingError saying what is allowed."""
@@ -64,6 +65,7 @@ SPECS: tuple[Spec, ...] = (
         0.9,
         0.7,
         0.99,
+        flag="--retention",
     ),
     Spec(
         "new_per_day",
@@ -72,8 +74,9 @@ SPECS: tuple[Spec, ...] = (
         20,
         0,
         1000,
+        flag="--new-per-day",
     ),
-    Spec("round_size", "round size", "questions in a round", 20, 1, 500),
+    Spec("round_size", "round size", "questions in a round", 20, 1, 500, flag="--round-size"),
     Spec(
         "countdown_seconds",
         "countdown seconds",
@@ -81,9 +84,26 @@ SPECS: tuple[Spec, ...] = (
         30,
         5,
         600,
+        flag="--countdown",
     ),
-    Spec("interview_minutes", "interview minutes", "length of a mock interview", 15, 1, 180),
-    Spec("interview_questions", "interview questions", "questions in a mock interview", 12, 1, 200),
+    Spec(
+        "interview_minutes",
+        "interview minutes",
+        "length of a mock interview",
+        15,
+        1,
+        180,
+        flag="--interview-minutes",
+    ),
+    Spec(
+        "interview_questions",
+        "interview questions",
+        "questions in a mock interview",
+        12,
+        1,
+        200,
+        flag="--interview-questions",
+    ),
     Spec(
         "drill_retire_after",
         "drill retirement",
@@ -91,6 +111,7 @@ SPECS: tuple[Spec, ...] = (
         3,
         1,
         20,
+        flag="--drill-retire",
     ),
     Spec(
         "theme",
@@ -98,6 +119,7 @@ SPECS: tuple[Spec, ...] = (
         "the colours of the game",
         "textual-dark",
         choices=("textual-dark", "textual-light", "nord", "gruvbox", "dracula", "monokai"),
+        flag="--theme",
     ),
 )
 SPEC = {spec.key: spec for spec in SPECS}

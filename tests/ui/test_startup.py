@@ -31,7 +31,7 @@ def test_the_cli_opens_the_game_with_the_collector_paused(
     def run(self: VocabApp) -> None:
         seen.append(gc.isenabled())
 
-    monkeypatch.setattr(cli, "terminal_problem", lambda *args: None)
+    monkeypatch.setattr(cli.terminal, "terminal_problem", lambda *args: None)
     monkeypatch.setattr(VocabApp, "run", run)
     assert cli.main(["--data-dir", str(tmp_path / "data"), "--decks", str(DATA / "ui")]) == 0
     assert seen == [False]
@@ -44,7 +44,7 @@ def test_a_game_that_cannot_open_leaves_the_collector_on(
     capsys: pytest.CaptureFixture[str],
     collector: None,
 ) -> None:
-    monkeypatch.setattr(cli, "terminal_problem", lambda *args: "no terminal here")
+    monkeypatch.setattr(cli.terminal, "terminal_problem", lambda *args: "no terminal here")
     assert cli.main(["--data-dir", str(tmp_path / "data")]) != 0
     assert "no terminal here" in capsys.readouterr().err
     assert gc.isenabled()

@@ -1,0 +1,175 @@
+"""`vocabgame` with no command (the game) and `vocabgame play` (a round at once)."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import gc
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from vocabgame.cli.common import (
+    EXIT_OK,
+    EXIT_PROBLEM,
+    EXIT_USAGE,
+    Command,
+    Where,
+    err,
+    no_options,
+    open_session,
+)
+from vocabgame.cli.options import positive_int, whole_number
+from vocabgame.cli.terminal import screen_problem
+from vocabgame.settings import Settings
+
+
+def play_options(p: argparse.ArgumentParser, settings: Settings) -> None:
+    from vocabgame.play.modes import ModeId, offered
+
+    modes = offered()
+    names = [str(m.name or m.id) for m in modes]
+    # "review" is how learn is stored, and was its name on the command line before "learn".
+    aliases = [str(m.id) for m in modes if m.name and m.name != m.id]
+    p.add_argument(
+        "--deck",
+        metavar="ID",
+        action="append",
+        help="play this deck (repeat for several; default: all decks)",
+    )
+    p.add_argument("--tag", metavar="TAG", help="play only the items tagged TAG, across the decks")
+    p.add_argument(
+        "--size",
+        type=positive_int,
+        metavar="N",
+        help=f"questions in the round (now {settings.round_size}; see vocabgame settings)",
+    )
+    p.add_argument(
+        "--seed", type=whole_number, metavar="N", help="seed the shuffling, for a repeatable round"
+    )
+    p.add_argument(
+        "--mode",
+        choices=(*names, *aliases),
+        default=str(ModeId.LEARN),  # as stored
+        help="; ".join(f"{name}: {m.help}" for name, m in zip(names, modes, strict=True)),
+    )
+    p.add_argument(
+        "--minutes",
+        type=positive_int,
+        metavar="M",
+        help=f"interview: its length (now {settings.interview_minutes}; see vocabgame settings)",
+    )
+    p.add_argument(
+        "--questions",
+        type=positive_int,
+        metavar="N",
+        help=f"interview: its questions (now {settings.interview_questions}); "
+        "it ends at whichever comes first",
+    )
+
+
+def run_play(args: argparse.Namespace, where: Where) -> int:
+    from vocabgame.play.modes import by_name
+
+    return run_app(
+        where.data_dir,
+        where.folders,
+        deck=args.deck,
+        size=args.size,
+        seed=args.seed,
+        start=True,
+        mode=str(by_name(args.mode).id),
+        tag=args.tag,
+        minutes=args.minutes,
+        questions=args.questions,
+    )
+
+
+def run_game(args: argparse.Namespace, where: Where) -> int:
+    return run_app(where.data_dir, where.folders)
+
+
+# `vocabgame` alone: the game, on its home screen.
+GAME = Command("", "", "", no_options, run_game, uses_data_folder=True)
+
+PLAY = Command(
+    "play",
+    "start a round at once",
+    "Start a round of questions at once.",
+    play_options,
+    run_play,
+    uses_data_folder=True,
+)
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Opening the game builds what lasts as long as the game (modules, decks, styles), so
+    the collector is paused meanwhile; the app freezes all of it once its first screen is
+    shown and starts the collector again (`vocabgame.ui.app`), and no collection walks those
+    objects after that. On again, in any case, when the game is over."""
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+@collector_paused()
+def run_app(
+    data_dir: Path,
+    folders: list[Path],
+    *,
+    deck: str | Sequence[str] | None = None,
+    size: int | None = None,
+    seed: int | None = None,
+    start: bool = False,
+    lab: bool = False,
+    mode: str = "review",
+    tag: str | None = None,
+    minutes: float | None = None,
+    questions: int | None = None,
+) -> int:
+    """Open the game (on its lab screen, or straight into a round); its exit code."""
+    session = open_session(data_dir, folders)
+    if session is None:
+        return EXIT_PROBLEM
+    ids = [deck] if isinstance(deck, str) else list(deck or [])
+    unknown = [i for i in ids if session.catalog.get(i) is None]
+    if unknown:
+        known = ", ".join(d.id for d in session.catalog.decks) or "none"
+        err(f"no deck with id {unknown[0]!r}; known decks: {known}")
+        session.close()
+        return EXIT_USAGE
+    if tag is not None:
+        try:
+            session.decks_chosen(ids, tag)
+        except ValueError as exc:
+            err(f"{exc}; vocabgame decks lists each deck's tags")
+            session.close()
+            return EXIT_USAGE
+    problem = screen_problem(sys.stdin, sys.stdout)
+    if problem is not None:
+        err(problem)
+        session.close()
+        return EXIT_USAGE
+    from vocabgame.ui.app import VocabApp
+
+    app = VocabApp(
+        session,
+        deck=ids[0] if len(ids) == 1 else (tuple(ids) or None),
+        tag=tag,
+        mode=mode,
+        minutes=minutes,
+        questions=questions,
+        size=size,
+        seed=seed,
+        start_round=start,
+        open_lab=lab,
+        lab_folders=folders,
+    )
+    try:
+        app.run()
+    finally:
+        session.close()
+    return app.return_code or EXIT_OK

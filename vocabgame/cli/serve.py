@@ -1,0 +1,86 @@
+"""`vocabgame serve`: the game in web browsers, one game process per tab (textual-serve)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from vocabgame.cli.common import EXIT_OK, EXIT_PROBLEM, Command, Where, err, open_store
+from vocabgame.cli.options import whole_number
+from vocabgame.settings import Settings
+
+# What `serve` imports that only the serve extra installs.
+SERVE_NEEDS = ("textual_serve", "aiohttp", "aiohttp_jinja2", "jinja2")
+
+
+def port_number(text: str) -> int:
+    """A port, 1 to 65535."""
+    value = whole_number(text)
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port from 1 to 65535")
+    return value
+
+
+def serve_options(p: argparse.ArgumentParser, settings: Settings) -> None:
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on (default 127.0.0.1: this machine only; "
+        "0.0.0.0 lets anyone who can reach the port play and change your progress)",
+    )
+    p.add_argument(
+        "--port", type=port_number, default=8000, metavar="N", help="the port (default 8000)"
+    )
+
+
+def run_serve(args: argparse.Namespace, where: Where) -> int:
+    # Each tab's game finds the data folder's decks itself: it is given only the --decks.
+    return cmd_serve(where.data_dir, where.extra_decks, args.host, args.port)
+
+
+SERVE = Command(
+    "serve",
+    "play in a web browser",
+    "Serve the game to web browsers: each browser tab that opens the address plays its own "
+    "game on the same data folder. Stop with Ctrl+C. Needs textual-serve (the serve "
+    "extra): pip install textual-serve.",
+    serve_options,
+    run_serve,
+    # It checks the store before serving, and a restore must not swap it under the tabs.
+    uses_data_folder=True,
+)
+
+
+def cmd_serve(data_dir: Path, decks: list[Path], host: str, port: int) -> int:
+    """Serve the game to browsers on `host` and `port` until stopped; the exit code."""
+    try:
+        from vocabgame.ui.serve import WILDCARDS, GameServer, game_command, is_local, url
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] not in SERVE_NEEDS:
+            raise
+        err("playing in a browser needs textual-serve; install it with: pip install textual-serve")
+        return EXIT_PROBLEM
+    # Every tab's game opens this store: say now, once, if it cannot be used.
+    store = open_store(data_dir)
+    if store is None:
+        return EXIT_PROBLEM
+    store.close()
+    if not is_local(host):
+        err(
+            f"warning: listening on {host}: anyone who can reach port {port} can play and "
+            "change the progress in this data folder."
+        )
+    server = GameServer(game_command(data_dir, decks), host, port)
+
+    def listening() -> None:
+        where = url(host, port)
+        if host in WILDCARDS:
+            where += f" here, or this machine's address with port {port} from elsewhere,"
+        print(f"Open {where} in a browser to play. Stop with Ctrl+C.", flush=True)
+
+    try:
+        server.run(listening)
+    except OSError as exc:
+        err(f"cannot listen on {host} port {port}: {exc.strerror or exc}")
+        return EXIT_PROBLEM
+    return EXIT_OK
