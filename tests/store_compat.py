@@ -28,7 +28,7 @@ from vocabgame.play import ModeId, Round, Selection, Session
 from vocabgame.play.modes.challenge import Challenge
 from vocabgame.play.modes.drill import Drill
 from vocabgame.play.modes.interview import Interview
-from vocabgame.play.round import Outcome
+from vocabgame.play.outcome import Outcome
 from vocabgame.quiz import Kind
 from vocabgame.store import DB_NAME, Store
 

@@ -2,6 +2,7 @@
 round follows."""
 
 from vocabgame.play.context import Limits, RoundContext
+from vocabgame.play.home import DeckSummary, Home
 from vocabgame.play.modes import (
     MODES,
     POINTS_RIGHT,
@@ -12,8 +13,9 @@ from vocabgame.play.modes import (
     Runner,
     Selection,
 )
-from vocabgame.play.round import Missed, Outcome, Round, RoundSummary, Status
-from vocabgame.play.session import DeckSummary, Home, Session, open_session
+from vocabgame.play.outcome import Missed, Outcome, RoundSummary, Status
+from vocabgame.play.round import Round
+from vocabgame.play.session import Session, open_session
 
 __all__ = [
     "MODES",

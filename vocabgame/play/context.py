@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Protocol
 
 from vocabgame.model import Deck
 from vocabgame.srs import Clock, Srs
@@ -40,3 +41,18 @@ class Limits:
 
 
 NO_LIMITS = Limits()
+
+
+class Rules(Protocol):
+    """What a round asks of its mode (`play.modes.Mode` is one)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def banner(self) -> str | None: ...
+    @property
+    def updates_schedule(self) -> bool: ...
+    @property
+    def undo(self) -> bool: ...
+    def points(self, correct: bool, streak: int) -> int: ...
+    def retry_at(self, position: int, queue_length: int, retries: int) -> int | None: ...

@@ -9,15 +9,23 @@ from __future__ import annotations
 
 import random
 from contextlib import suppress
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import Protocol
 
 from fsrs import Card
 
 from vocabgame.kinds import build_question, grade
 from vocabgame.model import Deck, FaceKey
-from vocabgame.play.context import NO_LIMITS, Limits, RoundContext
+from vocabgame.play.clock import RoundClock
+from vocabgame.play.context import NO_LIMITS, Limits, RoundContext, Rules
+from vocabgame.play.corrections import Corrections
+from vocabgame.play.outcome import (
+    Answered,
+    Outcome,
+    RoundSummary,
+    Status,
+    missed_questions,
+)
 from vocabgame.play.spacing import retry_slot, traits_of
 from vocabgame.quiz.question import (
     Grade,
@@ -31,120 +39,8 @@ from vocabgame.quiz.question import (
 )
 from vocabgame.store import Review, StoreReadOnly
 
-RIGHT_RATING = 3  # Good: what an answer graded right counts as in the schedule
 
-
-class Rules(Protocol):
-    """What a round asks of its mode (`play.modes.Mode` is one)."""
-
-    @property
-    def id(self) -> str: ...
-    @property
-    def banner(self) -> str | None: ...
-    @property
-    def updates_schedule(self) -> bool: ...
-    @property
-    def undo(self) -> bool: ...
-    def points(self, correct: bool, streak: int) -> int: ...
-    def retry_at(self, position: int, queue_length: int, retries: int) -> int | None: ...
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """What one answer did: the verdict, the points, the round's running figures after it."""
-
-    question: Question
-    grade: Grade
-    points: int
-    score: int
-    streak: int
-    answered: int
-    correct: int
-    comes_back: bool  # the face is asked again later in this round
-    saved: bool = True  # False: the store is read-only and the answer was not kept
-    # The question was answered before in this round and that answer undone: this one scores at
-    # most what that one did (None: a first answer).
-    first_points: int | None = None
-    overridden: bool = False  # marked wrong, then counted as right by the player ("I was right")
-
-    @property
-    def next_due(self) -> datetime | None:
-        """When the face is next scheduled (None: the mode left the schedule alone)."""
-        return self.grade.next_due
-
-    @property
-    def self_graded(self) -> bool:
-        return self.question.kind == Kind.RECALL
-
-    @property
-    def can_override(self) -> bool:
-        """A typed term or number marked wrong, which the player may count as right."""
-        return (
-            self.question.kind in (Kind.TYPED, Kind.NUMBER)
-            and not self.grade.correct
-            and not self.overridden
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class Status:
-    """The round's header: where the player is and how they are doing."""
-
-    title: str
-    banner: str | None
-    number: int  # the question being asked, 1-based
-    total: int
-    score: int
-    streak: int
-    done: int  # questions behind the player, for a progress bar
-
-
-@dataclass(frozen=True, slots=True)
-class Missed:
-    """A question answered wrong at least once in the round, listed once."""
-
-    key: FaceKey
-    prompt: str
-    right_answer: str
-    given: tuple[str, ...]  # every wrong answer given to it, in order
-
-
-@dataclass(frozen=True, slots=True)
-class RoundSummary:
-    """How a round went, for the results screen: counts, score, misses, the best before it and when
-    the next review is due."""
-
-    deck_title: str
-    answered: int
-    correct: int
-    score: int
-    best_streak: int
-    seconds: float
-    finished: bool
-    missed: tuple[Missed, ...]
-    previous_best: int | None
-    new_best: bool
-    next_due: datetime | None
-
-    @property
-    def accuracy(self) -> float:
-        return self.correct / self.answered if self.answered else 0.0
-
-
-@dataclass(frozen=True, slots=True)
-class _Answered:
-    """What undoing an answer needs: its outcome, its stored review and the round's state before
-    it."""
-
-    outcome: Outcome
-    review_id: int | None  # None: not saved (read-only store)
-    streak_before: int
-    best_streak_before: int
-    slot: tuple[int, FaceKey]  # the question's place in the queue and its face
-    answered_at: datetime
-
-
-class Round:
+class Round(Corrections):
     """One round, started by its mode (`Mode.start`), which has already stored its row. It
     keeps the mode's clock: a countdown per question and a limit for the whole round."""
 
@@ -175,7 +71,7 @@ class Round:
         self.streak = 0
         self.best_streak = 0
         self.ended = False
-        self._history: list[_Answered] = []
+        self._history: list[Answered] = []
         self._retries: dict[FaceKey, int] = {}
         # What the first answer to each question scored (points, right): an answer given
         # again after an undo scores no more, so undo cannot farm points.
@@ -184,7 +80,7 @@ class Round:
         self._traits = traits_of(context.decks)
         self._question: Question | None = None
         self._asked_at = started_at
-        self._deadline: tuple[int, datetime] | None = None  # the question countdown's end
+        self.clock = RoundClock(limits, started_at, context.clock)
         self.timed_out = 0  # questions the countdown ran out on
         self._awaiting_next = False  # an answer was given; its feedback is showing
 
@@ -198,14 +94,6 @@ class Round:
     @property
     def total(self) -> int:
         return len(self.queue)
-
-    @property
-    def answered(self) -> int:
-        return len(self._history)
-
-    @property
-    def correct(self) -> int:
-        return sum(a.outcome.grade.correct for a in self._history)
 
     @property
     def last_review_id(self) -> int | None:
@@ -233,35 +121,23 @@ class Round:
     def question_deadline(self) -> datetime | None:
         """When the current question's countdown ends (None: the mode gives none). It starts
         when the question is first asked for."""
-        seconds = self.limits.question_seconds
-        if seconds is None or self.question() is None:
-            return None
-        if self._deadline is None or self._deadline[0] != self.position:
-            self._deadline = (self.position, self.context.clock() + timedelta(seconds=seconds))
-        return self._deadline[1]
+        return None if self.question() is None else self.clock.deadline(self.position)
 
     def time_left(self) -> float | None:
         """Seconds left on the current question's countdown, never below 0 (None: no
         countdown; 0 while its feedback shows)."""
-        deadline = self.question_deadline()
-        if deadline is None:
+        if self.question() is None:
             return None
-        if self._awaiting_next:
-            return 0.0
-        return max(0.0, (deadline - self.context.clock()).total_seconds())
+        return self.clock.question_left(self.position, self._awaiting_next)
 
     def round_time_left(self) -> float | None:
         """Seconds left of the round's time limit, never below 0 (None: no limit)."""
-        seconds = self.limits.round_seconds
-        if seconds is None:
-            return None
-        end = self.started_at + timedelta(seconds=seconds)
-        return max(0.0, (end - self.context.clock()).total_seconds())
+        return self.clock.round_left()
 
     @property
     def out_of_time(self) -> bool:
         """The round's time limit has run out."""
-        return self.round_time_left() == 0.0
+        return self.clock.round_left() == 0.0
 
     # -- asking ---------------------------------------------------------------------------------
 
@@ -281,7 +157,6 @@ class Round:
             self.position += 1
             self._awaiting_next = False
             self._question = None
-            self._deadline = None
         return self.question()
 
     # -- answering ------------------------------------------------------------------------------
@@ -387,24 +262,11 @@ class Round:
     def _record(
         self, question: Question, verdict: Grade, confusion: tuple[str, str] | None = None
     ) -> Outcome:
-        context, now, key = self.context, self.context.clock(), question.key
-        store = context.store
-        schedule = None
-        if self.rules.updates_schedule:
-
-            def schedule(before: Card | None, new_id: int) -> Card:
-                return context.srs.review(
-                    before or context.srs.new_card(new_id, now), verdict.rating, now
-                )
-
+        now, key, store = self.context.clock(), question.key, self.context.store
+        schedule = self._scheduler(verdict.rating, now)
         slot = (self.position, key)
-        points = self.rules.points(verdict.correct, self.streak)
-        streak = self.streak + 1 if verdict.correct else 0
         first = self._first.get(slot)
-        if first is not None:  # answered before, then undone
-            points = min(points, first[0])
-            if not first[1]:
-                streak = 0  # nor does it mend the streak the first answer broke
+        points, streak = self._scored(verdict.correct, self.streak, first)
         best_streak = max(self.best_streak, streak)
         correct = self.correct + verdict.correct
         response_ms = max(0, int((now - self._asked_at).total_seconds() * 1000))
@@ -444,128 +306,10 @@ class Round:
             first_points=None if first is None else first[0],
         )
         self._first.setdefault(slot, (points, verdict.correct))
-        self._history.append(
-            _Answered(outcome, review_id, self.streak, self.best_streak, slot, now)
-        )
+        self._history.append(Answered(outcome, review_id, self.streak, self.best_streak, slot, now))
         self.score, self.streak, self.best_streak = outcome.score, streak, best_streak
         self._awaiting_next = True
         return outcome
-
-    # -- undo ------------------------------------------------------------------------------------
-
-    def undo(self) -> Question | None:
-        """Take back the last answer: the store and the schedule go back to how they were, and
-        that question is asked again. Returns it, or None if there is nothing to undo."""
-        if not self._history or self.ended:
-            return None
-        last = self._history[-1]
-        answered = self._history[:-1]
-        best_streak = last.best_streak_before
-        totals = (
-            len(answered),
-            sum(a.outcome.grade.correct for a in answered),
-            self.score - last.outcome.points,
-            best_streak,
-        )
-        if last.review_id is not None:  # one transaction; the round changes only after it
-            self.context.store.undo(last.review_id, self.round_id, totals)
-        self._history.pop()
-        key = last.outcome.question.key
-        if last.outcome.comes_back:
-            self._take_back_retry(key)
-        self.score -= last.outcome.points
-        self.streak, self.best_streak = last.streak_before, last.best_streak_before
-        if not self._awaiting_next:
-            self.position -= 1
-        self._awaiting_next = False
-        self._question = last.outcome.question  # the same question, same choices
-        self._asked_at = self.context.clock()
-        return self._question
-
-    def can_undo(self) -> bool:
-        return bool(self._history) and not self.ended
-
-    # -- "I was right" ---------------------------------------------------------------------------
-
-    def can_override(self) -> bool:
-        """The answer whose feedback is showing is a typed term or number marked wrong."""
-        return (
-            self._awaiting_next and bool(self._history) and self._history[-1].outcome.can_override
-        )
-
-    def override(self) -> Outcome | None:
-        """Count the typed answer just marked wrong as right ("I was right"): it scores as a
-        right answer would have, the face's schedule is recomputed as if answered right (from
-        its schedule before the answer), it no longer comes back in this round, and the store
-        keeps it marked as overridden. One store transaction; undo still takes it all back.
-        None when there is no such answer."""
-        if not self.can_override():
-            return None
-        last = self._history[-1]
-        old = last.outcome
-        context, key, at = self.context, old.question.key, last.answered_at
-        schedule = None
-        if self.rules.updates_schedule:
-
-            def schedule(before: Card | None, card_id: int) -> Card:
-                return context.srs.review(
-                    before or context.srs.new_card(card_id, at), RIGHT_RATING, at
-                )
-
-        points = self.rules.points(True, last.streak_before)
-        streak = last.streak_before + 1
-        if old.first_points is not None:  # an answer given again after an undo
-            points = min(points, old.first_points)
-            if not self._first[last.slot][1]:
-                streak = 0
-        best_streak = max(last.best_streak_before, streak)
-        score = self.score - old.points + points
-        correct = self.correct + 1
-        totals = (self.answered, correct, score, best_streak)
-        store = context.store
-        card: Card | None = None
-        if last.review_id is not None:  # saved first: if the store refuses, nothing changes
-            card = store.override(
-                last.review_id,
-                rating=RIGHT_RATING,
-                points=points,
-                schedule=schedule,
-                round_totals=totals,
-            )
-        elif schedule is not None:  # a read-only store: shown, not kept
-            card = schedule(store.card(key), 0)
-        if old.first_points is None:
-            self._first[last.slot] = (points, True)
-        if old.comes_back:
-            self._take_back_retry(key)
-        grade = replace(
-            old.grade,
-            correct=True,
-            rating=RIGHT_RATING,
-            note="Counted as right: you said you were right.",
-            next_due=card.due if card is not None else None,
-        )
-        outcome = replace(
-            old,
-            grade=grade,
-            points=points,
-            score=score,
-            streak=streak,
-            correct=correct,
-            comes_back=False,
-            overridden=True,
-        )
-        self._history[-1] = replace(last, outcome=outcome)
-        self.score, self.streak, self.best_streak = score, streak, best_streak
-        return outcome
-
-    def _take_back_retry(self, key: FaceKey) -> None:
-        """Remove the later asking of `key` that a wrong answer put in the queue."""
-        for index in range(len(self.queue) - 1, self.position, -1):
-            if self.queue[index] == key:
-                del self.queue[index]
-                break
-        self._retries[key] -= 1
 
     # -- flags -----------------------------------------------------------------------------------
 
@@ -620,22 +364,6 @@ class Round:
                 finished=finished,
             )
         self.position, self._awaiting_next, self.ended = position, False, True
-        # Each missed question once, as first asked (a calculation draws new numbers when it
-        # comes back), with every wrong answer given to that same wording.
-        missed_at: dict[FaceKey, Missed] = {}
-        for a in self._history:
-            question, verdict = a.outcome.question, a.outcome.grade
-            if verdict.correct:
-                continue
-            first = missed_at.get(question.key)
-            if first is None:
-                given = (verdict.given,) if verdict.given else ()
-                missed_at[question.key] = Missed(
-                    question.key, question.prompt, verdict.right_answer, given
-                )
-            elif question.prompt == first.prompt and verdict.given not in ("", *first.given):
-                missed_at[question.key] = replace(first, given=(*first.given, verdict.given))
-        missed = tuple(missed_at.values())
         return RoundSummary(
             deck_title=self.title,
             answered=self.answered,
@@ -644,7 +372,7 @@ class Round:
             best_streak=self.best_streak,
             seconds=(now - self.started_at).total_seconds(),
             finished=finished,
-            missed=missed,
+            missed=missed_questions(self._history),
             previous_best=previous_best,
             new_best=finished
             and self.round_id is not None  # a round not kept cannot be a best

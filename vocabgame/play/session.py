@@ -11,7 +11,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import date, datetime, tzinfo
 from pathlib import Path
 from types import MappingProxyType
@@ -25,6 +25,7 @@ from vocabgame.deck.cache import DECK_CACHE, DeckCache
 from vocabgame.kinds import faces
 from vocabgame.model import Deck, FaceKey
 from vocabgame.play.context import NO_LIMITS, Limits, RoundContext
+from vocabgame.play.home import LEARN_MORE, Home, deck_rows, first_problem_per_file
 from vocabgame.play.modes import (
     EVERY_DECK,
     MODES,
@@ -38,7 +39,6 @@ from vocabgame.play.modes import (
 from vocabgame.play.modes import by_name as mode_named
 from vocabgame.play.round import Round
 from vocabgame.play.spacing import space_round
-from vocabgame.problems import Problem
 from vocabgame.settings import Settings
 from vocabgame.srs import Clock, Srs, utc_now
 from vocabgame.store import DB_NAME, Store, StoreReadOnly
@@ -49,49 +49,6 @@ if TYPE_CHECKING:  # the stats screen's module is imported when it is first show
 # Today's extra new items per deck ("learn N more today"), kept with the settings:
 # {"day": "2026-11-30", "decks": {"kv-cache": 10}}; another day's value counts for nothing.
 EXTRA_NEW_KEY = "extra_new_today"
-LEARN_MORE = 10  # new items "learn more today" adds to a deck's limit for the day
-
-
-@dataclass(frozen=True, slots=True)
-class DeckSummary:
-    """One row of the home screen. Every count but the `*_items` ones is of questions (faces),
-    the unit rounds ask in; the same figures as `vocabgame stats`."""
-
-    id: str | None  # None: all decks together
-    title: str
-    questions: int  # questions the deck asks (a term is asked three ways)
-    seen: int  # questions answered at least once
-    due: int  # questions due for review now
-    new: int  # questions never answered that a round may ask today
-    best: int | None
-    description: str = ""
-    tags: tuple[str, ...] = ()
-    new_items_left: int = 0  # new items the deck may still start today
-    unstarted_items: int = 0  # items never answered
-    new_limit: int = 0  # today's limit of new items for the deck (with any extra)
-    started_today: int = 0  # new items started today
-
-    @property
-    def limit_reached(self) -> bool:
-        """Today's new items are used up while the deck still has items never started."""
-        return self.unstarted_items > 0 and self.new_items_left == 0
-
-    @property
-    def more_today(self) -> int:
-        """How many new items "learn more today" would add."""
-        return min(LEARN_MORE, self.unstarted_items)
-
-
-@dataclass(frozen=True, slots=True)
-class Home:
-    """What the home screen shows: each deck's figures, the day streak, the answers given and
-    problems with deck files."""
-
-    decks: tuple[DeckSummary, ...]
-    streak_days: int
-    reviews: int
-    new_per_day: int = Settings().new_per_day
-    problems: tuple[str, ...] = ()  # one line per deck file that could not be loaded
 
 
 def open_session(
@@ -222,9 +179,11 @@ class Session:
             str(k): v for k, v in decks.items() if isinstance(v, int) and not isinstance(v, bool)
         }
 
-    def new_limit(self, deck_id: str) -> int:
-        """Today's limit of new items for one deck: the setting plus any extra for today."""
-        return self.new_per_day + max(0, self.extra_new_today().get(deck_id, 0))
+    def new_limits(self) -> dict[str, int]:
+        """Today's limit of new items for each deck, by id: the setting plus any extra for
+        today (one read of the extras for every deck)."""
+        extra = self.extra_new_today()
+        return {d.id: self.new_per_day + max(0, extra.get(d.id, 0)) for d in self.catalog.decks}
 
     def started_today(
         self, first_seen: Mapping[tuple[str, str], datetime] | None = None
@@ -243,11 +202,7 @@ class Session:
         """New items each deck may still start today (the limit is per deck, as in Anki);
         `first_seen` saves a query when the caller already has it."""
         started = self.started_today(first_seen)
-        extra = self.extra_new_today()
-        return {
-            deck.id: max(0, self.new_per_day + max(0, extra.get(deck.id, 0)) - started[deck.id])
-            for deck in self.catalog.decks
-        }
+        return {d: max(0, limit - started[d]) for d, limit in self.new_limits().items()}
 
     def new_left_today(
         self,
@@ -291,54 +246,19 @@ class Session:
         )
 
     def home(self) -> Home:
+        """What the home screen shows (the same figures as `vocabgame stats`)."""
         started = self.started_today()
-        extra = self.extra_new_today()
-        left = {
-            deck.id: max(0, self.new_per_day + max(0, extra.get(deck.id, 0)) - started[deck.id])
-            for deck in self.catalog.decks
-        }
+        limits = self.new_limits()
+        left = {deck_id: max(0, limit - started[deck_id]) for deck_id, limit in limits.items()}
         progress = stats.deck_progress(self.store, self.catalog.decks, self.clock(), left)
-        rows = [
-            DeckSummary(
-                deck.id,
-                deck.title,
-                questions=figures.total,
-                seen=figures.seen,
-                due=figures.due,
-                new=figures.new,
-                best=figures.best,
-                description=deck.description or "",
-                tags=deck.tags,
-                new_items_left=figures.new_items_left,
-                unstarted_items=figures.unstarted,
-                new_limit=self.new_limit(deck.id),
-                started_today=started[deck.id],
-            )
-            for deck, figures in zip(self.catalog.decks, progress, strict=True)
-        ]
-        if len(rows) > 1:
-            everything = DeckSummary(
-                None,
-                "All decks",
-                questions=sum(r.questions for r in rows),
-                seen=sum(r.seen for r in rows),
-                due=sum(r.due for r in rows),
-                new=sum(r.new for r in rows),
-                best=self.store.best_scores().get(None),
-                description="A round mixing every deck: what is due in each, then new items "
-                "from each, up to each deck's limit.",
-                new_items_left=sum(r.new_items_left for r in rows),
-                unstarted_items=sum(r.unstarted_items for r in rows),
-                new_limit=sum(r.new_limit for r in rows),
-                started_today=sum(r.started_today for r in rows),
-            )
-            rows.insert(0, everything)
         return Home(
-            decks=tuple(rows),
+            decks=deck_rows(
+                self.catalog.decks, progress, started, limits, self.store.best_scores().get(None)
+            ),
             streak_days=self.streak_days(),
             reviews=self.store.review_count(),
             new_per_day=self.new_per_day,
-            problems=_first_problem_per_file(self.catalog.problems),
+            problems=first_problem_per_file(self.catalog.problems),
         )
 
     # -- rounds -------------------------------------------------------------------------------
@@ -553,10 +473,3 @@ def _stored_deck(choice: Selection) -> str | None:
     choice (several decks, a tag, every deck) is kept as all decks."""
     ids = choice.deck_ids
     return ids[0] if len(set(ids)) == 1 and choice.tag is None else None
-
-
-def _first_problem_per_file(problems: Sequence[Problem]) -> tuple[str, ...]:
-    first: dict[str, str] = {}
-    for problem in problems:
-        first.setdefault(problem.path, str(problem))
-    return tuple(first.values())

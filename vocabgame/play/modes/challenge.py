@@ -26,7 +26,8 @@ from vocabgame.play.modes.base import (
     one_per_item,
     round_robin,
 )
-from vocabgame.play.round import Outcome, Round, RoundSummary
+from vocabgame.play.outcome import Outcome, RoundSummary
+from vocabgame.play.round import Round
 from vocabgame.quiz.question import Question
 from vocabgame.settings import Settings
 from vocabgame.store import Store

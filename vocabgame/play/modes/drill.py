@@ -18,7 +18,8 @@ from typing import Any
 from vocabgame.model import Confusable, Deck, FaceKey
 from vocabgame.play.context import RoundContext
 from vocabgame.play.modes.base import Mode, ModeId, PlanContext, Selection, Starter
-from vocabgame.play.round import Outcome, Round, RoundSummary
+from vocabgame.play.outcome import Outcome, RoundSummary
+from vocabgame.play.round import Round
 from vocabgame.settings import Settings
 from vocabgame.store import Store
 

@@ -27,7 +27,8 @@ from vocabgame.play.modes.base import (
     one_per_item,
     round_robin,
 )
-from vocabgame.play.round import Outcome, Round
+from vocabgame.play.outcome import Outcome
+from vocabgame.play.round import Round
 from vocabgame.quiz.question import Kind, Picked, Question, Refused, SelfGraded, Typed
 from vocabgame.settings import Settings
 from vocabgame.store import ReportRecord, Store

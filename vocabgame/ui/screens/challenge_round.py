@@ -15,7 +15,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from vocabgame.play.modes.challenge import Challenge, ChallengeResult
-from vocabgame.play.round import Outcome
+from vocabgame.play.outcome import Outcome
 from vocabgame.printable import printable
 from vocabgame.quiz import Kind
 from vocabgame.ui.screens.results import ResultsScreen, summary_text

@@ -8,7 +8,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from vocabgame.play.modes.drill import Drill
-from vocabgame.play.round import Outcome, RoundSummary
+from vocabgame.play.outcome import Outcome, RoundSummary
 from vocabgame.ui.screens.results import ResultsScreen
 from vocabgame.ui.screens.round import RoundScreen
 from vocabgame.ui.widgets.feedback import feedback_body

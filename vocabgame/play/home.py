@@ -1,0 +1,111 @@
+"""What the home screen shows: a row a deck (and one for all decks together), the day streak,
+the answers given and the deck files that could not be read."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from vocabgame.model import Deck
+from vocabgame.problems import Problem
+from vocabgame.settings import Settings
+from vocabgame.stats import DeckStats
+
+LEARN_MORE = 10  # new items "learn more today" adds to a deck's limit for the day
+
+
+@dataclass(frozen=True, slots=True)
+class DeckSummary:
+    """One row of the home screen. Every count but the `*_items` ones is of questions (faces),
+    the unit rounds ask in; the same figures as `vocabgame stats`."""
+
+    id: str | None  # None: all decks together
+    title: str
+    questions: int  # questions the deck asks (a term is asked three ways)
+    seen: int  # questions answered at least once
+    due: int  # questions due for review now
+    new: int  # questions never answered that a round may ask today
+    best: int | None
+    description: str = ""
+    tags: tuple[str, ...] = ()
+    new_items_left: int = 0  # new items the deck may still start today
+    unstarted_items: int = 0  # items never answered
+    new_limit: int = 0  # today's limit of new items for the deck (with any extra)
+    started_today: int = 0  # new items started today
+
+    @property
+    def limit_reached(self) -> bool:
+        """Today's new items are used up while the deck still has items never started."""
+        return self.unstarted_items > 0 and self.new_items_left == 0
+
+    @property
+    def more_today(self) -> int:
+        """How many new items "learn more today" would add."""
+        return min(LEARN_MORE, self.unstarted_items)
+
+
+@dataclass(frozen=True, slots=True)
+class Home:
+    """What the home screen shows: each deck's figures, the day streak, the answers given and
+    problems with deck files."""
+
+    decks: tuple[DeckSummary, ...]
+    streak_days: int
+    reviews: int
+    new_per_day: int = Settings().new_per_day
+    problems: tuple[str, ...] = ()  # one line per deck file that could not be loaded
+
+
+def deck_rows(
+    decks: Sequence[Deck],
+    progress: Sequence[DeckStats],
+    started: Counter[str],
+    limits: Mapping[str, int],
+    best_of_all: int | None,
+) -> tuple[DeckSummary, ...]:
+    """A row a deck, from its progress (`stats.deck_progress`), the new items it started today
+    and today's limit of them; first a row of all decks together when there are several."""
+    rows = [
+        DeckSummary(
+            deck.id,
+            deck.title,
+            questions=figures.total,
+            seen=figures.seen,
+            due=figures.due,
+            new=figures.new,
+            best=figures.best,
+            description=deck.description or "",
+            tags=deck.tags,
+            new_items_left=figures.new_items_left,
+            unstarted_items=figures.unstarted,
+            new_limit=limits[deck.id],
+            started_today=started[deck.id],
+        )
+        for deck, figures in zip(decks, progress, strict=True)
+    ]
+    if len(rows) > 1:
+        everything = DeckSummary(
+            None,
+            "All decks",
+            questions=sum(r.questions for r in rows),
+            seen=sum(r.seen for r in rows),
+            due=sum(r.due for r in rows),
+            new=sum(r.new for r in rows),
+            best=best_of_all,
+            description="A round mixing every deck: what is due in each, then new items "
+            "from each, up to each deck's limit.",
+            new_items_left=sum(r.new_items_left for r in rows),
+            unstarted_items=sum(r.unstarted_items for r in rows),
+            new_limit=sum(r.new_limit for r in rows),
+            started_today=sum(r.started_today for r in rows),
+        )
+        rows.insert(0, everything)
+    return tuple(rows)
+
+
+def first_problem_per_file(problems: Sequence[Problem]) -> tuple[str, ...]:
+    first: dict[str, str] = {}
+    for problem in problems:
+        first.setdefault(problem.path, str(problem))
+    return tuple(first.values())
