@@ -199,7 +199,7 @@ async def test_a_double_enter_on_the_flag_note_does_not_answer_the_question(make
         round_screen = app.screen
         answered = app.session.store.review_count()
         app.settle_seconds = 30  # as slow to settle as a person is to read ...
-        round_screen.shown_at -= 100  # ... and the question has been up for long
+        round_screen.view.shown_at -= 100  # ... and the question has been up for long
         await pilot.press("f")
         await pilot.pause()
         await pilot.press(*keys_for("unclear"), "enter", "enter")

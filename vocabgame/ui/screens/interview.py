@@ -7,7 +7,7 @@ interval); tests move the session clock and call `tick` themselves.
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 
 from rich.text import Text
 from textual import on
@@ -16,7 +16,6 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Input, OptionList, Static
-from textual.widgets.option_list import Option
 
 from vocabgame.play.modes.interview import Asked, Interview, duration, markdown
 from vocabgame.printable import printable
@@ -25,12 +24,13 @@ from vocabgame.store import ReportRecord, StoreError
 from vocabgame.ui.host import Host, host
 from vocabgame.ui.screens.confirm import ConfirmScreen
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
-from vocabgame.ui.widgets.feedback import NumberedChoice
 from vocabgame.ui.widgets.footer import KeysFooter
+from vocabgame.ui.widgets.question import EMPTY, QuestionView
+from vocabgame.ui.widgets.question import PLACEHOLDERS as QUESTION_PLACEHOLDERS
 
+# Recall is typed here, not answered in the head and revealed as in a learn round.
 PLACEHOLDERS = {
-    Kind.TYPED: "Type the term, then Enter",
-    Kind.NUMBER: "Type a number{unit}, then Enter",
+    **QUESTION_PLACEHOLDERS,
     Kind.RECALL: "Type your answer as you would say it, then Enter",
 }
 
@@ -55,7 +55,7 @@ class InterviewScreen(Screen[None]):
     def __init__(self, interview: Interview) -> None:
         super().__init__()
         self.interview = interview
-        self.shown_at = 0.0
+        self.view = QuestionView(self, PLACEHOLDERS)  # the label, prompt, answer; settle time
         self.ended = False
 
     @property
@@ -68,11 +68,7 @@ class InterviewScreen(Screen[None]):
             yield Static(Text(title, no_wrap=True, overflow="ellipsis"), id="deck-title")
             yield Static(id="clock")
             yield Static(id="score")
-        yield Static(id="label")
-        with VerticalScroll(id="prompt-box"):
-            yield Static(id="prompt")
-        yield OptionList(id="choices")
-        yield Input(id="answer")
+        yield from self.view.compose()
         yield Static(id="hint")
         yield KeysFooter()
 
@@ -97,50 +93,25 @@ class InterviewScreen(Screen[None]):
         self.query_one("#score", Static).update(
             Text(f"Question {asked} of {self.interview.question_limit}")
         )
-        # Recall is typed here, not answered in the head and revealed as in a learn round.
-        label = "Recall: type your answer" if question.kind == Kind.RECALL else question.label
-        self.query_one("#label", Static).update(Text(label))
-        self.query_one("#prompt", Static).update(Text(question.prompt))
-        choices = self.query_one("#choices", OptionList)
-        answer = self.query_one("#answer", Input)
-        choices.clear_options()
-        answer.value = ""
-        is_choice = question.kind == Kind.CHOICE
-        choices.display, answer.display = is_choice, not is_choice
-        if is_choice:
-            choices.add_options(
-                Option(NumberedChoice(n, c.text), id=str(n - 1))
-                for n, c in enumerate(question.choices, 1)
-            )
-            choices.highlighted = 0
-            choices.focus()
-            self.hint(
-                f"Press 1–{len(question.choices)}, or ↑ ↓ and Enter. No feedback until the end."
-            )
-        else:
-            unit = f" in {question.unit}" if question.unit else ""
-            answer.placeholder = PLACEHOLDERS[question.kind].format(unit=unit)
-            answer.focus()
-            self.hint("No feedback until the end.")
-        self.shown_at = time.monotonic()
+        label = "Recall: type your answer" if question.kind == Kind.RECALL else None
+        self.view.put(question)
+        self.view.ask(question, label, hint="No feedback until the end.")
+        self.call_after_refresh(self.view.arm)
         self.tick()
 
-    def hint(self, text: str) -> None:
-        self.query_one("#hint", Static).update(Text(text, style="dim"))
-
     def ready(self) -> bool:
-        return time.monotonic() - self.shown_at >= self.vocab.settle_seconds
+        return self.view.ready(self.vocab.settle_seconds)
 
-    def _saved(self, action: object) -> bool:
+    def _saved(self, action: Callable[[], object]) -> bool:
+        """Save an answer: False when the store refused it (and the player is told) or it
+        was no answer (the reason shows under the question)."""
         try:
-            result = action() if callable(action) else None
+            result = action()
         except StoreError as exc:
-            self.app.notify(
-                printable(str(exc)), title="Answer not saved", severity="error", markup=False
-            )
+            self.view.failed(exc, "Answer not saved")
             return False
         if isinstance(result, Refused):
-            self.hint(result.reason)
+            self.view.hint(result.reason)
             return False
         return True
 
@@ -172,8 +143,8 @@ class InterviewScreen(Screen[None]):
         question = self.interview.question()
         if question is None or question.kind == Kind.CHOICE or not self.ready():
             return
-        if not event.value.strip():
-            self.hint("Type an answer first, then press Enter.")
+        if self.view.typed(event.value) is None:
+            self.view.hint(EMPTY)
             return
         if self._saved(lambda: self.interview.answer_text(event.value)):
             self.show_question()

@@ -13,13 +13,13 @@ from typing import TypeVar
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Input, OptionList, ProgressBar, Static
 
-from vocabgame.play import Outcome, Round
+from vocabgame.play import Outcome, Round, Status
 from vocabgame.printable import printable
 from vocabgame.quiz import Kind, Question, Refused
 from vocabgame.store import StoreError
@@ -37,14 +37,39 @@ from vocabgame.ui.widgets.feedback import (
     verdict_text,
 )
 from vocabgame.ui.widgets.footer import KeysFooter
+from vocabgame.ui.widgets.question import EMPTY, QuestionView
 
 T = TypeVar("T")
 
-PLACEHOLDERS = {
-    Kind.TYPED: "Type the term, then Enter",
-    Kind.NUMBER: "Type a number{unit}, then Enter",
-    Kind.RECALL: "Think of your answer (notes optional), then Enter to reveal",
-}
+
+def status_figures(status: Status, width: int) -> str:
+    """Where the player is and how they are doing, in the words that fit `width`."""
+    if width >= 72:
+        return (
+            f"Question {status.number} of {status.total}   Score {status.score}   "
+            f"Streak {status.streak}"
+        )
+    if width >= 50:
+        return f"Q {status.number}/{status.total}  Score {status.score}  Streak {status.streak}"
+    return f"Q {status.number}/{status.total}  Score {status.score}"
+
+
+def feedback_keys(right: bool, undo: bool, scrolls: bool) -> tuple[str, ...]:
+    """The keys after an answer, longest first (`hint` shows the first that fits): "I was
+    right" where it applies, undo where the mode allows it, and that the feedback scrolls."""
+    o = "   o: I was right" if right else ""
+    u = "   u: undo" if undo else ""
+    if scrolls:
+        return (
+            f"Enter: next   ↓ PgDn: more below{o}{u}   f: flag",
+            f"Enter: next  ↓ PgDn: more below{o}",
+            "Enter next · ↓ more" + ("  o: I was right" if right else ""),
+            "Enter next · ↓ more",
+        )
+    return (
+        f"Enter: next{o}{u}   f: flag",
+        "Enter: next" + ("  o: I was right" if right else u.rstrip().replace("   ", "  ")),
+    )
 
 
 class Phase(Enum):
@@ -53,57 +78,62 @@ class Phase(Enum):
     FEEDBACK = "feedback"  # an answer was saved; its feedback is showing
 
 
+# The round's keys; letters type while an answer is typed, so undo and flag have F2 and F4 (and
+# Ctrl+Z and Ctrl+F in a terminal; browsers take those for themselves).
+ROUND_KEYS: list[BindingType] = [
+    *(
+        Binding(
+            str(d),
+            f"digit({d})",
+            show=False,
+            tooltip="pick a numbered choice; 1–4 grade a recall",
+        )
+        for d in range(1, 10)
+    ),
+    Binding(
+        "enter,space",
+        "next",
+        "Next",
+        show=False,
+        tooltip="go on after the feedback; pick the highlighted choice (↑ ↓ move it)",
+    ),
+    # Letters type while an answer is typed: then F2 and F4 (and Ctrl+Z and Ctrl+F in a
+    # terminal; browsers take those for themselves).
+    Binding("u,f2,ctrl+z", "undo", "Undo", tooltip="undo the last answer"),
+    Binding(
+        "f,f4,ctrl+f",
+        "flag",
+        "Flag",
+        tooltip="flag the question as wrong or unclear, with a note if you like; "
+        "again to take the flag back",
+    ),
+    Binding(
+        "o",
+        "override",
+        "I was right",
+        show=False,
+        tooltip="after a typed answer marked wrong: count it as right (I was right)",
+    ),
+    Binding(
+        "l",
+        "links",
+        "Links",
+        show=False,
+        tooltip="after an answer: show or hide the sources' full addresses",
+    ),
+    Binding("q", "end", "End round", tooltip="end the round early (every answer is kept)"),
+    Binding(
+        "escape",
+        "escape",
+        show=False,
+        tooltip="clear what you typed; pressed again, end the round early",
+    ),
+    Binding("question_mark", "help", "Keys", tooltip="these keys"),
+]
+
+
 class RoundScreen(Screen[None]):
-    BINDINGS = [
-        *(
-            Binding(
-                str(d),
-                f"digit({d})",
-                show=False,
-                tooltip="pick a numbered choice; 1–4 grade a recall",
-            )
-            for d in range(1, 10)
-        ),
-        Binding(
-            "enter,space",
-            "next",
-            "Next",
-            show=False,
-            tooltip="go on after the feedback; pick the highlighted choice (↑ ↓ move it)",
-        ),
-        # Letters type while an answer is typed: then F2 and F4 (and Ctrl+Z and Ctrl+F in a
-        # terminal; browsers take those for themselves).
-        Binding("u,f2,ctrl+z", "undo", "Undo", tooltip="undo the last answer"),
-        Binding(
-            "f,f4,ctrl+f",
-            "flag",
-            "Flag",
-            tooltip="flag the question as wrong or unclear, with a note if you like; "
-            "again to take the flag back",
-        ),
-        Binding(
-            "o",
-            "override",
-            "I was right",
-            show=False,
-            tooltip="after a typed answer marked wrong: count it as right (I was right)",
-        ),
-        Binding(
-            "l",
-            "links",
-            "Links",
-            show=False,
-            tooltip="after an answer: show or hide the sources' full addresses",
-        ),
-        Binding("q", "end", "End round", tooltip="end the round early (every answer is kept)"),
-        Binding(
-            "escape",
-            "escape",
-            show=False,
-            tooltip="clear what you typed; pressed again, end the round early",
-        ),
-        Binding("question_mark", "help", "Keys", tooltip="these keys"),
-    ]
+    BINDINGS = ROUND_KEYS
 
     # A `var`: `watch_phase` updates what each phase shows. A repainting reactive would also
     # repaint the whole screen under its widgets with every change (24 rows for 2 changed).
@@ -113,10 +143,7 @@ class RoundScreen(Screen[None]):
         super().__init__()
         self.round = round_
         self.outcome: Outcome | None = None  # the last answer's, while its feedback shows
-        # False from the moment a question is put up until it has been painted: a key that
-        # arrived with the one that left the feedback must not answer a question unseen.
-        self.armed = False
-        self.shown_at = 0.0  # monotonic time the question went up
+        self.view = QuestionView(self)  # the label, prompt, choices, answer box; settle time
         self.picked: int | None = None  # the choice picked for the feedback showing
         # The question on screen and, for each choice it may be answered with, the choices
         # marked: made while it is read (`_arm`), so the key's frame only swaps them in.
@@ -137,13 +164,7 @@ class RoundScreen(Screen[None]):
         yield ProgressBar(
             total=max(1, status.total), show_eta=False, show_percentage=False, id="progress"
         )
-        yield Static(id="label")
-        # The prompt has a box of its own above the choices, so it stays on screen however
-        # small the terminal: long choice lists and long feedback scroll under it.
-        with VerticalScroll(id="prompt-box"):
-            yield Static(id="prompt")
-        yield ChoiceList(id="choices")
-        yield Input(id="answer")
+        yield from self.view.compose()
         with VerticalScroll(id="body"):
             yield FeedbackPanel(id="feedback")
         yield Static(id="hint")
@@ -189,18 +210,7 @@ class RoundScreen(Screen[None]):
 
     def update_status(self) -> None:
         status = self.round.status()
-        width = self.size.width
-        if width >= 72:
-            figures = (
-                f"Question {status.number} of {status.total}   Score {status.score}   "
-                f"Streak {status.streak}"
-            )
-        elif width >= 50:
-            figures = (
-                f"Q {status.number}/{status.total}  Score {status.score}  Streak {status.streak}"
-            )
-        else:
-            figures = f"Q {status.number}/{status.total}  Score {status.score}"
+        figures = status_figures(status, self.size.width)
         self.query_one("#score", Static).update(Text(figures + self.clock_text()))
         self.query_one("#progress", ProgressBar).update(
             total=max(1, status.total), progress=status.done
@@ -221,23 +231,15 @@ class RoundScreen(Screen[None]):
         self.outcome = None
         self.picked = None
         self._marks = None
-        self.query_one("#prompt", Static).update(Text(question.prompt))
+        self.view.put(question)
         self.query_one("#feedback", Static).update("")
-        choices = self.query_one("#choices", ChoiceList)
-        self.query_one("#answer", Input).value = ""
-        if question.kind == Kind.CHOICE:
-            choices.put([c.text for c in question.choices])
-        else:
-            choices.clear_options()
-        self.armed = False
-        self.shown_at = time.monotonic()
         self.phase = Phase.ASKING
         self.call_after_refresh(self._arm)
 
     def _arm(self) -> None:
         """The question is painted: it takes answers now. A choice question's marks for each
         pick are made here, drawn at the width of the choices, while the player reads."""
-        self.armed = True
+        self.view.arm()
         question = self.round.question()
         if question is not None and question.kind == Kind.CHOICE and self.phase is Phase.ASKING:
             choices = self.query_one("#choices", ChoiceList)
@@ -250,10 +252,8 @@ class RoundScreen(Screen[None]):
             )
 
     def ready(self) -> bool:
-        """Whether the question on screen may take an answer: painted, and up long enough
-        that a key pressed with the one that left the feedback is not taken for an answer."""
-        settle = self.vocab.settle_seconds
-        return self.armed and time.monotonic() - self.shown_at >= settle
+        """Whether the question on screen may take an answer (`QuestionView.ready`)."""
+        return self.view.ready(self.vocab.settle_seconds)
 
     def watch_phase(self, phase: Phase) -> None:
         """Show what `phase` needs. An answered choice shows in two frames: first its verdict
@@ -314,20 +314,14 @@ class RoundScreen(Screen[None]):
             answer.disabled = phase is not Phase.ASKING
         body.display = phase is not Phase.ASKING
         if phase is Phase.ASKING and question is not None:
-            label.update(Text(question.label))
             label.remove_class("right", "wrong")
-            if asking_choice:
-                self.hint(f"Press 1–{len(question.choices)}, or ↑ ↓ and Enter.")
-                choices.focus()
-            else:
-                unit = f" in {question.unit}" if question.unit else ""
-                answer.placeholder = PLACEHOLDERS[question.kind].format(unit=unit)
-                self.hint("")
-                answer.focus()
+            self.view.ask(question)
         elif phase is Phase.REVEALED and question is not None:
             feedback.update(reveal_text(question))
             feedback.remove_class("right", "wrong")
-            self.hint("Press 1 Again, 2 Hard, 3 Good or 4 Easy.", "1 Again 2 Hard 3 Good 4 Easy")
+            self.view.hint(
+                "Press 1 Again, 2 Hard, 3 Good or 4 Easy.", "1 Again 2 Hard 3 Good 4 Easy"
+            )
             body.focus()  # digits reach the screen; arrows and PgDn scroll a long answer
         elif phase is Phase.FEEDBACK and self.outcome is not None:
             # The answer stays in its box, shown escaped: it may have been pasted with
@@ -355,23 +349,10 @@ class RoundScreen(Screen[None]):
     def feedback_hint(self) -> None:
         """The keys after an answer; that the feedback scrolls, when it does (called again
         whenever the feedback's laid-out height changes)."""
-        if self.phase is not Phase.FEEDBACK:
-            return
-        right = self.outcome is not None and self.outcome.can_override
-        o = "   o: I was right" if right else ""
-        u = "   u: undo" if self.round.rules.undo else ""
-        if self.query_one("#body", VerticalScroll).max_scroll_y:
-            self.hint(
-                f"Enter: next   ↓ PgDn: more below{o}{u}   f: flag",
-                f"Enter: next  ↓ PgDn: more below{o}",
-                "Enter next · ↓ more" + ("  o: I was right" if right else ""),
-                "Enter next · ↓ more",
-            )
-        else:
-            self.hint(
-                f"Enter: next{o}{u}   f: flag",
-                "Enter: next" + ("  o: I was right" if right else u.rstrip().replace("   ", "  ")),
-            )
+        if self.phase is Phase.FEEDBACK:
+            right = self.outcome is not None and self.outcome.can_override
+            scrolls = bool(self.query_one("#body", VerticalScroll).max_scroll_y)
+            self.view.hint(*feedback_keys(right, self.round.rules.undo, scrolls))
 
     def draw_feedback(self) -> None:
         if self.outcome is None:
@@ -386,12 +367,6 @@ class RoundScreen(Screen[None]):
             )
         )
 
-    def hint(self, *texts: str) -> None:
-        """The first of `texts` that fits the width (the last one, if none does)."""
-        room = self.size.width - 2
-        text = next((t for t in texts if len(t) <= room), texts[-1])
-        self.query_one("#hint", Static).update(Text(text, style="dim"))
-
     def show_feedback(self, outcome: Outcome) -> None:
         self.outcome = outcome
         self.feedback_at = time.monotonic()
@@ -402,18 +377,7 @@ class RoundScreen(Screen[None]):
     # -- answering ------------------------------------------------------------------------------
 
     def _stored(self, action: Callable[[], T], failure: str) -> T | None:
-        """Run a store write; if the store refuses, say so and return None (nothing changed)."""
-        try:
-            return action()
-        except StoreError as exc:
-            self.store_failed(exc, failure)
-            return None
-
-    def store_failed(self, exc: StoreError, failure: str) -> None:
-        """Say why the store refused; the sentence names a path, so it is never markup."""
-        self.app.notify(
-            printable(str(exc)), title=failure, severity="error", timeout=10, markup=False
-        )
+        return self.view.stored(action, failure)
 
     def _save(self, answer: Callable[[], Outcome | None]) -> None:
         outcome = self._stored(answer, "Answer not saved")
@@ -444,16 +408,16 @@ class RoundScreen(Screen[None]):
         if question.kind == Kind.RECALL:
             self.phase = Phase.REVEALED
             return
-        if not event.value.strip():
-            self.hint("Type an answer first, then press Enter.")
+        if self.view.typed(event.value) is None:
+            self.view.hint(EMPTY)
             return
         try:
             outcome = self.round.answer_text(event.value)
         except StoreError as exc:
-            self.store_failed(exc, "Answer not saved")
+            self.view.failed(exc, "Answer not saved")
             return
         if isinstance(outcome, Refused):  # not an answer; nothing was recorded
-            self.hint(outcome.reason)
+            self.view.hint(outcome.reason)
         else:
             self.show_feedback(outcome)
 
@@ -509,7 +473,7 @@ class RoundScreen(Screen[None]):
 
         def noted(note: str | None) -> None:
             # A key pressed with the one that closed the note must not answer the question.
-            self.shown_at = time.monotonic()
+            self.view.shown_at = time.monotonic()
             if note is None:
                 say(f"Flagged {key.item_id} for the deck's author.")
             elif self._stored(lambda: self.round.flag(note), "Note not saved") is not None:

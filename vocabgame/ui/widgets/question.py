@@ -10,7 +10,8 @@ and keeps what a question on screen needs."""
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -18,8 +19,12 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
+from vocabgame.printable import printable
 from vocabgame.quiz import Kind, Question
+from vocabgame.store import StoreError
 from vocabgame.ui.widgets.choices import ChoiceList
+
+T = TypeVar("T")
 
 PLACEHOLDERS = {
     Kind.TYPED: "Type the term, then Enter",
@@ -30,7 +35,7 @@ EMPTY = "Type an answer first, then press Enter."
 
 
 class QuestionView:
-    def __init__(self, screen: Screen[object], placeholders: Mapping[Kind, str] = PLACEHOLDERS):
+    def __init__(self, screen: Screen[Any], placeholders: Mapping[Kind, str] = PLACEHOLDERS):
         self.screen = screen
         self.placeholders = placeholders
         # False from the moment a question is put up until it has been painted: a key that
@@ -76,20 +81,44 @@ class QuestionView:
         pressed with the one that left the last question is not taken for an answer."""
         return self.armed and time.monotonic() - self.shown_at >= settle_seconds
 
-    def ask(self, question: Question, label: str | None = None) -> str:
+    def ask(self, question: Question, label: str | None = None, hint: str = "") -> None:
         """Show the question's way of answering, focused: the choice list or the answer box
-        with its placeholder; the label above it (`label`, else the question's). Returns the
-        hint to show."""
+        with its placeholder; the label above it (`label`, else the question's) and the keys
+        under it (then `hint`)."""
         is_choice = question.kind == Kind.CHOICE
         self.choices.display, self.answer.display = is_choice, not is_choice
         self.screen.query_one("#label", Static).update(Text(label or question.label))
         if is_choice:
             self.choices.focus()
-            return f"Press 1–{len(question.choices)}, or ↑ ↓ and Enter."
+            keys = f"Press 1–{len(question.choices)}, or ↑ ↓ and Enter."
+            self.hint(f"{keys} {hint}" if hint else keys)
+            return
         unit = f" in {question.unit}" if question.unit else ""
         self.answer.placeholder = self.placeholders[question.kind].format(unit=unit)
         self.answer.focus()
-        return ""
+        self.hint(hint)
+
+    def hint(self, *texts: str) -> None:
+        """The line under the question: the first of `texts` that fits the width (the last
+        one, if none does)."""
+        room = self.screen.size.width - 2
+        text = next((t for t in texts if len(t) <= room), texts[-1])
+        self.screen.query_one("#hint", Static).update(Text(text, style="dim"))
+
+    def stored(self, action: Callable[[], T], failure: str) -> T | None:
+        """Run a store write; if the store refuses, say so (under the title `failure`) and
+        return None: nothing changed."""
+        try:
+            return action()
+        except StoreError as exc:
+            self.failed(exc, failure)
+            return None
+
+    def failed(self, exc: StoreError, failure: str) -> None:
+        """Say why the store refused; the sentence names a path, so it is never markup."""
+        self.screen.app.notify(
+            printable(str(exc)), title=failure, severity="error", timeout=10, markup=False
+        )
 
     @staticmethod
     def typed(value: str) -> str | None:
