@@ -62,5 +62,7 @@ def play_fortnight(session: Session, clock: object) -> None:
     assert typed is not None
     typed.answer_text("Time per output token")
     typed.finish()
-    session.store.flag(SCENARIO, START + timedelta(days=13, minutes=40), "the choices leak it")
+    session.store.face_flags.add(
+        SCENARIO, START + timedelta(days=13, minutes=40), "the choices leak it"
+    )
     clock.now = END  # type: ignore[attr-defined]

@@ -75,7 +75,7 @@ def play(data_dir: Path) -> None:
     """Play the scripted days into `data_dir`'s store."""
     clock = Clock(START)
     store = Store.open(data_dir / DB_NAME)
-    store.set_setting("new_per_day", 4)
+    store.preferences.set("new_per_day", 4)
     session = Session(store, load_catalog([DECKS]), clock=clock, tz=UTC, fuzz=False)
     for day, mode in (
         (0, ModeId.LEARN),
@@ -152,10 +152,12 @@ def play(data_dir: Path) -> None:
     challenge.finish()
 
     clock.now = START + timedelta(days=5, hours=2)
-    store.flag(FaceKey("phases", "slow-start", "scenario"), clock.now, "the choices give it away")
-    store.flag(FaceKey("phases", "batch", "term"), clock.now)
-    store.unflag(FaceKey("phases", "batch", "term"))
-    store.carry_renames("phases", ["old-phases"], {"batching": "batch"}, clock.now)
+    store.face_flags.add(
+        FaceKey("phases", "slow-start", "scenario"), clock.now, "the choices give it away"
+    )
+    store.face_flags.add(FaceKey("phases", "batch", "term"), clock.now)
+    store.face_flags.remove(FaceKey("phases", "batch", "term"))
+    store.renames.carry("phases", ["old-phases"], {"batching": "batch"}, clock.now)
     session.close()
 
 

@@ -115,9 +115,9 @@ def test_a_mode_registered_from_outside_plays_by_its_own_rules(
         rnd.advance()
     assert outcome.score == 2 and rnd.question() is None  # one point each, the miss never back
     assert rnd.finish().finished
-    modes = {r.mode for r in session.store.reviews()}
+    modes = {r.mode for r in session.store.answers.all()}
     assert modes == {"sudden-death"}
-    assert session.store.cards() == {}  # answers kept, schedule untouched
+    assert session.store.schedules.cards() == {}  # answers kept, schedule untouched
     assert rnd.undo() is None  # the round is over
     session.close()
 
@@ -151,7 +151,7 @@ def test_undo_in_a_mode_that_leaves_the_schedule_alone_keeps_other_cards(
     assert q is not None
     learn.answer_choice(0)
     learn.finish()
-    cards = session.store.cards()
+    cards = session.store.schedules.cards()
     assert len(cards) == 1
     rnd = session.start_round("toy", size=3, seed=1, mode=sudden_death.id)
     assert rnd is not None
@@ -160,7 +160,9 @@ def test_undo_in_a_mode_that_leaves_the_schedule_alone_keeps_other_cards(
         rnd.advance()
     rnd.answer_choice(0)
     rnd.undo()
-    assert session.store.cards() == cards  # the learned card survived the cram answer and its undo
+    assert (
+        session.store.schedules.cards() == cards
+    )  # the learned card survived the cram answer and its undo
     session.close()
 
 
@@ -188,7 +190,7 @@ async def test_a_mode_registered_from_outside_is_offered_by_the_picker_and_plays
         assert isinstance(app.screen, RoundScreen) and app.screen.round.mode == "sudden-death"
         await pilot.press("1")
         await pilot.pause()
-        assert [r.mode for r in app.session.store.reviews()] == ["sudden-death"]
+        assert [r.mode for r in app.session.store.answers.all()] == ["sudden-death"]
     app.session.close()
 
 
@@ -346,7 +348,7 @@ def test_a_kind_registered_from_outside_is_read_checked_asked_graded_and_played(
     assert q is not None and q.prompt.startswith("What grows")
     outcome = rnd.answer_choice(next(i for i, c in enumerate(q.choices) if c.value == "yes"))
     assert outcome.grade.correct and outcome.points == 10
-    assert [r.key for r in session.store.reviews()] == [FaceKey("riddles", "r1", "riddle")]
+    assert [r.key for r in session.store.answers.all()] == [FaceKey("riddles", "r1", "riddle")]
     session.close()
 
 

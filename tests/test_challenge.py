@@ -75,10 +75,10 @@ def test_running_out_counts_as_wrong_and_shows_the_answer(tmp_path: Path, now: N
     outcome = challenge.answer_choice(right_index(challenge))
     assert not outcome.grade.correct and outcome.grade.note == "Time ran out."
     assert outcome.grade.right_answer  # the feedback shows the answer
-    [review] = session_of(challenge).store.reviews()
+    [review] = session_of(challenge).store.answers.all()
     assert (review.key, review.correct, review.mode) == (question.key, False, "challenge")
     assert challenge.timed_out == 1 and challenge.score == 0
-    assert session_of(challenge).store.confusions() == []  # nothing was picked
+    assert session_of(challenge).store.confusables.all() == []  # nothing was picked
 
 
 @pytest.mark.parametrize(("left", "bonus"), [(20, TIME_BONUS), (10, 5), (0.5, 1), (0, 0)])

@@ -539,13 +539,15 @@ def test_flags_lists_what_players_flagged(tmp_path: Path, capsys) -> None:
     )
     data = tmp_path / "data"
     store = Store.open(data / "vocabgame.db")
-    store.flag(FaceKey("kv-cache", "gqa", "definition"), datetime(2026, 11, 30, 9, 5, tzinfo=UTC))
-    store.flag(
+    store.face_flags.add(
+        FaceKey("kv-cache", "gqa", "definition"), datetime(2026, 11, 30, 9, 5, tzinfo=UTC)
+    )
+    store.face_flags.add(
         FaceKey("kv-cache", "mqa", "term"),
         datetime(2026, 11, 30, 9, 6, tzinfo=UTC),
         "two choices say the same",
     )
-    store.flag(FaceKey("gone", "x", "claim"), datetime(2026, 11, 30, 9, 7, tzinfo=UTC))
+    store.face_flags.add(FaceKey("gone", "x", "claim"), datetime(2026, 11, 30, 9, 7, tzinfo=UTC))
     store.close()
     where = ["--data-dir", str(data), "--decks", str(tmp_path / "decks")]
     assert main(["flags", *where]) == 0

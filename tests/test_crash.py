@@ -62,9 +62,9 @@ def test_answers_survive_sigkill_mid_round(data_dir: Path) -> None:
         child.stdin.close()
     store = Store.open(data_dir / DB_NAME)  # opens cleanly: no damage, no reset
     try:
-        assert store.review_count() == 3
-        assert len(store.cards()) == 3
-        [round_] = store.rounds()
+        assert store.answers.count() == 3
+        assert len(store.schedules.cards()) == 3
+        [round_] = store.scoreboard.all()
         assert round_.questions == 3 and not round_.finished
     finally:
         store.close()

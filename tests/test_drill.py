@@ -86,7 +86,7 @@ def test_wrong_picks_between_terms_are_kept_in_term_cue_and_scenario_questions(
     pick(rnd, "decode")
     pick(rnd, "kv")
     pick(rnd, None)
-    got = [(c.answer, c.picked) for c in session.store.confusions()]
+    got = [(c.answer, c.picked) for c in session.store.confusables.all()]
     assert got == [
         ("prefill", "batch"),
         ("decode", "prefill"),
@@ -96,9 +96,9 @@ def test_wrong_picks_between_terms_are_kept_in_term_cue_and_scenario_questions(
     # an undone answer takes its confusion with it
     rnd2 = round_of(session, [FaceKey("d", "batch", "definition")])
     pick(rnd2, "kv")
-    assert len(session.store.confusions()) == 5
+    assert len(session.store.confusables.all()) == 5
     rnd2.undo()
-    assert len(session.store.confusions()) == 4
+    assert len(session.store.confusables.all()) == 4
 
 
 def test_the_drill_asks_the_most_confused_pair_first_with_its_distinction(
@@ -165,7 +165,7 @@ def test_a_pair_retires_after_right_answers_in_a_row(tmp_path: Path, now: Now) -
     assert drill_once(True) == [] and drill_once(True) == []
     assert drill_once(True) == ["Decode vs Prefill"]
     assert session.start("drill", Selection("d", size=5)) is None  # nothing left to drill
-    assert session.store.cards() == {}  # drill answers are practice: no schedule moved
+    assert session.store.schedules.cards() == {}  # drill answers are practice: no schedule moved
 
 
 def test_with_no_confusions_the_drill_offers_the_confusable_groups(

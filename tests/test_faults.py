@@ -125,7 +125,7 @@ def test_every_statement_refused_leaves_one_sentence_and_the_store_as_it_was(
             assert integrity(game.path) == "ok"
             assert round_figures(game) == figures  # the round did not move without the store
             assert game.session.settings == settings
-            reviews = game.session.store.reviews()
+            reviews = game.session.store.answers.all()
             assert len(reviews) == game.round.answered  # nothing acknowledged was lost
             # The store is still usable: the same action now goes through.
             run(game)
@@ -168,7 +168,7 @@ def test_a_wrong_pick_and_its_confusion_are_kept_together_or_not_at_all(tmp_path
         game.conn.arm(None)
         game.round.answer_choice(wrong)
         total = game.conn.statements
-        [confusion] = game.session.store.confusions()
+        [confusion] = game.session.store.confusables.all()
         assert (
             confusion.review_id
             == game.session.store.conn.execute("SELECT MAX(id) FROM reviews").fetchone()[0]
@@ -183,8 +183,8 @@ def test_a_wrong_pick_and_its_confusion_are_kept_together_or_not_at_all(tmp_path
             with pytest.raises(StoreError):
                 game.round.answer_choice(wrong)
             assert contents(game.path) == before, f"statement {k} left a change"
-            assert game.session.store.confusions() == []
+            assert game.session.store.confusables.all() == []
             game.round.answer_choice(wrong)
-            assert len(game.session.store.confusions()) == 1
+            assert len(game.session.store.confusables.all()) == 1
         finally:
             game.session.close()

@@ -153,7 +153,7 @@ def test_flags_escape_what_the_database_holds(tmp_path: Path, capsys) -> None:
     data = tmp_path / "data"
     store = Store.open(data / "vocabgame.db")
     key = FaceKey(f"deck{OSC52}", "item\u202e", "definition")
-    store.flag(key, datetime(2026, 11, 30, 9, 5, tzinfo=UTC), note=f"note{OSC52}")
+    store.face_flags.add(key, datetime(2026, 11, 30, 9, 5, tzinfo=UTC), note=f"note{OSC52}")
     store.close()
     assert main(["flags", "--data-dir", str(data)]) == 0
     out = capsys.readouterr().out

@@ -95,19 +95,19 @@ def test_answers_are_kept_without_feedback_and_recall_is_graded_by_the_ticks(
     [(n, recall)] = interview.recalls()
     assert recall.given == "decode is memory bound"
     # Selection answers are saved as they are given; the recall waits for its ticks.
-    saved = {(r.key.face, r.correct) for r in store.reviews()}
+    saved = {(r.key.face, r.correct) for r in store.answers.all()}
     assert ("scenario", False) in saved and not any(face == "recall" for face, _ in saved)
     report = interview.finish({n: [0]})  # one key point of two: Hard, counted right
-    recall_review = next(r for r in store.reviews() if r.key.face == "recall")
+    recall_review = next(r for r in store.answers.all() if r.key.face == "recall")
     assert (recall_review.rating, recall_review.correct, recall_review.mode) == (
         2,
         True,
         "interview",
     )
     assert recall_review.answer == "decode is memory bound"
-    assert store.card(recall_review.key) is not None  # the schedule learns from it
-    assert store.round_count() == 0  # the report is its record
-    [saved_report] = store.reports()
+    assert store.schedules.card(recall_review.key) is not None  # the schedule learns from it
+    assert store.scoreboard.count() == 0  # the report is its record
+    [saved_report] = store.saved_reports.all()
     assert saved_report == report and (report.questions, report.correct) == (4, 3)
     body = report.body
     recall_row = body["questions"][n]
@@ -120,7 +120,7 @@ def test_answers_are_kept_without_feedback_and_recall_is_graded_by_the_ticks(
     assert "review the latency items (vocabgame play --tag latency)" in body["next"]
     assert any(step.startswith("drill Prefill vs KV cache") for step in body["next"])
     # the wrong pick between two terms is kept as a confusion
-    [confusion] = store.confusions()
+    [confusion] = store.confusables.all()
     assert (confusion.answer, confusion.picked) == ("prefill", "kv-cache")
 
 
@@ -139,7 +139,7 @@ def test_markdown_export_matches_the_golden_file(tmp_path: Path, now: Now) -> No
         answer(interview, now, next(seconds), q.key.face != "scenario")
     [(n, _)] = interview.recalls()
     report = interview.finish({n: [0, 1]})
-    text = markdown(session_of(interview).store.report(report.id))  # type: ignore[arg-type]
+    text = markdown(session_of(interview).store.saved_reports.get(report.id))  # type: ignore[arg-type]
     if not GOLDEN.exists():  # pragma: no cover - writes the golden file once, to review
         GOLDEN.write_text(text, encoding="utf-8")
     assert text == GOLDEN.read_text(encoding="utf-8")

@@ -26,13 +26,13 @@ from .test_session import START, Now, answer, make_session, parse, terms_deck
 def scanned(store: Store, deck: Deck, count: int) -> list[str]:
     """The first `count` items of the deck's new-item order never answered, found by reading
     every started item, as planning did before the kept order."""
-    started = store.started_item_ids(deck.id)
+    started = store.items.started_ids(deck.id)
     return list(islice(filterfalse(started.__contains__, stats.new_item_order(deck)), count))
 
 
 def from_kept_order(store: Store, deck: Deck, count: int) -> list[str]:
     shape = stats.deck_shape(deck)
-    return store.next_new_items(deck.id, shape.order, shape.order_digest, count)
+    return store.items.next_new(deck.id, shape.order, shape.order_digest, count)
 
 
 def kept_rows(store: Store, deck_id: str) -> list[tuple[str, int, int]]:
@@ -85,7 +85,7 @@ def test_the_kept_order_gives_the_next_new_items_after_answers_and_undos(tmp_pat
             assert from_kept_order(store, deck, count) == scanned(store, deck, count)
             compared += 1
         assert check.check(store.conn).clean
-    started = len(store.started_item_ids("words"))
+    started = len(store.items.started_ids("words"))
     assert 0 < started < len(deck.terms)  # some items started, some still new
     assert compared == 24
 
@@ -113,7 +113,7 @@ def test_a_deck_in_a_new_order_is_kept_anew_and_started_items_stay_started(
     with Store.open(tmp_path / "vocabgame.db") as store:
         Session(store, Catalog((turned,), ()), clock=lambda: now[0])
         assert [r[0] for r in kept_rows(store, "words")] == stats.new_item_order(turned)
-        started = store.started_item_ids("words")
+        started = store.items.started_ids("words")
         assert {r[0] for r in kept_rows(store, "words") if r[2]} == started
         assert len(started) == 4
         assert from_kept_order(store, turned, 9) == scanned(store, turned, 9)

@@ -56,7 +56,7 @@ def test_cram_leaves_every_card_row_byte_for_byte_unchanged(tmp_path: Path, now:
         "SELECT mode, scheduled, round_id FROM reviews WHERE mode = 'cram'"
     ).fetchall()
     assert len(rows) == len(asked) and {(m, s, r) for m, s, r in rows} == {("cram", 0, None)}
-    assert session.store.round_count() == 1  # the learn round only: cram sets no best score
+    assert session.store.scoreboard.count() == 1  # the learn round only: cram sets no best score
 
 
 def test_cram_plays_any_amount_even_with_todays_new_items_used_up(tmp_path: Path, now: Now) -> None:

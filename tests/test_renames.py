@@ -136,7 +136,7 @@ def test_a_renamed_deck_keeps_its_rounds_and_progress(tmp_path: Path) -> None:
     assert {d for d, _ in after["reviews"] + after["cards"]} == {"serving-facts"}
     assert items_problems(data / DB_NAME) == []
     with Store.open(data / DB_NAME) as store:
-        assert store.best_scores().get("serving-facts") is not None
+        assert store.scoreboard.best_scores().get("serving-facts") is not None
 
 
 def test_progress_is_never_merged_into_a_new_id_that_has_its_own(tmp_path: Path) -> None:
@@ -188,7 +188,7 @@ def test_edited_deck_files_are_noticed_reloaded_and_keep_progress(tmp_path: Path
         facts = session.catalog.get("facts")
         assert facts is not None and "cuts its memory in half" in facts.claims[0].statement
         # The answered face is still answered: progress is keyed by ids, not wording.
-        assert answered.key in session.store.card_keys()
+        assert answered.key in session.store.schedules.keys()  # noqa: SIM118 (a part, not a dict)
         problems = session.home().problems
         assert any("broken.yaml" in p and "title" in p for p in problems), problems
         assert not session.reload_decks()  # nothing changed since
@@ -204,14 +204,16 @@ def test_a_face_flagged_under_both_ids_keeps_one_flag_when_carried(tmp_path: Pat
     (decks / "facts.yaml").write_text(deck(), encoding="utf-8")
     play(data, decks, answers=2)
     with Store.open(data / DB_NAME) as store:
-        store.flag(FaceKey("facts", "kv-halves", "claim"), NOW, "old note")
-        store.flag(FaceKey("facts", "fp8-kv-halves", "claim"), NOW, "flagged before the rename")
+        store.face_flags.add(FaceKey("facts", "kv-halves", "claim"), NOW, "old note")
+        store.face_flags.add(
+            FaceKey("facts", "fp8-kv-halves", "claim"), NOW, "flagged before the rename"
+        )
     renamed = deck(ids=("fp8-kv-halves", "tp-splits")).replace(
         "  - id: fp8-kv-halves\n", "  - id: fp8-kv-halves\n    formerly: [kv-halves]\n"
     )
     (decks / "facts.yaml").write_text(renamed, encoding="utf-8")
     assert len(play(data, decks, answers=0)) == 1  # carried, not refused
     with Store.open(data / DB_NAME) as store:
-        assert [(k.item_id, note) for k, _, note in store.flags()] == [
+        assert [(k.item_id, note) for k, _, note in store.face_flags.all()] == [
             ("fp8-kv-halves", "flagged before the rename")
         ]

@@ -78,7 +78,7 @@ def parse(text: str) -> Deck:
 def make_session(tmp_path: Path, decks: list[Deck], now: Now, **settings: object) -> Session:
     store = Store.open(tmp_path / "vocabgame.db")
     for name, value in settings.items():
-        store.set_setting(name, value)
+        store.preferences.set(name, value)
     return Session(store, Catalog(tuple(decks), ()), clock=lambda: now[0], tz=UTC, fuzz=False)
 
 
@@ -136,7 +136,7 @@ def record_review(session: Session, key: FaceKey, rating: int, at: datetime) -> 
     def schedule(before: Card | None, new_id: int) -> Card:
         return session.srs.review(before or Card(card_id=new_id, due=at), rating, at)
 
-    _, card = session.store.record(review, schedule, None)
+    _, card = session.store.answers.record(review, schedule, None)
     assert card is not None
     return card
 
@@ -223,7 +223,7 @@ def test_due_faces_come_first_lowest_retrievability_first(tmp_path: Path, now: N
     record_review(session, y, 1, START + timedelta(hours=1))
     record_review(session, z, 3, START + timedelta(hours=2))
     now[0] = START + timedelta(days=3)
-    cards = session.store.cards()
+    cards = session.store.schedules.cards()
     r = {k: session.srs.retrievability(cards[k], now[0]) for k in (x, y, z)}
     assert cards[x].due < cards[y].due < cards[z].due  # due order differs from ...
     assert r[y] < r[x] < r[z]  # ... retrievability order
@@ -258,7 +258,7 @@ def test_a_practice_round_when_nothing_is_due_or_new(tmp_path: Path, now: Now) -
     rnd = session.start_round(size=2)
     assert rnd.mode == "practice" and len(rnd.queue) == 2
     play(rnd)
-    reviews = session.store.reviews()
+    reviews = session.store.answers.all()
     assert [r.mode for r in reviews] == ["review"] * 3 + ["practice"] * 2
 
 
@@ -288,7 +288,7 @@ def test_every_face_answered_wrong_comes_back_once(tmp_path: Path, now: Now) -> 
         assert len(once) <= 1
         if once:  # only a face asked last, with nothing after it, cannot come back
             assert asked[-1] == once[0]
-        reviews = session.store.reviews()
+        reviews = session.store.answers.all()
         assert len(reviews) == len(asked)
         assert all(r.rating == 1 and not r.correct for r in reviews)
         session.close()
@@ -311,7 +311,7 @@ def test_each_answer_is_recorded_with_its_details(tmp_path: Path, now: Now) -> N
         given.append((q.key, now[0], grade, right))
         now[0] += timedelta(seconds=30)  # reading the feedback does not count
         q = rnd.advance()
-    reviews = session.store.reviews()
+    reviews = session.store.answers.all()
     assert len(reviews) == len(given)
     for review, (key, at, grade, right) in zip(reviews, given, strict=True):
         assert review.key == key
@@ -340,7 +340,7 @@ def test_response_time_is_measured_from_when_the_question_was_shown(
     rnd.advance()
     now[0] += timedelta(milliseconds=700)
     answer(rnd, False)
-    assert [r.response_ms for r in session.store.reviews()] == [2250, 700]
+    assert [r.response_ms for r in session.store.answers.all()] == [2250, 700]
 
 
 def test_wrong_is_again_right_is_good(tmp_path: Path, now: Now) -> None:
@@ -349,7 +349,7 @@ def test_wrong_is_again_right_is_good(tmp_path: Path, now: Now) -> None:
     keys = list(rnd.queue)
     srs = Srs(fuzz=False)
     wrong = answer(rnd, False)
-    card = session.store.card(keys[0])
+    card = session.store.schedules.card(keys[0])
     assert card is not None
     expected = srs.review(Card(card_id=card.card_id, due=now[0]), Rating.Again, now[0])
     assert card.to_dict() == expected.to_dict()
@@ -357,12 +357,12 @@ def test_wrong_is_again_right_is_good(tmp_path: Path, now: Now) -> None:
     rnd.advance()
     now[0] += timedelta(seconds=5)
     right = answer(rnd, True)
-    card = session.store.card(keys[1])
+    card = session.store.schedules.card(keys[1])
     assert card is not None
     expected = srs.review(Card(card_id=card.card_id, due=now[0]), Rating.Good, now[0])
     assert card.to_dict() == expected.to_dict()
     assert right.rating == 3 and right.next_due == expected.due
-    assert [(r.rating, r.correct) for r in session.store.reviews()] == [(1, False), (3, True)]
+    assert [(r.rating, r.correct) for r in session.store.answers.all()] == [(1, False), (3, True)]
 
 
 @pytest.mark.parametrize("rating", [1, 2, 3, 4])
@@ -376,9 +376,9 @@ def test_recall_uses_the_players_rating(tmp_path: Path, now: Now, rating: int) -
     rnd = session.start_round(size=1)
     key = rnd.queue[0]
     grade = answer(rnd, True, rating=rating)
-    (review,) = session.store.reviews()
+    (review,) = session.store.answers.all()
     assert (review.rating, review.correct) == (rating, rating > 1)
-    card = session.store.card(key)
+    card = session.store.schedules.card(key)
     assert card is not None
     expected = Srs(fuzz=False).review(Card(card_id=card.card_id, due=now[0]), rating, now[0])
     assert card.to_dict() == expected.to_dict()
@@ -391,7 +391,7 @@ def test_a_right_face_is_due_later_and_comes_back_when_due(tmp_path: Path, now: 
     (key,) = rnd.queue
     grade = answer(rnd, True)
     rnd.finish()
-    card = session.store.card(key)
+    card = session.store.schedules.card(key)
     assert card is not None and card.due > now[0] and grade.next_due == card.due
     assert session.plan(None, 20) == ([key], "practice")  # not due, no new items left today
     for _ in range(4):  # keep getting it right: the interval grows
@@ -406,7 +406,7 @@ def test_a_right_face_is_due_later_and_comes_back_when_due(tmp_path: Path, now: 
         previous = card.due - card.last_review if card.last_review else timedelta(0)
         answer(rnd, True)
         rnd.finish()
-        card = session.store.card(key)
+        card = session.store.schedules.card(key)
         assert card is not None and card.due > now[0]
         assert card.due - now[0] >= previous
     assert card.due - now[0] > timedelta(days=1)
@@ -437,11 +437,11 @@ def test_undo_of_a_new_face_removes_its_card_and_review(tmp_path: Path, now: Now
     q = rnd.question()
     assert q is not None
     answer(rnd, True)
-    assert session.store.card(q.key) is not None
+    assert session.store.schedules.card(q.key) is not None
     assert rnd.score > score
     assert rnd.undo() == q  # the same question again, same choices
     assert snapshot(session.store) == before
-    assert session.store.card(q.key) is None
+    assert session.store.schedules.card(q.key) is None
     assert (rnd.score, rnd.streak, rnd.best_streak, rnd.answered) == (score, streak, best, 1)
     assert rnd.question() == q and not rnd.awaiting_next
 
@@ -454,7 +454,7 @@ def test_undo_puts_an_existing_card_back_exactly(tmp_path: Path, now: Now) -> No
     answer(rnd, True)
     answer_key = rnd.question().key  # type: ignore[union-attr]
     rnd.advance()  # undo also works after moving on
-    card_before = session.store.card(rnd.queue[1])
+    card_before = session.store.schedules.card(rnd.queue[1])
     before = snapshot(session.store)
     score, streak = rnd.score, rnd.streak
     q = rnd.question()
@@ -465,7 +465,7 @@ def test_undo_puts_an_existing_card_back_exactly(tmp_path: Path, now: Now) -> No
     assert rnd.undo() == q
     assert rnd.queue.count(q.key) == 1  # and taken out again
     assert snapshot(session.store) == before
-    restored = session.store.card(q.key)
+    restored = session.store.schedules.card(q.key)
     assert restored is not None and restored.to_dict() == card_before.to_dict()
     assert (rnd.score, rnd.streak) == (score, streak)
     assert answer_key != q.key
@@ -473,7 +473,7 @@ def test_undo_puts_an_existing_card_back_exactly(tmp_path: Path, now: Now) -> No
     # more than the first answer did (nothing) and does not mend the streak that one broke
     answer(rnd, True)
     assert rnd.score == score and rnd.streak == 0
-    after = session.store.card(q.key)
+    after = session.store.schedules.card(q.key)
     assert after is not None and after.due > now[0] + timedelta(days=1)  # answered right
 
 
@@ -481,7 +481,7 @@ def test_undo_with_nothing_to_undo(tmp_path: Path, now: Now) -> None:
     session = make_session(tmp_path, [claims_deck(2)], now)
     rnd = session.start_round()
     assert rnd.undo() is None
-    assert session.store.review_count() == 0
+    assert session.store.answers.count() == 0
 
 
 def test_a_face_is_flagged_once_and_keeps_its_note(tmp_path: Path, now: Now) -> None:
@@ -493,9 +493,9 @@ def test_a_face_is_flagged_once_and_keeps_its_note(tmp_path: Path, now: Now) -> 
     answer(rnd, True)
     now[0] += timedelta(seconds=9)
     assert rnd.flag() == first.key  # while its feedback shows: still one flag, note kept
-    assert session.store.flags() == [(first.key, START, "unclear wording")]
+    assert session.store.face_flags.all() == [(first.key, START, "unclear wording")]
     assert rnd.flag("the claim is true in vLLM") == first.key  # a new note replaces it
-    assert session.store.flags() == [(first.key, START, "the claim is true in vLLM")]
+    assert session.store.face_flags.all() == [(first.key, START, "the claim is true in vLLM")]
 
 
 def test_toggle_flag_flags_then_unflags(tmp_path: Path, now: Now) -> None:
@@ -504,14 +504,14 @@ def test_toggle_flag_flags_then_unflags(tmp_path: Path, now: Now) -> None:
     first = rnd.question()
     assert first is not None
     assert rnd.toggle_flag() == (first.key, True)
-    assert [k for k, _, _ in session.store.flags()] == [first.key]
+    assert [k for k, _, _ in session.store.face_flags.all()] == [first.key]
     answer(rnd, True)
     assert rnd.toggle_flag() == (first.key, False)  # the question just answered
-    assert session.store.flags() == []
+    assert session.store.face_flags.all() == []
     rnd.advance()
     second = rnd.question()
     assert second is not None and rnd.toggle_flag() == (second.key, True)
-    assert [k for k, _, _ in session.store.flags()] == [second.key]
+    assert [k for k, _, _ in session.store.face_flags.all()] == [second.key]
 
 
 # -- "I was right" and undo -----------------------------------------------------------------------
@@ -544,18 +544,18 @@ def test_i_was_right_counts_a_typed_answer_as_right_in_one_go(tmp_path: Path, no
     assert not outcome.comes_back and rnd.queue.count(q.key) == 1  # not asked again
     assert not rnd.can_override() and rnd.override() is None  # once
     # stored: the review right and overridden, the card as if answered right, the totals
-    review = session.store.reviews()[-1]
+    review = session.store.answers.all()[-1]
     assert (review.correct, review.rating, review.points, review.answer) == (
         True,
         3,
         14,
         "Word 2 or so",
     )
-    [review_id] = session.store.overridden()
+    [review_id] = session.store.answers.overridden_ids()
     expected = session.srs.review(session.srs.new_card(3, now[0]), 3, now[0])
-    assert session.store.card(q.key).to_dict() == expected.to_dict()  # type: ignore[union-attr]
+    assert session.store.schedules.card(q.key).to_dict() == expected.to_dict()  # type: ignore[union-attr]
     assert outcome.next_due == expected.due
-    [played] = session.store.rounds()
+    [played] = session.store.scoreboard.all()
     assert (played.questions, played.correct, played.score, played.best_streak) == (3, 3, 36, 3)
     # undo takes the answer and its override back
     assert rnd.undo() == q
@@ -570,7 +570,7 @@ def test_only_a_typed_term_or_number_marked_wrong_can_be_overridden(
     rnd = session.start_round(seed=1)
     answer(rnd, False)  # a true/false choice
     assert not rnd.can_override() and rnd.override() is None
-    assert session.store.overridden() == []
+    assert session.store.answers.overridden_ids() == []
 
 
 def test_undo_cannot_farm_points(tmp_path: Path, now: Now) -> None:
@@ -582,7 +582,7 @@ def test_undo_cannot_farm_points(tmp_path: Path, now: Now) -> None:
     rnd.undo()
     answer(rnd, True)  # right this time: still 0 points, and the streak stays broken
     assert (rnd.score, rnd.streak) == (10, 0)
-    assert session.store.reviews()[-1].points == 0
+    assert session.store.answers.all()[-1].points == 0
     rnd.advance()
     answer(rnd, True)  # first answer here: 10
     rnd.undo()
@@ -593,7 +593,7 @@ def test_undo_cannot_farm_points(tmp_path: Path, now: Now) -> None:
     rnd.undo()
     answer(rnd, True)  # after several undos, still at most what the first answer scored
     assert (rnd.score, rnd.streak, rnd.answered) == (20, 1, 3)
-    [played] = session.store.rounds()
+    [played] = session.store.scoreboard.all()
     assert played.score == 20
 
 
@@ -608,7 +608,7 @@ def test_points_with_a_streak_bonus(tmp_path: Path, now: Now) -> None:
     for right in pattern:
         grade = answer(rnd, right)
         assert grade.correct is right
-        points.append(session.store.reviews()[-1].points)
+        points.append(session.store.answers.all()[-1].points)
         rnd.advance()
     bonus = [POINTS_RIGHT + STREAK_BONUS * min(n, 5) for n in range(8)]
     assert bonus == [10, 12, 14, 16, 18, 20, 20, 20]
@@ -630,7 +630,7 @@ def test_finish_a_whole_round_and_one_ended_early(tmp_path: Path, now: Now) -> N
     assert summary.score == 10 + 12 + 14 and summary.best_streak == 3
     assert summary.seconds == 6.0 and summary.missed == ()
     assert summary.previous_best is None and summary.new_best  # the first best there is
-    assert summary.next_due == min(session.store.card(k).due for k in keys)  # type: ignore[union-attr]
+    assert summary.next_due == min(session.store.schedules.card(k).due for k in keys)  # type: ignore[union-attr]
 
     early = session.start_round("facts", size=3, seed=2)
     answer(early, False)
@@ -639,14 +639,14 @@ def test_finish_a_whole_round_and_one_ended_early(tmp_path: Path, now: Now) -> N
     assert early_summary.answered == 1 and len(early_summary.missed) == 1
     assert early_summary.previous_best == 36
     assert early.question() is None
-    rounds = session.store.rounds()
+    rounds = session.store.scoreboard.all()
     assert [(r.finished, r.questions, r.correct, r.score) for r in rounds] == [
         (True, 3, 3, 36),
         (False, 1, 0, 0),
     ]
     assert all(r.ended_at is not None for r in rounds)
-    assert session.store.review_count() == 4  # answers of the early round are kept
-    assert session.store.best_score("facts") == 36
+    assert session.store.answers.count() == 4  # answers of the early round are kept
+    assert session.store.scoreboard.best_score("facts") == 36
 
 
 def test_personal_best_only_when_beating_a_previous_finished_round(
@@ -672,9 +672,9 @@ def test_personal_best_only_when_beating_a_previous_finished_round(
     assert round_scoring([True, True]) == (22, False, 22)  # equal is not a new best
     # a higher score in a round ended early is neither a best nor the one to beat
     assert round_scoring([True, True, True, True], finish=False) == (52, False, 22)
-    assert session.store.best_score("facts") == 22
+    assert session.store.scoreboard.best_score("facts") == 22
     assert round_scoring([True, True, True]) == (36, True, 22)
-    assert session.store.best_score("facts") == 36
+    assert session.store.scoreboard.best_score("facts") == 36
 
 
 def test_best_score_is_per_deck(tmp_path: Path, now: Now) -> None:
@@ -685,9 +685,9 @@ def test_best_score_is_per_deck(tmp_path: Path, now: Now) -> None:
         assert {k.deck_id for k in rnd.queue} <= ({deck_id} if deck_id else {"deck-a", "deck-b"})
         play(rnd)
         assert rnd.finish().new_best
-    assert session.store.best_score("deck-a") == 36
-    assert session.store.best_score("deck-b") == 10
-    assert session.store.best_score(None) == 22
+    assert session.store.scoreboard.best_score("deck-a") == 36
+    assert session.store.scoreboard.best_score("deck-b") == 10
+    assert session.store.scoreboard.best_score(None) == 22
     rnd = session.start_round("deck-b", size=1)
     play(rnd)
     summary = rnd.finish()
@@ -750,15 +750,15 @@ def test_progress_survives_closing_and_reopening_the_store(tmp_path: Path, now: 
     rnd = session.start_round("latency-basics", seed=9)
     keys = play(rnd, right=lambda key, n: n > 0 or key.face != "scenario", now=now)
     summary = rnd.finish()
-    cards = {k: c.to_dict() for k, c in session.store.cards().items()}
-    reviews = session.store.reviews()
+    cards = {k: c.to_dict() for k, c in session.store.schedules.cards().items()}
+    reviews = session.store.answers.all()
     assert set(cards) == set(keys)
     session.close()
 
     again = make_session(tmp_path, [deck], now)
-    assert {k: c.to_dict() for k, c in again.store.cards().items()} == cards
-    assert again.store.reviews() == reviews
-    assert again.store.best_score("latency-basics") == summary.score
+    assert {k: c.to_dict() for k, c in again.store.schedules.cards().items()} == cards
+    assert again.store.answers.all() == reviews
+    assert again.store.scoreboard.best_score("latency-basics") == summary.score
     assert again.streak_days() == 1
     # the reopened session plans from the kept progress: the faces answered are not new
     # again, and a day later they are due, ahead of the faces not yet seen
@@ -777,7 +777,7 @@ def test_editing_wording_keeps_progress_and_removed_items_keep_history(
     session = make_session(tmp_path, [v1], now)
     played = play(session.start_round())
     assert len(played) == 4
-    cards = {k: c.to_dict() for k, c in session.store.cards().items()}
+    cards = {k: c.to_dict() for k, c in session.store.schedules.cards().items()}
     session.close()
 
     now[0] += timedelta(days=3)
@@ -789,7 +789,7 @@ def test_editing_wording_keeps_progress_and_removed_items_keep_history(
     )
     assert v2.terms[0].definition != v1.terms[0].definition
     session = make_session(tmp_path, [v2], now)
-    assert {k: c.to_dict() for k, c in session.store.cards().items()} == cards
+    assert {k: c.to_dict() for k, c in session.store.schedules.cards().items()} == cards
     keys, mode = session.plan(None, 20)
     kept = [k for k in played if k.item_id != "t03"]
     assert mode == "review" and sorted(keys) == sorted(kept)  # due again, not new
@@ -798,7 +798,7 @@ def test_editing_wording_keeps_progress_and_removed_items_keep_history(
     q = rnd.question()
     assert q is not None and "Reworded" in repr(q) and "Meaning" not in repr(q)
     # the removed item's history stays in the reviews table
-    removed = [r for r in session.store.reviews() if r.key.item_id == "t03"]
+    removed = [r for r in session.store.answers.all() if r.key.item_id == "t03"]
     assert len(removed) == 1
     assert session.store.conn.execute(
         "SELECT COUNT(*) FROM reviews WHERE deck_id='words' AND item_id='t03'"
@@ -833,17 +833,17 @@ def test_stats_agree_with_what_was_played(tmp_path: Path, now: Now) -> None:
     score_b = rnd.finish().score
 
     s = session.stats()
-    assert s.reviews == len(first_a) + 1 + len(played_b) == session.store.review_count()
+    assert s.reviews == len(first_a) + 1 + len(played_b) == session.store.answers.count()
     assert s.rounds == 2  # finished ones
     assert s.streak_days == 2
     by_id = {d.id: d for d in s.decks}
-    cards = session.store.cards()
+    cards = session.store.schedules.cards()
     due_a = sum(1 for k, c in cards.items() if k.deck_id == "deck-a" and c.due <= now[0])
     assert due_a == 4  # a day later, the learning steps have passed
     assert (by_id["deck-a"].seen, by_id["deck-a"].total, by_id["deck-a"].due) == (4, 6, due_a)
     assert by_id["deck-a"].best == score_a
     seen_b = {k for k in cards if k.deck_id == "latency-basics"}
-    assert seen_b == {r.key for r in session.store.reviews("latency-basics")}
+    assert seen_b == {r.key for r in session.store.answers.all("latency-basics")}
     assert by_id["latency-basics"].seen == len(seen_b) == 3
     assert by_id["latency-basics"].due == sum(1 for k in seen_b if cards[k].due <= now[0])
     assert by_id["latency-basics"].best == score_b
@@ -872,14 +872,14 @@ def test_text_that_is_not_a_number_records_nothing(tmp_path: Path, now: Now) -> 
         answer(rnd, True)
         rnd.advance()
     q = rnd.question()
-    count = session.store.review_count()
+    count = session.store.answers.count()
     for text in ["abc", "", "1,4"]:
         assert isinstance(rnd.answer_text(text), Refused)
         assert rnd.question() == q and not rnd.awaiting_next
-    assert session.store.review_count() == count
+    assert session.store.answers.count() == count
     grade = rnd.answer_text(q.answer).grade  # type: ignore[union-attr]
     assert grade is not None and grade.correct
-    assert session.store.reviews()[-1].answer == q.answer  # type: ignore[union-attr]
+    assert session.store.answers.all()[-1].answer == q.answer  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize(

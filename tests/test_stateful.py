@@ -191,7 +191,7 @@ class Play(RuleBasedStateMachine):
                 (self.round.round_id,),
             ).fetchone()
             assert tuple(rows) == (self.round.answered, self.round.correct, self.round.score)
-            [stored] = [r for r in store.rounds() if r.id == self.round.round_id]
+            [stored] = [r for r in store.scoreboard.all() if r.id == self.round.round_id]
             assert (stored.questions, stored.correct, stored.score) == (
                 self.round.answered,
                 self.round.correct,
@@ -203,7 +203,7 @@ class Play(RuleBasedStateMachine):
             " FROM rounds"
         ):
             assert questions == reviews
-        assert {key for key, _, _ in store.flags()} == self.flagged
+        assert {key for key, _, _ in store.face_flags.all()} == self.flagged
 
     @invariant()
     def every_card_is_its_history_replayed(self) -> None:
@@ -241,6 +241,6 @@ def test_the_store_passes_integrity_after_a_long_random_game() -> None:
             machine.the_round_and_the_store_agree()
         assert integrity(machine.path) == "ok"
         assert replay_problems(machine.path, machine.session.srs) == []
-        assert machine.session.store.review_count() > 20
+        assert machine.session.store.answers.count() > 20
     finally:
         machine.teardown()

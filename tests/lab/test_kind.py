@@ -105,10 +105,10 @@ def test_lab_mode_plans_only_lab_challenges_and_schedules_them_like_other_faces(
         right = next(i for i, c in enumerate(question.choices) if c.value == question.answer)
         outcome = round_.answer_choice(right)
         assert outcome.grade.correct
-        review = session.store.reviews()[-1]
+        review = session.store.answers.all()[-1]
         assert (review.key.deck_id, review.mode, review.correct) == ("serving-lab", "lab", True)
         # The answered face is scheduled: it is not due again straight away.
-        card = session.store.cards()[question.key]
+        card = session.store.schedules.cards()[question.key]
         assert card.due > NOW
         clock[0] = NOW + timedelta(days=400)
         later = session.start_round(None, size=8, seed=2, mode="lab")

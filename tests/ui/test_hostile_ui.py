@@ -48,7 +48,7 @@ async def test_a_store_error_naming_a_hostile_data_folder_is_shown_literally(
         async with app.run_test(size=(100, 30), notifications=True) as pilot:
             await pilot.pause()
             await skip_to(pilot, app, Kind.CHOICE)
-            before = store.review_count()
+            before = store.answers.count()
             if trouble == "read-only":
                 store.conn.execute("PRAGMA query_only = ON")  # every write now fails
             else:
@@ -64,7 +64,7 @@ async def test_a_store_error_naming_a_hostile_data_folder_is_shown_literally(
             title = "Not saving" if trouble == "read-only" else "Answer not saved"
             assert drawn.startswith(title) and SHOWN in drawn
         assert app.return_code in (None, 0)
-        assert store.review_count() == before
+        assert store.answers.count() == before
     finally:
         if other.in_transaction:
             other.execute("ROLLBACK")
@@ -139,4 +139,4 @@ async def test_a_pasted_answer_holding_an_escape_is_shown_escaped(make_app) -> N
         text = screen_text(app)
         assert "You answered: no\\x1b]52;c;aGk=\\x07" in text
         assert "\x1b" not in text and "\x07" not in text
-    assert app.session.store.reviews()[-1].answer == f"no{OSC52}"  # stored as given
+    assert app.session.store.answers.all()[-1].answer == f"no{OSC52}"  # stored as given

@@ -49,19 +49,19 @@ async def test_f2_undoes_and_f4_flags_while_an_answer_is_typed(make_app) -> None
         screen = app.screen
         assert isinstance(screen, RoundScreen)
         key = screen.round.question().key
-        answered = app.session.store.review_count()
+        answered = app.session.store.answers.count()
         assert answered > 0
         await pilot.press("u", "f", "f4")
         await pilot.pause()
         assert screen.query_one("#answer", Input).value == "uf"  # letters type
-        [(flagged, _, _)] = app.session.store.flags()
+        [(flagged, _, _)] = app.session.store.face_flags.all()
         assert flagged == key
         await pilot.press("escape")  # no note for the flag
         await pilot.pause()
         assert app.screen is screen
         await pilot.press("f2")
         await pilot.pause()
-        assert app.session.store.review_count() == answered - 1
+        assert app.session.store.answers.count() == answered - 1
 
 
 @pytest.mark.parametrize("web", [False, True])

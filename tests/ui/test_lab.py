@@ -131,7 +131,7 @@ async def test_a_lab_round_is_played_by_keys_and_saved_like_other_faces(make_app
         await answer(pilot, app, True)
         text = screen_text(app)
         assert "serving lab's roofline model" in text
-    reviews = app.session.store.reviews()
+    reviews = app.session.store.answers.all()
     assert [(r.key.deck_id, r.mode, r.correct) for r in reviews] == [("serving-lab", "lab", True)]
 
 

@@ -66,9 +66,9 @@ async def test_an_interview_played_by_keys_ends_in_a_saved_report(make_app, cloc
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
     store = app.session.store
-    [report] = store.reports()
+    [report] = store.saved_reports.all()
     assert (report.questions, report.correct) == (3, 2)
-    recall = [r for r in store.reviews() if r.key.face == "recall"]
+    recall = [r for r in store.answers.all() if r.key.face == "recall"]
     assert [(r.rating, r.mode) for r in recall] == [(2, "interview")]  # 1 of 2 points: Hard
 
 
@@ -88,7 +88,7 @@ async def test_the_clock_running_out_ends_the_interview(make_app, clock) -> None
             await pilot.pause()
         text = screen_text(app)
         assert "0 of 1 right" in text and "(time ran out)" in text
-    assert len(app.session.store.reports()) == 1
+    assert len(app.session.store.saved_reports.all()) == 1
 
 
 async def test_a_challenge_played_by_keys_with_a_countdown_and_a_high_score(
@@ -124,9 +124,9 @@ async def test_a_challenge_played_by_keys_with_a_countdown_and_a_high_score(
         assert "New high score!" in text and "Top 10" in text
         assert " 1.    18   1 of 2 right   2026-11-30" in text
     store = app.session.store
-    [run] = store.reports("challenge")
+    [run] = store.saved_reports.all("challenge")
     assert (run.questions, run.correct, run.body["score"], run.body["timed_out"]) == (2, 1, 18, 1)
-    assert [r.correct for r in store.reviews()] == [True, False]
+    assert [r.correct for r in store.answers.all()] == [True, False]
 
 
 async def test_cram_by_keys_keeps_practice_and_leaves_the_cards(make_app) -> None:
@@ -139,8 +139,8 @@ async def test_cram_by_keys_keeps_practice_and_leaves_the_cards(make_app) -> Non
         assert isinstance(app.screen, ResultsScreen)
         assert "3 answers kept as practice: every due date stays as it was." in screen_text(app)
     store = app.session.store
-    assert len(store.reviews()) == 3 and store.cards() == {}
-    assert store.round_count() == 0
+    assert len(store.answers.all()) == 3 and store.schedules.cards() == {}
+    assert store.scoreboard.count() == 0
 
 
 async def test_a_drill_by_keys_shows_the_distinction_and_retires_the_pair(make_app) -> None:
@@ -167,7 +167,7 @@ async def test_a_drill_by_keys_shows_the_distinction_and_retires_the_pair(make_a
         assert isinstance(app.screen, ResultsScreen)
         text = screen_text(app)
         assert "Retired (right in a row): Time per output token vs Time to first token." in text
-    assert len(session.store.drill_answers()) == 3
+    assert len(session.store.confusables.drill_answers()) == 3
     assert session.start("drill") is None  # its only pair is retired; the deck has no groups
 
 
@@ -201,7 +201,7 @@ async def test_the_home_screen_offers_each_mode_with_a_line_saying_what_it_is(ma
         await pilot.press("enter")  # nothing asked: no recall to tick
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
-        assert app.session.store.reports() == []  # nothing asked, nothing kept
+        assert app.session.store.saved_reports.all() == []  # nothing asked, nothing kept
         await pilot.press("g", "4")  # challenge
         await pilot.pause()
         assert isinstance(app.screen, ChallengeScreen)

@@ -80,10 +80,10 @@ async def test_a_whole_round_played_by_keys_is_saved_and_shown(make_app, clock) 
         assert "New personal best!" in text
         assert "Nothing missed." in text
     store = app.session.store
-    reviews = store.reviews()
+    reviews = store.answers.all()
     assert len(reviews) == asked == 6
     assert all(r.correct and r.rating == 3 and r.mode == "review" for r in reviews)
-    [played] = store.rounds(finished_only=True)
+    [played] = store.scoreboard.all(finished_only=True)
     assert (played.questions, played.correct, played.best_streak) == (6, 6, 6)
     # 10 points each, plus 2 per answer already in the streak: 10+12+14+16+18+20.
     assert played.score == 90
@@ -132,7 +132,7 @@ async def test_wrong_choice_explains_why_not_and_comes_back(make_app) -> None:
         assert "Why not your choice: It measures the pace after the first token." in text
         assert "Source: vLLM benchmark serving" in text
         assert "It comes back later in this round." in text
-    review = app.session.store.reviews()[-1]
+    review = app.session.store.answers.all()[-1]
     assert (review.key.item_id, review.correct, review.rating, review.answer) == (
         "blank-reply",
         False,
@@ -147,11 +147,11 @@ async def test_undo_takes_the_answer_back_from_the_store(make_app) -> None:
         await pilot.pause()
         first = app.screen.round.question()
         await answer(pilot, app, True)
-        assert app.session.store.review_count() == 1
+        assert app.session.store.answers.count() == 1
         await pilot.press("u")
         await pilot.pause()
-        assert app.session.store.review_count() == 0
-        assert app.session.store.card(first.key) is None
+        assert app.session.store.answers.count() == 0
+        assert app.session.store.schedules.card(first.key) is None
         assert app.screen.round.question() == first  # asked again, same choices
         assert "Score 0" in screen_text(app)
 
@@ -170,8 +170,8 @@ async def test_ending_early_keeps_every_answer(make_app) -> None:
         assert "Round ended early" in text
         assert "2 of 2 questions right" in text
     store = app.session.store
-    assert store.review_count() == 2
-    [played] = store.rounds()
+    assert store.answers.count() == 2
+    [played] = store.scoreboard.all()
     assert not played.finished and played.questions == 2
 
 
@@ -189,7 +189,7 @@ async def test_a_typed_term_accepts_an_alias(make_app) -> None:
         await pilot.press("t", "t", "f", "t", "enter")
         await pilot.pause()
         assert "✓ Right" in screen_text(app)
-    [review] = app.session.store.reviews()
+    [review] = app.session.store.answers.all()
     assert review.correct and review.answer == "ttft"
 
 
@@ -201,11 +201,11 @@ async def test_a_calculation_rejects_text_then_accepts_the_number(make_app) -> N
         await pilot.press(*keys_for("about twenty"), "enter")
         await pilot.pause()
         assert "That is not a number" in screen_text(app)
-        before = app.session.store.review_count()
+        before = app.session.store.answers.count()
         await pilot.press(*["backspace"] * 12, *keys_for("20 ms"), "enter")
         await pilot.pause()
         assert "✓ Right" in screen_text(app)
-        assert app.session.store.review_count() == before + 1
+        assert app.session.store.answers.count() == before + 1
 
 
 async def test_recall_reveals_then_takes_the_players_grade(make_app) -> None:
@@ -223,7 +223,7 @@ async def test_recall_reveals_then_takes_the_players_grade(make_app) -> None:
         text = screen_text(app)
         assert "You graded it Hard" in text
         assert "Model answer: They measure different phases" in text  # still there to compare
-    review = app.session.store.reviews()[-1]
+    review = app.session.store.answers.all()[-1]
     assert (review.key.item_id, review.rating, review.correct) == ("two-metrics", 2, True)
 
 
@@ -236,7 +236,7 @@ async def test_flag_is_kept_for_the_author_even_while_typing(make_app) -> None:
         await pilot.press("f", "ctrl+f", "escape")  # Escape: no note
         await pilot.pause()
         assert app.screen.query_one("#answer", Input).value == "f"  # f types; Ctrl+F flags
-    [(flagged, _, _)] = app.session.store.flags()
+    [(flagged, _, _)] = app.session.store.face_flags.all()
     assert flagged == key
 
 
@@ -288,7 +288,7 @@ async def test_nothing_to_play_says_why_and_stays_home(make_app) -> None:
         assert isinstance(app.screen, HomeScreen)
         [note] = list(app._notifications)
         assert "today's new items are used up" in note.message
-    assert app.session.store.rounds() == []
+    assert app.session.store.scoreboard.all() == []
 
 
 async def test_a_locked_database_keeps_the_question_and_says_so(make_app, data_dir) -> None:
@@ -300,7 +300,7 @@ async def test_a_locked_database_keeps_the_question_and_says_so(make_app, data_d
         await pilot.pause()
         await skip_to(pilot, app, Kind.CHOICE)
         question = app.screen.round.question()
-        before = app.session.store.review_count()
+        before = app.session.store.answers.count()
         score, streak = app.screen.round.score, app.screen.round.streak
         other = sqlite3.connect(data_dir / "vocabgame.db", isolation_level=None)
         other.execute("BEGIN EXCLUSIVE")
@@ -318,7 +318,7 @@ async def test_a_locked_database_keeps_the_question_and_says_so(make_app, data_d
         await answer(pilot, app, True)  # once the lock is gone the same answer is saved
         await pilot.pause()
         assert "✓ Right" in screen_text(app)
-    assert app.session.store.review_count() == before + 1
+    assert app.session.store.answers.count() == before + 1
 
 
 async def test_question_mark_shows_the_keys_and_any_key_closes_them(make_app) -> None:
@@ -333,7 +333,7 @@ async def test_question_mark_shows_the_keys_and_any_key_closes_them(make_app) ->
         await pilot.press("x")
         await pilot.pause()
         assert isinstance(app.screen, RoundScreen)
-        assert app.session.store.review_count() == app.screen.round.answered  # x answered nothing
+        assert app.session.store.answers.count() == app.screen.round.answered  # x answered nothing
 
 
 async def test_with_nothing_due_or_new_a_practice_round_says_so(make_app, tmp_path) -> None:
@@ -356,7 +356,7 @@ async def test_with_nothing_due_or_new_a_practice_round_says_so(make_app, tmp_pa
         assert isinstance(app.screen, RoundScreen)
         assert app.screen.round.mode == "practice"
         assert "One claim · practice (nothing due)" in screen_text(app)
-    assert [r.mode for r in app.session.store.reviews()] == ["review"]
+    assert [r.mode for r in app.session.store.answers.all()] == ["review"]
 
 
 async def test_a_double_enter_after_the_feedback_never_answers_the_next_question(
@@ -374,19 +374,19 @@ async def test_a_double_enter_after_the_feedback_never_answers_the_next_question
         screen = app.screen
         assert isinstance(screen, RoundScreen)
         await skip_to_feedback_then_choice(pilot, app)
-        answered = app.session.store.review_count()
+        answered = app.session.store.answers.count()
         streak = screen.round.streak
         # Both keys are queued before either is handled, as a terminal delivers them.
         app.post_message(Key("enter", "\r"))
         app.post_message(Key("enter", "\r"))
         await pilot.pause()
         await pilot.pause()
-        assert app.session.store.review_count() == answered  # nothing answered unseen
+        assert app.session.store.answers.count() == answered  # nothing answered unseen
         assert screen.round.streak == streak and not screen.round.awaiting_next
         assert "✓ Right" not in screen_text(app) and "Not quite" not in screen_text(app)
         await pilot.press("enter")  # an Enter after the question is on screen does pick
         await pilot.pause()
-        assert app.session.store.review_count() == answered + 1
+        assert app.session.store.answers.count() == answered + 1
 
 
 async def test_an_answer_key_pressed_just_after_leaving_the_feedback_is_ignored(
@@ -402,10 +402,10 @@ async def test_an_answer_key_pressed_just_after_leaving_the_feedback_is_ignored(
         await skip_to(pilot, app, Kind.CHOICE)
         await answer(pilot, app, True)
         app.settle_seconds = 30  # from here on, as slow to settle as a person is to read
-        answered = app.session.store.review_count()
+        answered = app.session.store.answers.count()
         await pilot.press("enter", "enter", "1", "space")
         await pilot.pause()
-        assert app.session.store.review_count() == answered
+        assert app.session.store.answers.count() == answered
         assert not screen.round.awaiting_next and screen.round.question() is not None
 
 
@@ -475,9 +475,9 @@ async def test_an_answer_first_marks_the_choices_in_place_then_shows_the_whole_f
         screen, question = await at_a_choice(pilot, app)
         right = next(n for n, c in enumerate(question.choices) if c.value == question.answer)
         wrong = (right + 1) % len(question.choices)
-        answered = app.session.store.review_count()
+        answered = app.session.store.answers.count()
         screen.pick(wrong)  # what the key does; the screen is not painted yet
-        assert app.session.store.review_count() == answered + 1  # saved before it shows
+        assert app.session.store.answers.count() == answered + 1  # saved before it shows
         text = screen_text(app)
         assert "✗ Not quite" in text
         assert f"✓ {right + 1} {question.choices[right].text}" in text
@@ -621,12 +621,12 @@ async def test_an_undo_that_comes_with_the_answer_puts_the_question_back(make_ap
     app = make_app(start_round=True)
     async with app.run_test(size=(80, 24)) as pilot:
         screen, question = await at_a_choice(pilot, app)
-        answered = app.session.store.review_count()
+        answered = app.session.store.answers.count()
         app.post_message(Key("1", "1"))
         app.post_message(Key("u", "u"))
         await pilot.pause()
         await pilot.pause()
-        assert app.session.store.review_count() == answered
+        assert app.session.store.answers.count() == answered
         assert screen.phase.value == "asking" and screen.round.question() == question
         assert screen.query_one("#choices").display and not screen.query_one("#body").display
         text = screen_text(app)
@@ -642,13 +642,13 @@ async def test_an_enter_that_comes_with_the_answer_does_not_skip_the_feedback(ma
     app = make_app(start_round=True)
     async with app.run_test(size=(80, 24)) as pilot:
         screen, _ = await at_a_choice(pilot, app)
-        answered = app.session.store.review_count()
+        answered = app.session.store.answers.count()
         position = screen.round.position
         app.post_message(Key("1", "1"))
         app.post_message(Key("enter", "\r"))
         await pilot.pause()
         await pilot.pause()
-        assert app.session.store.review_count() == answered + 1
+        assert app.session.store.answers.count() == answered + 1
         assert screen.round.position == position and screen.phase.value == "feedback"
         assert app.focused is screen.query_one("#body")
         await pilot.press("enter")  # an Enter once the feedback has the focus goes on

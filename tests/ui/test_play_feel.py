@@ -25,7 +25,7 @@ async def test_a_number_in_another_unit_is_refused_with_the_reason_and_no_penalt
         await skip_to(pilot, app, Kind.NUMBER)
         screen = app.screen
         assert isinstance(screen, RoundScreen)
-        before = app.session.store.review_count()
+        before = app.session.store.answers.count()
         streak = screen.round.streak
         await pilot.press(*keys_for("about twenty"), "enter")
         await pilot.pause()
@@ -39,13 +39,13 @@ async def test_a_number_in_another_unit_is_refused_with_the_reason_and_no_penalt
             "The answer is asked in ms, not s: type it in ms, or the number alone "
             "(nothing was recorded)."
         )
-        assert app.session.store.review_count() == before and screen.round.streak == streak
+        assert app.session.store.answers.count() == before and screen.round.streak == streak
         assert "Not quite" not in screen_text(app)
         answer.value = ""
         await pilot.press(*keys_for("20 milliseconds"), "enter")  # the same unit, spelt out
         await pilot.pause()
         assert "✓ Right" in screen_text(app)
-    review = app.session.store.reviews()[-1]
+    review = app.session.store.answers.all()[-1]
     assert review.correct and review.answer == "20 milliseconds"
 
 
@@ -81,26 +81,26 @@ async def test_f_flags_with_a_note_and_f_again_takes_the_flag_back(make_app) -> 
         await pilot.pause()
         assert isinstance(app.screen, FlagNoteScreen)
         assert f"Flagged {key.item_id} for the deck's author." in screen_text(app)
-        assert [k for k, _, _ in store.flags()] == [key]  # flagged before any note
+        assert [k for k, _, _ in store.face_flags.all()] == [key]  # flagged before any note
         await pilot.press(*keys_for("choice 2 is also right"), "enter")
         await pilot.pause()
         assert app.screen is round_screen
-        assert [(k, n) for k, _, n in store.flags()] == [(key, "choice 2 is also right")]
+        assert [(k, n) for k, _, n in store.face_flags.all()] == [(key, "choice 2 is also right")]
         assert f"Flagged {key.item_id} with your note. Thank you." in notes(app)
-        assert store.review_count() == 0  # the Enter that saved the note answered nothing
+        assert store.answers.count() == 0  # the Enter that saved the note answered nothing
         await pilot.press("f")  # again: the flag is taken back, and the screen says so
         await pilot.pause()
-        assert app.screen is round_screen and store.flags() == []
+        assert app.screen is round_screen and store.face_flags.all() == []
         assert f"Unflagged {key.item_id}: its flag is taken back." in notes(app)
         await pilot.press("f")
         await pilot.pause()
         await pilot.press("escape")  # keeps the flag, without a note
         await pilot.pause()
         assert app.screen is round_screen
-        assert [(k, n) for k, _, n in store.flags()] == [(key, "")]
+        assert [(k, n) for k, _, n in store.face_flags.all()] == [(key, "")]
         await pilot.press("f", "f")  # twice on one question: never two flags
         await pilot.pause()
-        assert len(store.flags()) <= 1
+        assert len(store.face_flags.all()) <= 1
 
 
 async def test_i_was_right_overrides_a_typed_answer_and_undo_takes_it_back(
@@ -128,7 +128,9 @@ async def test_i_was_right_overrides_a_typed_answer_and_undo_takes_it_back(
         app.settle_seconds = 30  # an o arriving with the Enter that answered is not taken
         await pilot.press("o")
         await pilot.pause()
-        assert "✗ Not quite" in screen_text(app) and app.session.store.overridden() == []
+        assert (
+            "✗ Not quite" in screen_text(app) and app.session.store.answers.overridden_ids() == []
+        )
         app.settle_seconds = 0
         await pilot.press("o")
         await pilot.pause()
@@ -138,14 +140,17 @@ async def test_i_was_right_overrides_a_typed_answer_and_undo_takes_it_back(
         assert "It comes back later in this round." not in text
         assert "Score 10" in text and "o: I was right" not in hint_text(app)
         store = app.session.store
-        [review] = store.reviews()
+        [review] = store.answers.all()
         assert (review.correct, review.rating, review.points) == (True, 3, 10)
-        assert len(store.overridden()) == 1
-        [played] = store.rounds()
+        assert len(store.answers.overridden_ids()) == 1
+        [played] = store.scoreboard.all()
         assert (played.correct, played.score) == (1, 10)
         await pilot.press("u")  # undo still takes it all back
         await pilot.pause()
-        assert store.review_count() == 0 and store.card(FaceKey("serving", "ttft", "typed")) is None
+        assert (
+            store.answers.count() == 0
+            and store.schedules.card(FaceKey("serving", "ttft", "typed")) is None
+        )
         assert "Score 0" in screen_text(app)
         await pilot.press(*keys_for("no idea"), "enter")
         await pilot.pause()
@@ -170,7 +175,7 @@ async def test_a_choice_cannot_be_overridden(make_app) -> None:
         await pilot.press("o")
         await pilot.pause()
         assert "✗ Not quite" in screen_text(app)
-        assert app.session.store.overridden() == []
+        assert app.session.store.answers.overridden_ids() == []
 
 
 async def test_undo_then_answering_again_scores_no_more_than_the_first_answer(make_app) -> None:
@@ -187,7 +192,7 @@ async def test_undo_then_answering_again_scores_no_more_than_the_first_answer(ma
         assert "✓ Right" in text and "+10 points" not in text
         assert "it scores at most what the first answer did (0 points)" in text
         assert f"Score {score} " in text
-    [played] = app.session.store.rounds()
+    [played] = app.session.store.scoreboard.all()
     assert played.score == score
 
 
@@ -197,7 +202,7 @@ async def test_a_double_enter_on_the_flag_note_does_not_answer_the_question(make
         await pilot.pause()
         await skip_to(pilot, app, Kind.CHOICE)
         round_screen = app.screen
-        answered = app.session.store.review_count()
+        answered = app.session.store.answers.count()
         app.settle_seconds = 30  # as slow to settle as a person is to read ...
         round_screen.view.shown_at -= 100  # ... and the question has been up for long
         await pilot.press("f")
@@ -205,8 +210,8 @@ async def test_a_double_enter_on_the_flag_note_does_not_answer_the_question(make
         await pilot.press(*keys_for("unclear"), "enter", "enter")
         await pilot.pause()
         assert app.screen is round_screen
-        assert app.session.store.review_count() == answered  # the second Enter picked nothing
-        assert [n for _, _, n in app.session.store.flags()] == ["unclear"]
+        assert app.session.store.answers.count() == answered  # the second Enter picked nothing
+        assert [n for _, _, n in app.session.store.face_flags.all()] == ["unclear"]
 
 
 async def test_an_all_decks_round_is_spaced_as_it_is_played(make_app, tmp_path) -> None:
@@ -231,7 +236,7 @@ async def test_an_all_decks_round_is_spaced_as_it_is_played(make_app, tmp_path) 
         assert "It comes back later in this round." in screen_text(app)
         await pilot.press("enter")
         await play_round(pilot, app, right=False)
-    asked = [r.key for r in app.session.store.reviews()]
+    asked = [r.key for r in app.session.store.answers.all()]
     first_asked = list(dict.fromkeys(asked))
     assert planned == len(first_asked) == 15  # every new item of both decks, 15 a day
     items = [(k.deck_id, k.item_id) for k in first_asked]
@@ -270,5 +275,5 @@ async def test_a_drawn_number_gets_the_article_it_is_spoken_with(make_app, tmp_p
         text = screen_text(app)
         assert "Here: prompt = 8,000; budget = 2,000 tokens." in text
         assert "prompt ÷ budget = 8,000 ÷ 2,000 = 4 steps." in text
-    [review] = app.session.store.reviews()
+    [review] = app.session.store.answers.all()
     assert review.correct and review.answer == "4"

@@ -72,7 +72,7 @@ async def test_preview_plays_every_face_in_order_and_saves_nothing(tmp_path, dat
         assert round_.answered == 1
     assert not (data_dir / DB_NAME).exists()  # the player's store was never opened
     with Store.open(tmp_path / "scratch" / DB_NAME) as scratch:
-        assert scratch.cards() == {} and scratch.round_count() == 0  # nothing scheduled
+        assert scratch.schedules.cards() == {} and scratch.scoreboard.count() == 0  # nothing scheduled
 
 
 async def test_keys_jump_between_items_and_show_every_face_of_one(tmp_path) -> None:
@@ -148,7 +148,7 @@ async def test_home_notices_an_edited_deck_and_shows_a_broken_one(
         assert isinstance(app.screen, RoundScreen)
         await pilot.press("1")
         await pilot.pause()
-        answered = app.session.store.review_count()
+        answered = app.session.store.answers.count()
         assert answered == 1
         text = deck.read_text(encoding="utf-8")
         deck.write_text(text.replace("title: Latency and throughput", "title: Latency 2"), "utf-8")
@@ -161,7 +161,7 @@ async def test_home_notices_an_edited_deck_and_shows_a_broken_one(
             await pilot.press("enter")
             await pilot.pause()
         assert "Latency 2" in screen_text(app)  # read again on the way back
-        assert app.session.store.review_count() == answered
+        assert app.session.store.answers.count() == answered
         assert "1 answer so far" in screen_text(app)
         (folder / "broken.yaml").write_text("format: 1\nid: broken\ntitel: x\n", "utf-8")
         await pilot.press("r")

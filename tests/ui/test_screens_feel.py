@@ -253,7 +253,7 @@ async def test_long_feedback_scrolls_with_the_keys_at_80x24(make_app, tmp_path) 
         await pilot.press("pagedown")
         await pilot.pause()
         assert body.scroll_y > 1
-        assert app.session.store.review_count() == app.screen.round.answered  # keys scrolled only
+        assert app.session.store.answers.count() == app.screen.round.answered  # keys scrolled only
 
 
 # -- 8: a round ended before any answer ----------------------------------------------------------
@@ -269,7 +269,7 @@ async def test_a_round_ended_before_any_answer_says_nothing_was_answered(make_ap
         text = screen_text(app)
         assert "Nothing was answered in this round" in text
         assert "0 of 0" not in text and "Accuracy" not in text
-    assert app.session.store.review_count() == 0
+    assert app.session.store.answers.count() == 0
 
 
 # -- 10: the daily new limit is per deck, and can be raised -------------------------------------
@@ -341,7 +341,7 @@ async def test_settings_are_edited_in_the_game_with_reasons_for_bad_values(make_
         await pilot.pause()
         assert isinstance(app.screen, SettingsScreen)
         assert "Round size 0 is outside 1 to 500." in screen_text(app)
-        assert app.session.store.settings()[0].round_size == 20  # nothing saved
+        assert app.session.store.preferences.read()[0].round_size == 20  # nothing saved
         size.value = ""
         await pilot.press(*keys_for("7"))
         per_day = app.screen.query_one("#set-new_per_day", Input)
@@ -351,7 +351,7 @@ async def test_settings_are_edited_in_the_game_with_reasons_for_bad_values(make_
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
         assert "5 new items a deck a day" in screen_text(app)
-    saved = app.session.store.settings()[0]
+    saved = app.session.store.preferences.read()[0]
     assert (saved.round_size, saved.new_per_day) == (7, 5)
 
 
@@ -364,7 +364,7 @@ async def test_escape_leaves_the_settings_without_saving(make_app) -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
-    assert app.session.store.settings()[0].round_size == 20
+    assert app.session.store.preferences.read()[0].round_size == 20
 
 
 # -- 11: ending a round asks once answers were given ----------------------------------------------
@@ -390,7 +390,7 @@ async def test_q_asks_before_ending_a_round_with_answers(make_app) -> None:
         await pilot.press("q", "enter")
         await pilot.pause()
         assert isinstance(app.screen, ResultsScreen)
-    [played] = app.session.store.rounds()
+    [played] = app.session.store.scoreboard.all()
     assert played.ended_at is not None and not played.finished
 
 
@@ -412,7 +412,7 @@ async def test_escape_clears_the_typed_answer_before_it_leaves(make_app) -> None
         await pilot.press("y")
         await pilot.pause()
         assert isinstance(app.screen, ResultsScreen)
-    assert app.session.store.review_count() == answered
+    assert app.session.store.answers.count() == answered
 
 
 # -- 15: feedback that reads at a glance ---------------------------------------------------------
@@ -479,7 +479,7 @@ async def test_results_list_each_miss_once_and_r_reviews_them(make_app) -> None:
         assert "Missed 1 question" in text
         assert text.count(prompt) == 1
         assert "You answered:" in text and "Right answer:" in text
-        cards_before = app.session.store.cards()
+        cards_before = app.session.store.schedules.cards()
         await pilot.press("r")
         await pilot.pause()
         assert isinstance(app.screen, RoundScreen)
@@ -495,9 +495,11 @@ async def test_results_list_each_miss_once_and_r_reviews_them(make_app) -> None:
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
     store = app.session.store
-    assert store.cards() == cards_before  # reviewing misses right away leaves the schedule
-    assert len(store.rounds()) == 1  # nor does it count as a round (best score, day streak)
-    assert store.reviews()[-1].key == missed and store.reviews()[-1].mode == ModeId.MISSES
+    assert (
+        store.schedules.cards() == cards_before
+    )  # reviewing misses right away leaves the schedule
+    assert len(store.scoreboard.all()) == 1  # nor does it count as a round (best score, day streak)
+    assert store.answers.all()[-1].key == missed and store.answers.all()[-1].mode == ModeId.MISSES
 
 
 # -- 17: home details and a capped width ---------------------------------------------------------
@@ -550,4 +552,4 @@ async def test_a_theme_chosen_in_the_settings_applies_at_once(make_app) -> None:
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
         assert app.theme == "textual-light"
-    assert app.session.store.settings()[0].theme == "textual-light"
+    assert app.session.store.preferences.read()[0].theme == "textual-light"

@@ -78,7 +78,7 @@ async def test_from_home_switch_scope_and_play_the_weakest(make_app, make_sessio
         assert "Stats: Serving basics · tag latency" in screen_text(app)
         assert screen.view is not None and screen.view.figures.scope == "deck serving"
         weakest = screen.view.weakest[0][1].key
-        reviews = len(app.session.store.reviews())
+        reviews = len(app.session.store.answers.all())
         await pilot.press("1")
         await pilot.pause()
         assert isinstance(app.screen, RoundScreen)
@@ -86,7 +86,7 @@ async def test_from_home_switch_scope_and_play_the_weakest(make_app, make_sessio
         assert round_.queue == [weakest] and round_.mode == ModeId.MISSES
         await play_round(pilot, app)
         assert isinstance(app.screen, ResultsScreen)
-        assert len(app.session.store.reviews()) == reviews + 1  # the answer is kept
+        assert len(app.session.store.answers.all()) == reviews + 1  # the answer is kept
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is screen  # back on the stats, with the answer counted
@@ -176,7 +176,7 @@ async def test_deck_text_and_notes_are_shown_literally(tmp_path, clock) -> None:
     assert drill is not None
     drill.answer_text("Time per output token")
     drill.finish()
-    session.store.flag(TTFT_TYPED, clock(), "see [red]here[/] \x1b]52;c;aGk=\x07")
+    session.store.face_flags.add(TTFT_TYPED, clock(), "see [red]here[/] \x1b]52;c;aGk=\x07")
     app = VocabApp(session, seed=7, settle_seconds=0)
     try:
         async with app.run_test(size=(80, 24)) as pilot:
@@ -193,10 +193,10 @@ async def test_deck_text_and_notes_are_shown_literally(tmp_path, clock) -> None:
 async def test_mock_interview_reports_are_listed_with_their_command(make_app, clock) -> None:
     app = make_app()
     store = app.session.store
-    first = store.save_report(
+    first = store.saved_reports.save(
         ModeId.INTERVIEW, clock(), ("serving",), questions=3, correct=2, seconds=125.0, body={}
     )
-    store.save_report(
+    store.saved_reports.save(
         ModeId.INTERVIEW, clock(), ("other-deck",), questions=5, correct=1, seconds=60.0, body={}
     )
     async with app.run_test(size=(80, 24)) as pilot:

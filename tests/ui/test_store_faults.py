@@ -140,7 +140,7 @@ async def test_each_refused_statement_is_one_sentence_and_the_game_goes_on(
             assert integrity(data_dir / DB_NAME) == "ok"
             if isinstance(app.screen, RoundScreen):
                 store = app.session.store
-                assert len(store.reviews()) == app.screen.round.answered
+                assert len(store.answers.all()) == app.screen.round.answered
 
 
 async def test_a_read_only_store_lets_the_player_play_and_says_so_once(
@@ -177,7 +177,7 @@ async def test_a_read_only_store_lets_the_player_play_and_says_so_once(
     assert len(warnings) == 1, said  # once, not on every answer
     assert "not being saved" in warnings[0]
     store = app.session.store
-    assert store.review_count() == 0 and store.round_count() == 0
+    assert store.answers.count() == 0 and store.scoreboard.count() == 0
 
 
 async def test_a_store_opened_read_only_says_so_at_once_on_the_home_screen(

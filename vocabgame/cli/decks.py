@@ -372,7 +372,7 @@ def cmd_flags(data_dir: Path, folders: list[Path], as_json: bool) -> int:
     if store is None:
         return EXIT_PROBLEM
     try:
-        flags = store.flags()
+        flags = store.face_flags.all()
     finally:
         store.close()
     catalog = load_catalog(folders) if flags else None

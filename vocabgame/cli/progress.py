@@ -123,7 +123,7 @@ def cmd_import_progress(data_dir: Path, file: Path) -> int:
     if store is None:
         return EXIT_PROBLEM
     try:
-        if store.review_count():  # something to lose: a backup first, as before a restore
+        if store.answers.count():  # something to lose: a backup first, as before a restore
             from datetime import UTC, datetime
 
             from vocabgame.backup import BackupError, backup_now
@@ -134,7 +134,7 @@ def cmd_import_progress(data_dir: Path, file: Path) -> int:
                 err(f"{exc} Nothing was imported.")
                 return EXIT_PROBLEM
             print(printable(f"Backed up the progress here to {saved} first."))
-        settings, _ = store.settings()
+        settings, _ = store.preferences.read()
         merged = import_progress(store, data, Srs(settings.desired_retention))
     except StoreError as exc:
         err(str(exc))

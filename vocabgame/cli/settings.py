@@ -63,7 +63,7 @@ def cmd_settings(data_dir: Path, changes: dict[str, object]) -> int:
     if store is None:
         return EXIT_PROBLEM
     try:
-        settings, problems = store.settings()
+        settings, problems = store.preferences.read()
         for problem in problems:
             err(problem)
         if changes:
@@ -72,7 +72,7 @@ def cmd_settings(data_dir: Path, changes: dict[str, object]) -> int:
             except SettingError as exc:
                 err(str(exc))
                 return EXIT_USAGE
-            store.save_settings(settings)
+            store.preferences.save(settings)
         for key, value in settings.as_dict().items():
             print(printable(f"{SPEC[key].label:<18} {value}"))
         print(f"{'data folder':<18} {printable(str(data_dir))}")

@@ -269,7 +269,7 @@ def cmd_reports(data_dir: Path, as_json: bool) -> int:
     if store is None:
         return EXIT_PROBLEM
     try:
-        rows = [report_row(r) for r in store.reports("interview")]
+        rows = [report_row(r) for r in store.saved_reports.all("interview")]
     finally:
         store.close()
     if as_json:
@@ -316,7 +316,7 @@ def cmd_report(data_dir: Path, report_id: int) -> int:
     if store is None:
         return EXIT_PROBLEM
     try:
-        record = store.report(report_id)
+        record = store.saved_reports.get(report_id)
     finally:
         store.close()
     if record is None:

@@ -86,7 +86,7 @@ class Corrections:
             best_streak,
         )
         if last.review_id is not None:  # one transaction; the round changes only after it
-            self.context.store.undo(last.review_id, self.round_id, totals)
+            self.context.store.answers.undo(last.review_id, self.round_id, totals)
         self._history.pop()
         key = last.outcome.question.key
         if last.outcome.comes_back:
@@ -131,7 +131,7 @@ class Corrections:
         store = self.context.store
         card: Card | None = None
         if last.review_id is not None:  # saved first: if the store refuses, nothing changes
-            card = store.override(
+            card = store.answers.override(
                 last.review_id,
                 rating=RIGHT_RATING,
                 points=points,
@@ -139,7 +139,7 @@ class Corrections:
                 round_totals=totals,
             )
         elif schedule is not None:  # a read-only store: shown, not kept
-            card = schedule(store.card(key), 0)
+            card = schedule(store.schedules.card(key), 0)
         if old.first_points is None:
             self._first[last.slot] = (points, True)
         if old.comes_back:

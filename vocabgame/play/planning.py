@@ -24,7 +24,7 @@ def due_in_order(
     by key), reading of each card only the fields that order needs."""
     live = {deck.id: deck_shape(deck).keys for deck in decks}
     order = []
-    for key, due, stability, last_review in store.due_order(now, live):
+    for key, due, stability, last_review in store.schedules.due_order(now, live):
         if (key.item_id, key.face) in live[key.deck_id]:
             # only what retrievability reads: stability and last review
             card = Card(0, State.Review, None, stability, None, due, last_review)
@@ -45,13 +45,13 @@ def new_faces(
         # Items answered with fewer faces scheduled than they have now; read from the store
         # only those with fewer than the deck's most, usually a handful.
         wanted = [
-            (item_id, store.scheduled_faces(deck.id, item_id), False)
-            for item_id, scheduled in store.items_scheduled_below(deck.id, shape.most_faces)
+            (item_id, store.schedules.faces_of(deck.id, item_id), False)
+            for item_id, scheduled in store.items.scheduled_below(deck.id, shape.most_faces)
             if scheduled < shape.faces.get(item_id, 0)
         ]
         left = new_left.get(deck.id, 0)
         # the first items in the order never answered
-        unstarted = store.next_new_items(deck.id, shape.order, shape.order_digest, left)
+        unstarted = store.items.next_new(deck.id, shape.order, shape.order_digest, left)
         wanted += [(item_id, set[str](), True) for item_id in unstarted]
         for item_id, answered, starts in wanted:
             item = deck.item(item_id)
@@ -72,10 +72,14 @@ def weakest(
     """The scheduled faces of these decks, least remembered at `now` first (then due soonest,
     then by key), ordered by the store (`Store.weakest`)."""
     live = {deck.id: deck_shape(deck).keys for deck in decks}
-    return (k for k in store.weakest(live, now, curve) if (k.item_id, k.face) in live[k.deck_id])
+    return (
+        k
+        for k in store.schedules.weakest(live, now, curve)
+        if (k.item_id, k.face) in live[k.deck_id]
+    )
 
 
 def soonest(store: Store, decks: Sequence[Deck]) -> Iterator[FaceKey]:
     """The scheduled faces of these decks, due soonest first."""
     live = {deck.id: deck_shape(deck).keys for deck in decks}
-    return (k for k in store.soonest(live) if (k.item_id, k.face) in live[k.deck_id])
+    return (k for k in store.schedules.soonest(live) if (k.item_id, k.face) in live[k.deck_id])

@@ -280,11 +280,11 @@ class Round(Corrections):
         card: Card | None = None
         if store.read_only is None:
             with suppress(StoreReadOnly):
-                review_id, card = store.record(
+                review_id, card = store.answers.record(
                     review, schedule, self.round_id, totals, confusion=confusion
                 )
         if review_id is None and schedule is not None:
-            card = schedule(store.card(key), 0)  # shown, not kept
+            card = schedule(store.schedules.card(key), 0)  # shown, not kept
         comes_back = False
         if not verdict.correct:
             at = self.rules.retry_at(self.position, len(self.queue), self._retries.get(key, 0))
@@ -325,7 +325,7 @@ class Round(Corrections):
         flagging a flagged question again only replaces its note (when one is given)."""
         key = self._flag_key()
         if key is not None:
-            self.context.store.flag(key, self.context.clock(), note)
+            self.context.store.face_flags.add(key, self.context.clock(), note)
         return key
 
     def toggle_flag(self) -> tuple[FaceKey, bool] | None:
@@ -335,10 +335,10 @@ class Round(Corrections):
         if key is None:
             return None
         store = self.context.store
-        if store.is_flagged(key):
-            store.unflag(key)
+        if store.face_flags.is_flagged(key):
+            store.face_flags.remove(key)
             return key, False
-        store.flag(key, self.context.clock())
+        store.face_flags.add(key, self.context.clock())
         return key, True
 
     # -- finish ----------------------------------------------------------------------------------
@@ -351,10 +351,10 @@ class Round(Corrections):
         finished = position >= len(self.queue) and self.answered > 0
         store = self.context.store
         # Reads first: once the round's end is written, nothing after it can fail.
-        previous_best = store.best_score(self.deck_id, exclude_round=self.round_id)
+        previous_best = store.scoreboard.best_score(self.deck_id, exclude_round=self.round_id)
         next_due = self.context.next_due(self.deck_id)
         if not self.ended and self.round_id is not None and store.read_only is None:
-            store.update_round(
+            store.scoreboard.update(
                 self.round_id,
                 questions=self.answered,
                 correct=self.correct,

@@ -79,7 +79,7 @@ class Session:
         self.catalog = catalog
         self.clock = clock
         self.tz = tz  # None: the machine's local time zone decides what "today" is
-        self.settings, self.settings_problems = store.settings()
+        self.settings, self.settings_problems = store.preferences.read()
         self.srs = Srs(self.settings.desired_retention, fuzz=fuzz)
         self.renames = self.carry_renames()
         self._new_renames: tuple[str, ...] = ()
@@ -133,7 +133,7 @@ class Session:
         now = self.clock()
         for deck in self.catalog.decks:
             if deck.formerly or deck.renamed:
-                said += self.store.carry_renames(deck.id, deck.formerly, deck.renamed, now)
+                said += self.store.renames.carry(deck.id, deck.formerly, deck.renamed, now)
         return tuple(said)
 
     def keep_item_orders(self) -> None:
@@ -141,7 +141,7 @@ class Session:
         planning a round reads its next new items from an index; rewritten only for a deck
         whose order changed. A store that cannot be written now is left as it is: planning
         then reads the slower way, and saving an answer says why it could not."""
-        self.store.keep_orders(
+        self.store.items.keep_orders(
             {
                 deck.id: (shape.order, shape.order_digest)
                 for deck in self.catalog.decks
@@ -169,7 +169,7 @@ class Session:
 
     def extra_new_today(self) -> dict[str, int]:
         """Extra new items each deck may start today ("learn more today"), by deck id."""
-        stored = self.store.setting(EXTRA_NEW_KEY)
+        stored = self.store.preferences.get(EXTRA_NEW_KEY)
         if not isinstance(stored, dict) or stored.get("day") != self.today().isoformat():
             return {}
         decks = stored.get("decks")
@@ -192,7 +192,7 @@ class Session:
         if first_seen is None:
             midnight = self.clock().astimezone(self.tz)
             midnight = midnight.replace(hour=0, minute=0, second=0, microsecond=0)
-            return Counter(self.store.started_since(midnight))
+            return Counter(self.store.items.started_since(midnight))
         today = self.today()
         return Counter(deck for (deck, _), at in first_seen.items() if self.today(at) == today)
 
@@ -219,7 +219,7 @@ class Session:
         self.decks_for(deck_id)  # KeyError for a deck that is not there
         extra = self.extra_new_today()
         extra[deck_id] = extra.get(deck_id, 0) + count
-        self.store.set_setting(EXTRA_NEW_KEY, {"day": self.today().isoformat(), "decks": extra})
+        self.store.preferences.set(EXTRA_NEW_KEY, {"day": self.today().isoformat(), "decks": extra})
 
     def stats(self) -> stats.Stats:
         return stats.collect(
@@ -238,11 +238,11 @@ class Session:
             figures,
             self.catalog.decks,
             self.settings.desired_retention,
-            self.store.override_count(),
-            [(key, note) for key, _, note in self.store.flags()],
+            self.store.answers.override_count(),
+            [(key, note) for key, _, note in self.store.face_flags.all()],
             deck_id,
             tag,
-            self.store.reports(ModeId.INTERVIEW),
+            self.store.saved_reports.all(ModeId.INTERVIEW),
         )
 
     def home(self) -> Home:
@@ -253,10 +253,14 @@ class Session:
         progress = stats.deck_progress(self.store, self.catalog.decks, self.clock(), left)
         return Home(
             decks=deck_rows(
-                self.catalog.decks, progress, started, limits, self.store.best_scores().get(None)
+                self.catalog.decks,
+                progress,
+                started,
+                limits,
+                self.store.scoreboard.best_scores().get(None),
             ),
             streak_days=self.streak_days(),
-            reviews=self.store.review_count(),
+            reviews=self.store.answers.count(),
             new_per_day=self.new_per_day,
             problems=first_problem_per_file(self.catalog.problems),
         )
@@ -267,14 +271,14 @@ class Session:
         now = self.clock()
 
         def cards() -> Mapping[FaceKey, Card]:
-            return self.store.cards([d.id for d in decks])
+            return self.store.schedules.cards([d.id for d in decks])
 
         return PlanContext(
             decks,
             size,
             now,
             cards=cards,
-            first_seen=self.store.first_seen,
+            first_seen=self.store.items.first_seen,
             new_left=self.new_left_by_deck,
             retrievability=lambda card: self.srs.retrievability(card, now),
             store=self.store,
@@ -356,7 +360,7 @@ class Session:
         round_id = None
         if self.store.read_only is None and rules.keeps_round:
             with suppress(StoreReadOnly):  # play goes on unsaved; the screen says so once
-                round_id = self.store.start_round(stored_deck, mode_id, now)
+                round_id = self.store.scoreboard.start(stored_deck, mode_id, now)
         return Round(
             self.round_context(),
             round_id=round_id,
@@ -458,12 +462,14 @@ class Session:
     def next_due(self, deck_id: str | None) -> datetime | None:
         decks = self.decks_for(deck_id)
         keys = {k for d in decks for k in faces(d)}
-        dues = [c.due for k, c in self.store.cards([d.id for d in decks]).items() if k in keys]
+        dues = [
+            c.due for k, c in self.store.schedules.cards([d.id for d in decks]).items() if k in keys
+        ]
         return min(dues) if dues else None
 
     def change_settings(self, settings: Settings) -> None:
         """Save new settings; they apply from the next round."""
-        self.store.save_settings(settings)
+        self.store.preferences.save(settings)
         self.settings = settings
         self.srs = Srs(settings.desired_retention, fuzz=self.srs.fuzz)
 

@@ -35,7 +35,6 @@ from vocabgame.store.confusables import Confusables
 from vocabgame.store.errors import StoreError, StoreReadOnly, check_path, explain, read_only
 from vocabgame.store.figures import Figures
 from vocabgame.store.flags import FaceFlags
-from vocabgame.store.forwarders import Forwarders
 from vocabgame.store.items import Items
 from vocabgame.store.preferences import Preferences
 from vocabgame.store.renames import Renames
@@ -49,7 +48,7 @@ DB_NAME = "vocabgame.db"
 QUICK_CHECK_BYTES = 32 * 1024 * 1024  # stores up to this size are checked whole at opening
 
 
-class Store(Forwarders):
+class Store:
     """The SQLite store. Open with `Store.open(path)`; every write commits before returning."""
 
     def __init__(self, conn: sqlite3.Connection, path: Path) -> None:

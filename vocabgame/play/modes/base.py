@@ -78,7 +78,7 @@ class PlanContext:
         if self.store is None:
             cards = self.cards
             return {k: cards[k] for k in keys if k in cards}
-        return self.store.cards_for(keys)
+        return self.store.schedules.cards_for(keys)
 
     @cached_property
     def first_seen(self) -> Mapping[tuple[str, str], datetime]:
@@ -225,7 +225,7 @@ class Mode(ABC):
         by default the best score of its rounds, for a mode whose rounds are kept)."""
         if not self.keeps_round:
             return None
-        return {"best_score": store.best_round_scores_by_mode().get(self.id)}
+        return {"best_score": store.scoreboard.best_by_mode().get(self.id)}
 
 
 def one_per_item(keys: Iterable[FaceKey], size: int, taken: set[tuple[str, str]]) -> list[FaceKey]:
@@ -243,7 +243,7 @@ def one_per_item(keys: Iterable[FaceKey], size: int, taken: set[tuple[str, str]]
 def never_answered(store: Store, decks: Sequence[Deck]) -> Iterator[FaceKey]:
     """The faces of these decks with no schedule yet, in `round_robin` order; the store is
     read only when the first one is asked for."""
-    scheduled = store.card_keys()
+    scheduled = store.schedules.keys()
     yield from (k for k in round_robin(decks) if k not in scheduled)
 
 

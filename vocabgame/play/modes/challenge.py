@@ -110,7 +110,7 @@ class ChallengeMode(Mode):
         return Challenge(starter.round_context(), round_, key)
 
     def bests(self, store: Store, settings: Settings) -> dict[str, Any] | None:
-        runs = store.reports(self.id)
+        runs = store.saved_reports.all(self.id)
         return {
             "runs": len(runs),
             "best_score": max((int(r.body.get("score", 0)) for r in runs), default=None),
@@ -163,7 +163,7 @@ class Challenge:
     def table(self) -> tuple[HighScore, ...]:
         runs = [
             HighScore(int(r.body.get("score", 0)), r.made_at, r.correct, r.questions, r.id)
-            for r in self.context.store.reports(ModeId.CHALLENGE)
+            for r in self.context.store.saved_reports.all(ModeId.CHALLENGE)
             if r.body.get("table") == self.table_key
         ]
         return tuple(sorted(runs, key=lambda h: (-h.score, h.at, h.report_id))[:TOP])
@@ -177,7 +177,7 @@ class Challenge:
         store = self.context.store
         report_id = None
         if summary.answered and store.read_only is None:
-            report_id = store.save_report(
+            report_id = store.saved_reports.save(
                 ModeId.CHALLENGE,
                 self.context.clock(),
                 sorted({k.deck_id for k in self.round.queue}),

@@ -60,4 +60,4 @@ class CramMode(Mode):
         return one_per_item([*weakest, *new], ctx.size, set())
 
     def bests(self, store: Store, settings: Settings) -> dict[str, Any] | None:
-        return {"practice_answers": store.answers_in_mode(self.id)}
+        return {"practice_answers": store.answers.count_in_mode(self.id)}

@@ -59,12 +59,12 @@ def standings(store: Store) -> dict[Pair, PairStanding]:
     """Every confused pair on record, with its count and current run of right drill answers."""
     counts: Counter[Pair] = Counter()
     last: dict[Pair, int] = {}
-    for c in store.confusions():
+    for c in store.confusables.all():
         pair = Pair.of(c.deck_id, c.answer, c.picked)
         counts[pair] += 1
         last[pair] = max(last.get(pair, 0), c.review_id)
     streak: dict[Pair, int] = {}
-    for review_id, deck_id, a, b, right in store.drill_answers():
+    for review_id, deck_id, a, b, right in store.confusables.drill_answers():
         pair = Pair(deck_id, a, b)
         if pair not in last or review_id < last[pair]:
             continue
@@ -180,7 +180,7 @@ class Drill:
         review_id = self.round.last_review_id
         if pair is None or self.from_groups or review_id is None:
             return
-        self.context.store.record_drill_answer(review_id, pair.deck_id, pair.a, pair.b)
+        self.context.store.confusables.record_drill(review_id, pair.deck_id, pair.a, pair.b)
 
     def finish(self) -> tuple[RoundSummary, list[str]]:
         """End the drill; returns its summary and the pairs it retired, by name."""

@@ -123,7 +123,7 @@ class InterviewMode(Mode):
         return Interview(starter.round_context(), round_, size)
 
     def bests(self, store: Store, settings: Settings) -> dict[str, Any] | None:
-        interviews = store.reports(self.id)
+        interviews = store.saved_reports.all(self.id)
         return {
             "reports": len(interviews),
             "best_right": max((r.correct for r in interviews), default=None),
@@ -237,7 +237,7 @@ class Interview:
         store = self.context.store
         report_id = 0
         if self.asked and store.read_only is None:  # nothing asked: nothing to keep
-            report_id = store.save_report(
+            report_id = store.saved_reports.save(
                 ModeId.INTERVIEW, now, decks, len(self.asked), correct, seconds, body
             )
         return ReportRecord(
