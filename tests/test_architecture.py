@@ -525,3 +525,24 @@ def test_the_cycle_finder_finds_two_modules_that_import_each_other(tmp_path: Pat
     graph = {"vocabgame.a": _imports(a, "vocabgame.a", known)}
     graph["vocabgame.b"] = _imports(b, "vocabgame.b", known)
     assert _cycles(graph) == [["vocabgame.a", "vocabgame.b", "vocabgame.a"]]
+
+
+# -- sizes a reader can hold ---------------------------------------------------------------------
+
+MAX_MODULE_LINES = 700
+MAX_CLASS_LINES = 400
+
+
+def test_no_module_over_700_lines_and_no_class_over_400() -> None:
+    too_long = []
+    for path in _modules():
+        text = path.read_text(encoding="utf-8")
+        where = path.relative_to(PACKAGE.parent)
+        if len(text.splitlines()) > MAX_MODULE_LINES:
+            too_long.append(f"{where}: {len(text.splitlines())} lines")
+        for node in ast.walk(ast.parse(text, str(path))):
+            if isinstance(node, ast.ClassDef) and node.end_lineno is not None:
+                lines = node.end_lineno - node.lineno + 1
+                if lines > MAX_CLASS_LINES:
+                    too_long.append(f"{where}:{node.lineno}: class {node.name}, {lines} lines")
+    assert too_long == []

@@ -296,19 +296,7 @@ class Session:
         decks = [d for i in dict.fromkeys(ids) for d in self.decks_for(i)] if ids else []
         if not ids:
             decks = list(self.catalog.decks)
-        if tag is None:
-            return decks
-        chosen: list[Deck] = []
-        for d in decks:
-            sections = {
-                name: tuple(i for i in items if tag in d.tags or tag in i.tags)
-                for name, items in d.sections.items()
-            }
-            if any(sections.values()):
-                chosen.append(replace(d, sections=MappingProxyType(sections)))
-        if not chosen:
-            raise ValueError(f"no item is tagged {tag!r}")
-        return chosen
+        return decks if tag is None else only_tagged(decks, tag)
 
     def round_title(self, deck: str | Sequence[str] | None, tag: str | None = None) -> str:
         ids = [deck] if isinstance(deck, str) else list(deck or [])
@@ -472,6 +460,22 @@ class Session:
         self.store.preferences.save(settings)
         self.settings = settings
         self.srs = Srs(settings.desired_retention, fuzz=self.srs.fuzz)
+
+
+def only_tagged(decks: Sequence[Deck], tag: str) -> list[Deck]:
+    """The decks as decks of only the items tagged `tag` (every item of a deck tagged with it);
+    ValueError when no item has the tag."""
+    chosen: list[Deck] = []
+    for d in decks:
+        sections = {
+            name: tuple(i for i in items if tag in d.tags or tag in i.tags)
+            for name, items in d.sections.items()
+        }
+        if any(sections.values()):
+            chosen.append(replace(d, sections=MappingProxyType(sections)))
+    if not chosen:
+        raise ValueError(f"no item is tagged {tag!r}")
+    return chosen
 
 
 def _stored_deck(choice: Selection) -> str | None:
