@@ -957,14 +957,11 @@ def test_plans_read_from_the_per_item_summary_equal_plans_from_every_card(
     day after day of mixed play."""
     import random as random_module
 
-    from vocabgame.play.modes import (
-        ChallengeMode,
-        CramMode,
-        InterviewMode,
-        LabMode,
-        LearnMode,
-        PracticeMode,
-    )
+    from vocabgame.play.modes.challenge import ChallengeMode
+    from vocabgame.play.modes.cram import CramMode
+    from vocabgame.play.modes.interview import InterviewMode
+    from vocabgame.play.modes.lab import LabMode
+    from vocabgame.play.modes.learn import LearnMode, PracticeMode
 
     decks = (claims_deck(9), terms_deck(7), parse(MIXED))
     session = Session(

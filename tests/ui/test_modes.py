@@ -6,10 +6,10 @@ from textual.pilot import Pilot
 
 from vocabgame.quiz import Kind
 from vocabgame.ui.app import VocabApp
-from vocabgame.ui.screens.challenge_round import ChallengeResultsScreen, ChallengeScreen
-from vocabgame.ui.screens.drill_round import DrillScreen
+from vocabgame.ui.modes.challenge import ChallengeResultsScreen, ChallengeScreen
+from vocabgame.ui.modes.drill import DrillScreen
+from vocabgame.ui.modes.interview import InterviewReportScreen, InterviewScreen
 from vocabgame.ui.screens.home import HomeScreen
-from vocabgame.ui.screens.interview import InterviewReportScreen, InterviewScreen
 from vocabgame.ui.screens.results import ResultsScreen
 from vocabgame.ui.screens.round import RoundScreen
 

@@ -72,7 +72,9 @@ async def test_preview_plays_every_face_in_order_and_saves_nothing(tmp_path, dat
         assert round_.answered == 1
     assert not (data_dir / DB_NAME).exists()  # the player's store was never opened
     with Store.open(tmp_path / "scratch" / DB_NAME) as scratch:
-        assert scratch.schedules.cards() == {} and scratch.scoreboard.count() == 0  # nothing scheduled
+        assert (
+            scratch.schedules.cards() == {} and scratch.scoreboard.count() == 0
+        )  # nothing scheduled
 
 
 async def test_keys_jump_between_items_and_show_every_face_of_one(tmp_path) -> None:

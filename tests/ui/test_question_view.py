@@ -5,7 +5,7 @@ time, and an empty typed answer is refused with the same sentence."""
 from __future__ import annotations
 
 from vocabgame.quiz import Kind
-from vocabgame.ui.screens.interview import InterviewScreen
+from vocabgame.ui.modes.interview import InterviewScreen
 from vocabgame.ui.screens.round import RoundScreen
 from vocabgame.ui.widgets.question import EMPTY
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import gc
+import importlib
+import importlib.util
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 from textual.binding import Binding
@@ -20,47 +22,18 @@ from vocabgame.ui.screens.home import HomeScreen
 if TYPE_CHECKING:
     from textual.screen import Screen
 
-    from vocabgame.play.modes.challenge import Challenge
-    from vocabgame.play.modes.drill import Drill
-    from vocabgame.play.modes.interview import Interview
 
-
-def _interview(started: Round | Runner) -> Screen[Any]:
-    from vocabgame.ui.screens.interview import InterviewScreen
-
-    return InterviewScreen(cast("Interview", started))
-
-
-def _challenge(started: Round | Runner) -> Screen[Any]:
-    from vocabgame.ui.screens.challenge_round import ChallengeScreen
-
-    return ChallengeScreen(cast("Challenge", started))
-
-
-def _drill(started: Round | Runner) -> Screen[Any]:
-    from vocabgame.ui.screens.drill_round import DrillScreen
-
-    return DrillScreen(cast("Drill", started))
-
-
-def _round(started: Round | Runner) -> Screen[Any]:
+def mode_screen(mode_id: str, started: Round | Runner) -> Screen[Any]:
+    """The screen a mode plays on: the `screen` of `vocabgame.ui.modes.<mode id>` where a mode
+    has a screen of its own there, else the round screen. Imported when first played, not to
+    open the game."""
+    name = f"vocabgame.ui.modes.{mode_id.replace('-', '_')}"
+    if importlib.util.find_spec(name) is not None:
+        play_on: Callable[[Round | Runner], Screen[Any]] = importlib.import_module(name).screen
+        return play_on(started)
     from vocabgame.ui.screens.round import RoundScreen
 
     return RoundScreen(started if isinstance(started, Round) else started.round)
-
-
-# The screen each mode plays on, by mode id; any other mode plays on the round screen. Each is
-# imported when first played, not to open the game.
-MODE_SCREENS: dict[str, Callable[[Round | Runner], Screen[Any]]] = {
-    ModeId.INTERVIEW: _interview,
-    ModeId.CHALLENGE: _challenge,
-    ModeId.DRILL: _drill,
-}
-
-
-def mode_screen(mode_id: str, started: Round | Runner) -> Screen[Any]:
-    """The screen a mode plays on: its own in `MODE_SCREENS`, else the round screen."""
-    return MODE_SCREENS.get(mode_id, _round)(started)
 
 
 def _started() -> None:

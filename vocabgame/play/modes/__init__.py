@@ -3,6 +3,9 @@ and where it needs one, the runner that wraps its round). Registering a mode is 
 for the round, the command line, the picker, the command palette and `stats --json` to know
 it."""
 
+import importlib
+import pkgutil
+
 from vocabgame.play.modes.base import (
     EVERY_DECK,
     MODES,
@@ -23,12 +26,6 @@ from vocabgame.play.modes.base import (
     round_robin,
     unregister,
 )
-from vocabgame.play.modes.challenge import ChallengeMode
-from vocabgame.play.modes.cram import CramMode
-from vocabgame.play.modes.drill import DrillMode
-from vocabgame.play.modes.interview import InterviewMode
-from vocabgame.play.modes.lab import LabMode
-from vocabgame.play.modes.learn import LearnMode, MissesMode, PracticeMode
 from vocabgame.play.modes.preview import PreviewMode
 
 __all__ = [
@@ -53,15 +50,8 @@ __all__ = [
     "unregister",
 ]
 
-# The order players see them in: the picker's and `vocabgame play --help`'s.
-for _mode in (
-    LearnMode(),
-    PracticeMode(),
-    MissesMode(),
-    InterviewMode(),
-    DrillMode(),
-    ChallengeMode(),
-    CramMode(),
-    LabMode(),
-):
-    register(_mode)
+# Every module beside `base` is a mode (or a few) that registers itself as it is imported: a
+# new mode is its module, and nothing else to edit.
+for _module in pkgutil.iter_modules(__path__):
+    if _module.name != "base":
+        importlib.import_module(f"{__name__}.{_module.name}")

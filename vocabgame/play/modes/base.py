@@ -178,6 +178,7 @@ class Mode(ABC):
     # answers are still saved, with no round id
     keeps_round: ClassVar[bool] = True
     picker: ClassVar[bool] = False  # offered by the mode picker (`g` on the home screen)
+    rank: ClassVar[int] = 100  # where the picker and `vocabgame play --help` list it, lowest first
     undo: ClassVar[bool] = True  # False: no undo (a clock has moved on)
     nothing_to_play: ClassVar[str] = (
         "Nothing to ask here yet: this deck has no questions you have started, and today's "
@@ -277,13 +278,13 @@ def register(mode: Mode) -> Mode:
 
 
 def offered() -> list[Mode]:
-    """The modes `vocabgame play --mode` offers, in registration order."""
-    return [mode for mode in MODES.values() if mode.help]
+    """The modes `vocabgame play --mode` offers, by rank."""
+    return sorted((mode for mode in MODES.values() if mode.help), key=lambda m: m.rank)
 
 
 def pickable() -> list[Mode]:
-    """The modes the mode picker offers, in registration order."""
-    return [mode for mode in MODES.values() if mode.picker]
+    """The modes the mode picker offers, by rank."""
+    return sorted((mode for mode in MODES.values() if mode.picker), key=lambda m: m.rank)
 
 
 def by_name(name: str) -> Mode:

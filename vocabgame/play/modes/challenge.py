@@ -24,6 +24,7 @@ from vocabgame.play.modes.base import (
     Selection,
     Starter,
     one_per_item,
+    register,
     round_robin,
 )
 from vocabgame.play.outcome import Outcome, RoundSummary
@@ -71,6 +72,7 @@ class ChallengeMode(Mode):
     `Challenge`, adds a time bonus and keeps a high-score table per deck."""
 
     id = ModeId.CHALLENGE
+    rank = 60
     help = "scenarios and claims against a countdown per question, for a top-10 table"
     title = "Scenario challenge"
     description = (
@@ -194,3 +196,6 @@ class Challenge:
         table = self.table()
         rank = next((n for n, h in enumerate(table, 1) if h.report_id == report_id), None)
         return ChallengeResult(summary, self.score, table, rank, previous_best, self.timed_out)
+
+
+register(ChallengeMode())

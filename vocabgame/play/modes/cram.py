@@ -13,6 +13,7 @@ from vocabgame.play.modes.base import (
     PlanContext,
     never_answered,
     one_per_item,
+    register,
     round_robin,
 )
 from vocabgame.settings import Settings
@@ -24,6 +25,7 @@ class CramMode(Mode):
     (unscheduled), so every card's due date and state stay exactly as they were."""
 
     id = ModeId.CRAM
+    rank = 70
     help = "practise now, any amount; answers are kept as practice and no due date moves"
     title = "Cram"
     description = (
@@ -61,3 +63,6 @@ class CramMode(Mode):
 
     def bests(self, store: Store, settings: Settings) -> dict[str, Any] | None:
         return {"practice_answers": store.answers.count_in_mode(self.id)}
+
+
+register(CramMode())

@@ -17,7 +17,7 @@ from typing import Any
 
 from vocabgame.model import Confusable, Deck, FaceKey
 from vocabgame.play.context import RoundContext
-from vocabgame.play.modes.base import Mode, ModeId, PlanContext, Selection, Starter
+from vocabgame.play.modes.base import Mode, ModeId, PlanContext, Selection, Starter, register
 from vocabgame.play.outcome import Outcome, RoundSummary
 from vocabgame.play.round import Round
 from vocabgame.settings import Settings
@@ -110,6 +110,7 @@ class DrillMode(Mode):
     distinction shows with every answer, so answers are kept as practice."""
 
     id = ModeId.DRILL
+    rank = 50
     help = "your most-confused pairs of terms first, until right answers in a row retire each"
     title = "Confusion drill"
     description = (
@@ -232,3 +233,6 @@ def plan_drill(
             pair_of[key] = pair
             queue.append(key)
     return queue, pair_of, from_groups, retired
+
+
+register(DrillMode())

@@ -25,6 +25,7 @@ from vocabgame.play.modes.base import (
     Selection,
     Starter,
     one_per_item,
+    register,
     round_robin,
 )
 from vocabgame.play.outcome import Outcome
@@ -71,6 +72,7 @@ class InterviewMode(Mode):
     update the schedule like any review."""
 
     id = ModeId.INTERVIEW
+    rank = 40
     help = (
         "a timed mock interview with no feedback until its report (see --minutes, "
         "--questions, vocabgame reports)"
@@ -425,3 +427,6 @@ def report_row(record: ReportRecord) -> dict[str, Any]:
         "right": record.correct,
         "seconds": round(record.seconds, 1),
     }
+
+
+register(InterviewMode())

@@ -5,11 +5,12 @@ from __future__ import annotations
 from vocabgame.kinds import item_faces
 from vocabgame.kinds.lab import LabChallengeKind
 from vocabgame.model import FaceKey
-from vocabgame.play.modes.base import Mode, ModeId, PlanContext, one_per_item
+from vocabgame.play.modes.base import Mode, ModeId, PlanContext, one_per_item, register
 
 
 class LabMode(Mode):
     id = ModeId.LAB
+    rank = 80
     help = "the serving lab's predict-then-reveal challenges, scheduled like other cards"
     title = "Lab challenges"
     description = (
@@ -40,3 +41,6 @@ class LabMode(Mode):
             (k for k in ours if k in cards and cards[k].due > now), key=lambda k: (cards[k].due, k)
         )
         return one_per_item([*due, *new, *later], ctx.size, set())
+
+
+register(LabMode())

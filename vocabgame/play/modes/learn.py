@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from vocabgame.model import FaceKey
 from vocabgame.play import planning
-from vocabgame.play.modes.base import Mode, ModeId, PlanContext, one_per_item, round_robin
+from vocabgame.play.modes.base import Mode, ModeId, PlanContext, one_per_item, register, round_robin
 from vocabgame.store import Store
 
 
 class LearnMode(Mode):
     id = ModeId.LEARN
+    rank = 10
     name = "learn"
     help = "the day's spaced-repetition round (the default)"
     title = "Learn"
@@ -69,6 +70,7 @@ class LearnMode(Mode):
 
 class PracticeMode(Mode):
     id = ModeId.PRACTICE
+    rank = 20
     title = "Practice"
     description = (
         "Nothing is due or new: the cards due soonest, reviewed early and still scheduled."
@@ -89,6 +91,7 @@ class MissesMode(Mode):
     schedule stays as the round left it."""
 
     id = ModeId.MISSES
+    rank = 30
     title = "Review the misses"
     description = "The questions just missed, asked again at once; due dates stay as they were."
     banner = "your misses again"
@@ -101,3 +104,8 @@ class MissesMode(Mode):
 
     def plan(self, ctx: PlanContext) -> list[FaceKey]:
         return []
+
+
+register(LearnMode())
+register(PracticeMode())
+register(MissesMode())

@@ -8,6 +8,7 @@ interval); tests move the session clock and call `tick` themselves.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from rich.text import Text
 from textual import on
@@ -17,6 +18,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Input, OptionList, Static
 
+from vocabgame.play import Round, Runner
 from vocabgame.play.modes.interview import Asked, Interview, duration, markdown
 from vocabgame.printable import printable
 from vocabgame.quiz import Kind, Refused
@@ -286,3 +288,9 @@ class InterviewReportScreen(Screen[None]):
 
 def printable_lines(text: str) -> str:
     return "\n".join(printable(line) for line in text.split("\n"))
+
+
+def screen(started: Round | Runner) -> Screen[Any]:
+    """The screen the interview plays on (`vocabgame.ui.app.mode_screen` finds it here)."""
+    assert isinstance(started, Interview)
+    return InterviewScreen(started)

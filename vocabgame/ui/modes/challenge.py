@@ -8,12 +8,15 @@ interval); tests move the session clock and call `tick` themselves.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.screen import Screen
 from textual.widgets import Static
 
+from vocabgame.play import Round, Runner
 from vocabgame.play.modes.challenge import Challenge, ChallengeResult
 from vocabgame.play.outcome import Outcome
 from vocabgame.printable import printable
@@ -106,3 +109,9 @@ class ChallengeResultsScreen(ResultsScreen):
             keys += "r: review these misses now   "
         yield Static(Text(printable(keys + "q: quit"), style="dim"), id="hint")
         yield KeysFooter()
+
+
+def screen(started: Round | Runner) -> Screen[Any]:
+    """The screen the challenge plays on (`vocabgame.ui.app.mode_screen` finds it here)."""
+    assert isinstance(started, Challenge)
+    return ChallengeScreen(started)

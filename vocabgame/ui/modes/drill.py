@@ -3,10 +3,14 @@ every answer, and the pairs retired on the results."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.console import Group
 from rich.text import Text
+from textual.screen import Screen
 from textual.widgets import Static
 
+from vocabgame.play import Round, Runner
 from vocabgame.play.modes.drill import Drill
 from vocabgame.play.outcome import Outcome, RoundSummary
 from vocabgame.ui.screens.results import ResultsScreen
@@ -69,3 +73,9 @@ def drill_note(summary: RoundSummary, retired: list[str]) -> str:
     if summary.answered:
         return "No pair retired yet: each needs right answers in a row (see the settings)."
     return ""
+
+
+def screen(started: Round | Runner) -> Screen[Any]:
+    """The screen the drill plays on (`vocabgame.ui.app.mode_screen` finds it here)."""
+    assert isinstance(started, Drill)
+    return DrillScreen(started)
