@@ -3,22 +3,18 @@
 Each kind lives in its own module (a subclass of `ItemKind`): how it is read from a deck file,
 which faces it has, which question each face asks and how an answer is graded. The deck reader,
 the JSON Schema test, the counts the CLI prints and the rounds all go through this table, so a
-new kind of item is its module plus one line in `_BUILTIN` (or a `register` call).
+new kind of item is its module (which registers it), or a `register` call.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from vocabgame.kinds.base import ItemKind
-from vocabgame.kinds.calculation import CalculationKind
-from vocabgame.kinds.claim import ClaimKind
-from vocabgame.kinds.confusable import ConfusableKind
-from vocabgame.kinds.lab import LabChallengeKind
-from vocabgame.kinds.recall import RecallKind
-from vocabgame.kinds.scenario import ScenarioKind
-from vocabgame.kinds.term import TermKind, distractors
+from vocabgame.kinds.base import BY_TYPE, KINDS, ItemKind, register, unregister
+from vocabgame.kinds.term import distractors
 from vocabgame.model import Deck, FaceKey, Item
 from vocabgame.quiz.question import (
     Grade,
@@ -33,41 +29,17 @@ from vocabgame.quiz.question import (
 if TYPE_CHECKING:
     import random
 
-KINDS: dict[str, ItemKind] = {}  # section name -> kind, in the order decks list them
-_BY_TYPE: dict[type, ItemKind] = {}
+# Every module beside `base` and `common` is a kind that registers itself as it is imported: a
+# new kind is its module (and its keys in the deck schema), nothing else.
+for _module in pkgutil.iter_modules(__path__):
+    if _module.name not in ("base", "common"):
+        importlib.import_module(f"{__name__}.{_module.name}")
 
-
-def register(kind: ItemKind) -> ItemKind:
-    """Add a kind of item; its section becomes readable in deck files."""
-    if kind.section in KINDS:
-        raise ValueError(f"a kind of item already reads the section {kind.section!r}")
-    KINDS[kind.section] = kind
-    _BY_TYPE[kind.item_type] = kind
-    return kind
-
-
-def unregister(section: str) -> None:
-    kind = KINDS.pop(section)
-    del _BY_TYPE[kind.item_type]
-
-
-_BUILTIN = (
-    TermKind(),
-    ConfusableKind(),
-    ScenarioKind(),
-    RecallKind(),
-    ClaimKind(),
-    CalculationKind(),
-    LabChallengeKind(),
-)
-for _kind in _BUILTIN:
-    register(_kind)
-
-SECTIONS: tuple[str, ...] = tuple(k.section for k in _BUILTIN)  # the built-in sections
+SECTIONS: tuple[str, ...] = tuple(KINDS)  # the built-in sections
 
 
 def kind_of(item: Item) -> ItemKind:
-    return _BY_TYPE[type(item)]
+    return BY_TYPE[type(item)]
 
 
 def item_faces(item: Item) -> list[str]:

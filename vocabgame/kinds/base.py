@@ -32,6 +32,7 @@ class ItemKind(ABC):
     # a countdown)
     traits: ClassVar[frozenset[str]] = frozenset()
     display_field: ClassVar[str] = "id"  # the item's field a player knows it by
+    rank: ClassVar[int] = 100  # where deck files, counts and rounds list the kind, lowest first
 
     @abstractmethod
     def read(self, checker: Checker, entry: Node, fields: dict[str, Node]) -> Any:
@@ -72,9 +73,29 @@ class ItemKind(ABC):
         return f"{n} {self.singular if n == 1 else self.plural}"
 
 
+KINDS: dict[str, ItemKind] = {}  # section name -> kind, by rank: the order decks list them
+BY_TYPE: dict[type, ItemKind] = {}  # an item's type -> its kind
+
+
+def register(kind: ItemKind) -> ItemKind:
+    """Add a kind of item; its section becomes readable in deck files."""
+    if kind.section in KINDS:
+        raise ValueError(f"a kind of item already reads the section {kind.section!r}")
+    ranked = sorted([*KINDS.values(), kind], key=lambda k: k.rank)  # stable: ties keep order
+    KINDS.clear()
+    KINDS.update((k.section, k) for k in ranked)
+    BY_TYPE[kind.item_type] = kind
+    return kind
+
+
+def unregister(section: str) -> None:
+    kind = KINDS.pop(section)
+    del BY_TYPE[kind.item_type]
+
+
 def refuse(kind: ItemKind, response: Response) -> NoReturn:
     """For a response a question cannot take: a programming error, not a player's."""
     raise TypeError(f"a {kind.noun} does not take {type(response).__name__}")
 
 
-__all__ = ["ItemKind", "refuse"]
+__all__ = ["BY_TYPE", "KINDS", "ItemKind", "refuse", "register", "unregister"]

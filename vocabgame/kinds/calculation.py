@@ -8,7 +8,7 @@ import re
 import string
 from typing import TYPE_CHECKING, Any
 
-from vocabgame.kinds.base import ItemKind, refuse
+from vocabgame.kinds.base import ItemKind, refuse, register
 from vocabgame.kinds.common import sources_of
 from vocabgame.model import DEFAULT_TOLERANCE, Calculation, Deck, FaceKey, Given, Tolerance
 from vocabgame.quiz.question import Face, Grade, Kind, Question, Refused, Response, Typed
@@ -26,6 +26,7 @@ _TOLERANCE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%\s*$")
 
 class CalculationKind(ItemKind):
     section = "calculations"
+    rank = 60
     face_labels = {"calculation": "calculation"}
     traits = frozenset({"interview"})
     display_field = "prompt"
@@ -305,3 +306,6 @@ def worked_example(item: Calculation, question: Question) -> str:
     steps = formula if formula == worked else f"{formula} = {worked}"
     here = f"Here: {'; '.join(shown)}.\n" if shown else ""
     return f"{here}{steps} = {question.answer}."
+
+
+register(CalculationKind())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from vocabgame.kinds.base import ItemKind, refuse
+from vocabgame.kinds.base import ItemKind, refuse, register
 from vocabgame.kinds.common import choice_grade
 from vocabgame.model import Claim, Deck, FaceKey
 from vocabgame.quiz.question import Choice, Face, Grade, Kind, Picked, Question, Response
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 class ClaimKind(ItemKind):
     section = "claims"
+    rank = 50
     face_labels = {"claim": "true or false"}
     traits = frozenset({"interview", "challenge"})
     display_field = "statement"
@@ -61,3 +62,6 @@ class ClaimKind(ItemKind):
         if not isinstance(response, Picked):
             refuse(self, response)
         return choice_grade(deck, item, question, response.index, item.explanation)
+
+
+register(ClaimKind())

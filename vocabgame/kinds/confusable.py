@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from vocabgame.kinds.base import ItemKind, refuse
+from vocabgame.kinds.base import ItemKind, refuse, register
 from vocabgame.kinds.common import choice_grade
 from vocabgame.model import Confusable, Cue, Deck, FaceKey
 from vocabgame.quiz.question import Choice, Grade, Kind, Picked, Question, Response
@@ -19,6 +19,7 @@ CUE_KEYS = ("text", "answer")
 
 class ConfusableKind(ItemKind):
     section = "confusables"
+    rank = 20
     traits = frozenset({"interview-filler"})
     display_field = "id"
     noun = singular = "confusable group"
@@ -84,3 +85,6 @@ class ConfusableKind(ItemKind):
         if not isinstance(response, Picked):
             refuse(self, response)
         return choice_grade(deck, item, question, response.index, item.distinction)
+
+
+register(ConfusableKind())

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from vocabgame.kinds.base import ItemKind, refuse
+from vocabgame.kinds.base import ItemKind, refuse, register
 from vocabgame.kinds.common import choice_grade
 from vocabgame.lab.asked import ASKED, DOWN, SAME, TOLERANCE, UP
 from vocabgame.model import Deck, FaceKey
@@ -61,6 +61,7 @@ def challenge(item: LabChallenge, seed: int) -> Challenge:
 
 class LabChallengeKind(ItemKind):
     section = "lab_challenges"
+    rank = 70
     face_labels = {"predict": "lab challenge"}
     display_field = "id"
     noun = singular = "lab challenge"
@@ -118,3 +119,6 @@ class LabChallengeKind(ItemKind):
             explanation += f"\n{item.note}"
         explanation += "\n(An estimate from the serving lab's roofline model.)"
         return choice_grade(deck, item, question, response.index, explanation)
+
+
+register(LabChallengeKind())

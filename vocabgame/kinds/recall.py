@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from vocabgame.kinds.base import ItemKind, refuse
+from vocabgame.kinds.base import ItemKind, refuse, register
 from vocabgame.kinds.common import sources_of
 from vocabgame.model import Deck, FaceKey, Recall
 from vocabgame.quiz.question import (
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 class RecallKind(ItemKind):
     section = "recall"
+    rank = 40
     face_labels = {"recall": "recall"}
     traits = frozenset({"interview"})
     display_field = "prompt"
@@ -71,3 +72,6 @@ class RecallKind(ItemKind):
             key_points=question.key_points,
             sources=sources_of(deck, item),
         )
+
+
+register(RecallKind())

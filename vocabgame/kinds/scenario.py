@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from vocabgame.kinds.base import ItemKind, refuse
+from vocabgame.kinds.base import ItemKind, refuse, register
 from vocabgame.kinds.common import choice_grade, choice_text, group_distinction
 from vocabgame.model import Deck, FaceKey, Scenario
 from vocabgame.quiz.question import Choice, Face, Grade, Kind, Picked, Question, Response
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 class ScenarioKind(ItemKind):
     section = "scenarios"
+    rank = 30
     face_labels = {"scenario": "scenario"}
     traits = frozenset({"interview", "challenge"})
     display_field = "prompt"
@@ -127,3 +128,6 @@ class ScenarioKind(ItemKind):
             why_not=item.why_not_for(picked.value),
             distinction=group_distinction(deck, item.answer, picked.value),
         )
+
+
+register(ScenarioKind())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from vocabgame.kinds.base import ItemKind, refuse
+from vocabgame.kinds.base import ItemKind, refuse, register
 from vocabgame.kinds.common import group_distinction, pick, sources_of, term_explanation
 from vocabgame.model import Deck, FaceKey, Term
 from vocabgame.quiz.question import (
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 class TermKind(ItemKind):
     section = "terms"
+    rank = 10
     face_labels = {
         "definition": "pick the definition",
         "term": "pick the term",
@@ -208,3 +209,6 @@ def _grade_typed(deck: Deck, term: Term, question: Question, text: str) -> Grade
         note=note,
         sources=sources_of(deck, term),
     )
+
+
+register(TermKind())
