@@ -263,13 +263,13 @@ REPORTS = Command(
 
 def cmd_reports(data_dir: Path, as_json: bool) -> int:
     """List the saved interview reports, one line each (or as JSON); the exit code."""
-    from vocabgame.play.modes.interview import report_row
+    from vocabgame.play.modes.interview import InterviewMode, report_row
 
     store = open_store(data_dir)
     if store is None:
         return EXIT_PROBLEM
     try:
-        rows = [report_row(r) for r in store.saved_reports.all("interview")]
+        rows = [report_row(r) for r in store.saved_reports.all(InterviewMode.id)]
     finally:
         store.close()
     if as_json:
