@@ -16,6 +16,7 @@ from textual.command import CommandPalette
 
 import vocabgame
 from vocabgame import kinds
+from vocabgame.cli import main
 from vocabgame.deck import Catalog, load_catalog, load_text
 from vocabgame.deck.load import HEADER_KEYS, ITEM_KEYS, top_keys
 from vocabgame.insights import Tally
@@ -226,6 +227,18 @@ def test_a_mode_registered_from_outside_keeps_its_best_for_stats(
     rnd.finish()
     assert session.mode_bests()["sudden-death"] == {"best_score": 3}
     session.close()
+
+
+def test_a_mode_registered_from_outside_is_offered_by_the_command_line_and_in_stats_json(
+    tmp_path: Path, sudden_death: Mode, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    helped = " ".join(capsys.readouterr().out.split())
+    assert "sudden-death: claims only, one point each; a miss does not come back" in helped
+    assert main(["stats", "--json", "--data-dir", str(tmp_path)]) == 0
+    bests = json.loads(capsys.readouterr().out)["mode_bests"]
+    assert bests["sudden-death"] == {"best_score": None} and "learn" in bests
 
 
 class Countdown(SuddenDeath):
