@@ -185,3 +185,43 @@ def test_streaks_count_days_in_a_row() -> None:
     assert streaks([day - timedelta(days=1), day - timedelta(days=2)], day) == (2, 2)
     gaps = [day - timedelta(days=n) for n in (0, 3, 4, 5, 6, 10)]
     assert streaks(gaps, day) == (1, 4)
+
+
+def test_each_kind_is_named_as_a_player_knows_it_never_by_an_id_or_a_template() -> None:
+    from vocabgame.play.overview import label
+
+    deck, problems = load_text(
+        """
+format: 1
+id: named
+title: Named
+terms:
+  - {id: ttft, term: Time to first token, aliases: [TTFT], definition: Wait for the first token.}
+  - {id: tpot, term: Time per output token, aliases: [TPOT], definition: Gap between tokens.}
+confusables:
+  - id: latency-pair
+    terms: [ttft, tpot]
+    distinction: One is the wait, the other the pace.
+    cues: [{text: The wait before the reply starts., answer: ttft}]
+calculations:
+  - id: budget
+    prompt: A server runs with max_num_batched_tokens = {budget}. A {prompt}-token prompt arrives. Steps?
+    given: {budget: [2048, 8192], prompt: [8000]}
+    answer: prompt / budget
+    explanation: One chunk a step.
+lab_challenges:
+  - {id: double-batch-tpot, change: batch, figure: tpot}
+""",
+        "named.yaml",
+    )
+    assert deck is not None, problems
+    assert label([deck], FaceKey("named", "latency-pair", "cue-1")) == (
+        "TTFT vs TPOT (which term fits a cue)"
+    )
+    # the prompt filled with each given's first value (its article too), cut at 60
+    assert label([deck], FaceKey("named", "budget", "calculation")) == (
+        "A server runs with max_num_batched_tokens = 2048. An 8000-t… (calculation)"
+    )
+    assert label([deck], FaceKey("named", "double-batch-tpot", "predict")) == (
+        "Double the batch: TPOT up, down or the same? (lab challenge)"
+    )

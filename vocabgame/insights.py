@@ -49,6 +49,8 @@ class Weak:
     key: FaceKey
     stability: float  # days for recall to fall to 90%: the lower, the weaker
     lapses: int  # times forgotten after it was learned
+    answers: int = 0  # times it was answered, learned or not
+    missed: int = 0  # ...and answered wrong
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +191,7 @@ def collect(
         tally[1] += total
     # The ten first in that order, as `sorted(...)[:10]` would give them, without sorting all.
     weakest = [
-        Weak(FaceKey(*key), stability, lapses)
+        Weak(FaceKey(*key), stability, lapses, *_missed(per_face.get(key)))
         for lapses, stability, key in heapq.nsmallest(
             10,
             (
@@ -221,6 +223,12 @@ def collect(
         modes=modes,
         flags=flags,
     )
+
+
+def _missed(totals: tuple[int, int, int] | None) -> tuple[int, int]:
+    """(answers, wrong answers) of a face's kept totals (answers, right, lapses)."""
+    total, right = (int(totals[0] or 0), int(totals[1] or 0)) if totals else (0, 0)
+    return total, total - right
 
 
 def confusions(

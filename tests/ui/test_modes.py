@@ -59,9 +59,9 @@ async def test_an_interview_played_by_keys_ends_in_a_saved_report(make_app, cloc
         await pilot.pause()
         text = screen_text(app)
         assert "Mock interview 1: 2 of 3 right" in text
-        assert "- [ ] decode is limited by memory bandwidth" in text
-        assert "- [x] the weights are read once per step for the whole batch" in text
-        assert "## Weakest" in text and "Why not:" in text
+        assert "[ ] decode is limited by memory bandwidth" in text
+        assert "[x] the weights are read once per step for the whole batch" in text
+        assert "Weakest" in text and "Why not:" in text
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
@@ -70,6 +70,51 @@ async def test_an_interview_played_by_keys_ends_in_a_saved_report(make_app, cloc
     assert (report.questions, report.correct) == (3, 2)
     recall = [r for r in store.answers.all() if r.key.face == "recall"]
     assert [(r.rating, r.mode) for r in recall] == [(2, "interview")]  # 1 of 2 points: Hard
+
+
+async def test_the_report_is_drawn_weakest_first_and_m_saves_it_where_it_says(
+    make_app, data_dir
+) -> None:
+    from textual.widgets import Markdown
+
+    from vocabgame.play.modes.interview import markdown
+
+    app = make_app(folders=INTERVIEW_DECKS, start_round=True, mode="interview", questions=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        for _ in range(3):
+            question = app.screen.interview.question()
+            await answer_interview(pilot, app, question.key.face != "scenario")
+        assert isinstance(app.screen, InterviewReportScreen)
+        # the grading screen says which interview and which answer
+        assert "Mock interview · Serving basics · grading recall answer 1 of 1" in screen_text(app)
+        await pilot.press("m")  # nothing to save before the ticks are done
+        await pilot.pause()
+        assert not (data_dir / "reports").exists()
+        await pilot.press("2", "enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert app.screen.query_one(Markdown).display  # drawn, not shown as its source
+        assert "| --- |" not in text and "# Mock" not in text and "## " not in text
+        # the score, then the weakest, before the table of every question
+        assert text.index("2 of 3 right") < text.index("Weakest") < text.index("Questions")
+        assert "m: save as Markdown" in text
+        await pilot.press("m")
+        await pilot.pause()
+        saved = data_dir / "reports" / "interview-1.md"
+        [report] = app.session.store.saved_reports.all()
+        assert saved.read_text(encoding="utf-8") == markdown(report)
+        assert f"Saved to {saved}." in screen_text(app)
+        # a folder that cannot be written: one sentence, and the report stays
+        saved.unlink()
+        (data_dir / "reports").rmdir()
+        (data_dir / "reports").write_text("in the way", encoding="utf-8")
+        await pilot.press("m")
+        await pilot.pause()
+        assert isinstance(app.screen, InterviewReportScreen)
+        [hint] = [line for line in screen_text(app).splitlines() if "Could not save" in line]
+        assert hint.startswith(f"Could not save the report to {saved} (")
+        assert "Traceback" not in hint and hint.endswith("Enter: home")
 
 
 async def test_the_clock_running_out_ends_the_interview(make_app, clock) -> None:

@@ -77,21 +77,25 @@ async def test_f_flags_with_a_note_and_f_again_takes_the_flag_back(make_app) -> 
         round_screen = app.screen
         key = round_screen.round.question().key
         store = app.session.store
+        # named as the stats screen names it, the question as asked, never by its id
+        named = "Users stare at a blank reply for seconds before anything ap… (scenario)"
+        assert key.item_id == "blank-reply"
         await pilot.press("f")
         await pilot.pause()
         assert isinstance(app.screen, FlagNoteScreen)
-        assert f"Flagged {key.item_id} for the deck's author." in screen_text(app)
+        assert f"Flagged {named} for the deck's author." in screen_text(app)
         assert [k for k, _, _ in store.face_flags.all()] == [key]  # flagged before any note
         await pilot.press(*keys_for("choice 2 is also right"), "enter")
         await pilot.pause()
         assert app.screen is round_screen
         assert [(k, n) for k, _, n in store.face_flags.all()] == [(key, "choice 2 is also right")]
-        assert f"Flagged {key.item_id} with your note. Thank you." in notes(app)
+        assert f"Flagged {named} with your note. Thank you." in notes(app)
         assert store.answers.count() == 0  # the Enter that saved the note answered nothing
         await pilot.press("f")  # again: the flag is taken back, and the screen says so
         await pilot.pause()
         assert app.screen is round_screen and store.face_flags.all() == []
-        assert f"Unflagged {key.item_id}: its flag is taken back." in notes(app)
+        assert f"Unflagged {named}: its flag is taken back." in notes(app)
+        assert not any("blank-reply" in n for n in notes(app))
         await pilot.press("f")
         await pilot.pause()
         await pilot.press("escape")  # keeps the flag, without a note

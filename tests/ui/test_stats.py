@@ -7,9 +7,12 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from vocabgame.deck import load_catalog
+from vocabgame.model import FaceKey
 from vocabgame.play import ModeId, Session
+from vocabgame.play.overview import as_json
 from vocabgame.store import DB_NAME, Store
 from vocabgame.ui.app import VocabApp
 from vocabgame.ui.screens.home import HomeScreen
@@ -18,6 +21,7 @@ from vocabgame.ui.screens.round import RoundScreen
 from vocabgame.ui.screens.stats import HEAT, StatsScreen, heatmap
 
 from ..conftest import DATA
+from ..faults import answer_right
 from ..fortnight import START, TTFT_TYPED, play_fortnight
 from .conftest import screen_text
 from .test_play import play_round
@@ -53,12 +57,16 @@ async def test_after_a_fortnight_the_screen_shows_the_figures_worked_out_by_hand
         assert "93% (13/14)  true or false" in text
         assert "0% (0/1)  type the term" in text
         assert "93% (13/14)  scenario" in text
-        assert "1 Users stare at a blank reply" in text and "lapses 1 · stability 14.1 d" in text
+        # missed once in 14 answers (a lapse after it was learned: "lapses 1")
+        assert (
+            "1 Users stare at a blank reply" in text and "missed 1 of 14 · stability 14.1" in text
+        )
         assert "96% (78/81)  latency" in text
         assert (
             "a picked Time per output token when the answer was Time to first token: 1 time" in text
         )
-        assert "practice: 90" in text and "review: 90" in text
+        # learn by the name it is played by (stored as "review")
+        assert "practice: 90" in text and "learn: 90" in text and "review" not in text
         assert "Flagged questions (1)" in text and "the choices leak it" in text
 
 
@@ -151,6 +159,19 @@ def test_the_heatmap_is_a_column_a_week_and_a_row_a_weekday() -> None:
     assert colour >= {HEAT[1], HEAT[3]}
 
 
+def test_every_heatmap_row_starts_in_the_same_column() -> None:
+    # Twelve weeks from a Friday (today a Thursday): the first week's Friday to Sunday are
+    # left out, or their rows would start a column before Monday's to Thursday's.
+    friday = date(2026, 9, 11)
+    days = [(friday + timedelta(days=n), 1 if n in (0, 3, 83) else 0) for n in range(84)]
+    rows = heatmap(days).plain.splitlines()[:7]
+    assert [len(row) - len(row[4:].lstrip()) for row in rows] == [4] * 7
+    assert rows[0] == "Mon ■ " + "· " * 11  # from Monday 09-14 (one answer) to this week
+    assert rows[3] == "    " + "· " * 11 + "■ "  # today, Thursday 12-03, one answer
+    assert rows[4] == "Fri " + "· " * 11 + "  "  # Friday 12-04 is not yet
+    assert heatmap(days).plain.endswith("more · 2 answers in 12 weeks")  # 09-14 on, shown
+
+
 def test_snapshot_with_a_fortnight_of_history(snap_compare, make_app, make_session, clock) -> None:
     _played(make_session, clock)
     assert snap_compare(make_app(), terminal_size=(80, 24), run_before=_open_stats)
@@ -209,3 +230,71 @@ async def test_mock_interview_reports_are_listed_with_their_command(make_app, cl
         await pilot.press("s")  # every deck: both
         await pilot.pause()
         assert "Mock interviews (2)" in screen_text(app)
+
+
+async def test_at_100_columns_the_lower_half_is_full_width_and_names_questions_as_asked(
+    tmp_path, clock
+) -> None:
+    """The weakest, the confusions, the flags: as wide as the figures above them; a
+    calculation by its prompt filled in, a confusable group by its terms, never an id or a
+    template; a question just missed says so."""
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    text = (DATA / "ui" / "serving.yaml").read_text(encoding="utf-8")
+    text += (
+        "confusables:\n"
+        "  - id: latency-pair\n"
+        "    terms: [ttft, tpot]\n"
+        "    distinction: TTFT is the wait for the first token; TPOT the pace after it.\n"
+        "    cues:\n"
+        "      - {text: The wait before the reply starts., answer: ttft}\n"
+    )
+    (folder / "serving.yaml").write_text(text, encoding="utf-8")
+    session = Session(
+        Store.open(tmp_path / "data" / DB_NAME), load_catalog([folder]), clock=clock, fuzz=False
+    )
+    cue = FaceKey("serving", "latency-pair", "cue-1")
+    calc = FaceKey("serving", "tpot-calc", "calculation")
+    missed = session.start_misses_round("serving", "again", [cue])
+    assert missed is not None
+    question = missed.question()
+    assert question is not None
+    missed.answer_choice(next(i for i, c in enumerate(question.choices) if c.value == "tpot"))
+    missed.finish()
+    learn = session.start_round("serving", size=10, seed=1)
+    assert learn is not None and cue in learn.queue
+    while (question := learn.question()) is not None:
+        if question.key == cue:  # missed again: now it has a schedule, the weakest
+            learn.answer_choice(
+                next(i for i, c in enumerate(question.choices) if c.value == "tpot")
+            )
+        else:
+            answer_right(learn)
+        learn.advance()
+    learn.finish()
+    session.store.face_flags.add(calc, clock(), "")
+    app = VocabApp(session, seed=7, settle_seconds=0)
+    try:
+        async with app.run_test(size=(100, 40)) as pilot:
+            await _open_stats(pilot)
+            assert isinstance(app.screen, StatsScreen)
+            shown = screen_text(app)
+            assert "TTFT vs TPOT (which term fits a cue)" in shown
+            assert "latency-pair" not in shown
+            assert "A request took 2100 ms end to end, 100 ms to the first toke…" in shown
+            assert "{e2e}" not in shown and "{ttft}" not in shown
+            # missed before it was learned (lapses 0), and again when the round asked it again
+            assert "TTFT vs TPOT (which term fits a cue)  missed 3 of 3" in shown
+            assert "lapses" not in shown
+            top = app.screen.query_one("#top", Static)
+            lower = [
+                w
+                for w in app.screen.query(Static)
+                if "Weakest questions" in str(getattr(w.content, "plain", w.content))
+            ]
+            assert len(lower) == 1 and lower[0].size.width == top.size.width > 90
+        # `vocabgame stats --json` names them the same way
+        labels = {w["label"] for w in as_json(session.insights("serving"))["weakest"]}
+        assert "TTFT vs TPOT (which term fits a cue)" in labels
+    finally:
+        session.close()

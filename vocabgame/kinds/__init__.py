@@ -61,9 +61,10 @@ def face_label(face: str) -> str:
     return face
 
 
-def display(item: Item) -> str:
-    """An item as a player knows it (`ItemKind.display`)."""
-    return kind_of(item).display(item)
+def display(item: Item, deck: Deck | None = None) -> str:
+    """An item as a player knows it (`ItemKind.display`); `deck`, its own, names the terms
+    an item refers to."""
+    return kind_of(item).display(item, deck)
 
 
 def sections_with(trait: str) -> tuple[str, ...]:

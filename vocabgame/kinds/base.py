@@ -64,8 +64,9 @@ class ItemKind(ABC):
         """How this face is asked, in the player's words; None: not a face of this kind."""
         return self.face_labels.get(face)
 
-    def display(self, item: Any) -> str:
-        """The item as a player knows it: its term, prompt or statement, on one line."""
+    def display(self, item: Any, deck: Deck | None = None) -> str:
+        """The item as a player knows it: its term, prompt or statement, on one line (`deck`:
+        the item's own, for a kind whose items name other items, such as its terms)."""
         value = getattr(item, self.display_field, None)
         return " ".join(value.split()) if isinstance(value, str) and value else str(item.id)
 

@@ -185,6 +185,16 @@ class CalculationKind(ItemKind):
     def faces(self, item: Calculation) -> list[str]:
         return [Face.CALCULATION]
 
+    def display(self, item: Calculation, deck: Deck | None = None) -> str:
+        """The prompt with each given's first value filled in, as it may be asked (its
+        placeholders mean nothing to a player)."""
+        labels = {g.name: g.options[0][0] for g in item.given if g.options}
+        try:
+            shown = _with_articles(item.prompt, labels).format(**labels)
+        except (KeyError, IndexError, ValueError):  # a deck that did not validate
+            shown = item.prompt
+        return " ".join(shown.split()) or item.id
+
     def question(self, deck: Deck, item: Calculation, face: str, rng: random.Random) -> Question:
         labels: dict[str, str] = {}
         values: dict[str, float] = {}

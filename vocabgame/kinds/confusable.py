@@ -60,6 +60,16 @@ class ConfusableKind(ItemKind):
     def face_label(self, face: str) -> str | None:
         return "which term fits a cue" if face.startswith("cue-") else None
 
+    def display(self, item: Confusable, deck: Deck | None = None) -> str:
+        """Its terms by their shortest names, "TTFT vs TPOT" (its id without the deck)."""
+        names = []
+        for term_id in item.terms:
+            term = deck.term(term_id) if deck is not None else None
+            if term is None:
+                return item.id
+            names.append(min((term.term, *term.aliases), key=len))
+        return " vs ".join(names) or item.id
+
     def faces(self, item: Confusable) -> list[str]:
         return [f"cue-{i}" for i in range(1, len(item.cues) + 1)]
 

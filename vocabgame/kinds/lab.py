@@ -46,6 +46,16 @@ class LabChallenge:
     line: int = 0
 
 
+# How a player reads a challenge's change and figure ("Double the batch: TPOT?").
+CHANGES = {
+    "batch": "Double the batch",
+    "fp8": "Weights from BF16 to FP8",
+    "tp": "Twice the GPUs (TP)",
+    "prompt": "Prompts twice as long",
+}
+FIGURES = {"tpot": "TPOT", "ttft": "TTFT", "throughput": "throughput"}
+
+
 @lru_cache(maxsize=1)
 def _catalogue() -> Catalogue:
     from vocabgame.lab import load_catalogue  # the lab loads when a challenge is first asked
@@ -90,6 +100,12 @@ class LabChallengeKind(ItemKind):
 
     def faces(self, item: LabChallenge) -> list[str]:
         return [FACE]
+
+    def display(self, item: LabChallenge, deck: Deck | None = None) -> str:
+        """The change and the figure asked ("Double the batch: TPOT up, down or the same?"),
+        not its id."""
+        change = CHANGES.get(item.change, item.change)
+        return f"{change}: {FIGURES.get(item.figure, item.figure)} up, down or the same?"
 
     def question(self, deck: Deck, item: LabChallenge, face: str, rng: random.Random) -> Question:
         seed = rng.randrange(1 << 30)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from vocabgame.insights import Confusion, Insights, Tally, Weak, face_kind, scope_keys
 from vocabgame.kinds import display, item_faces
 from vocabgame.model import Deck, FaceKey
+from vocabgame.play.modes.base import MODES
 from vocabgame.store import ReportRecord
 
 TOP_WEAKEST = 10
@@ -45,6 +46,13 @@ class Overview:
     reports: tuple[ReportRecord, ...] = ()  # mock interviews on these decks, newest first
 
     @property
+    def modes(self) -> dict[str, int]:
+        """The best finished-round score per mode, by the name a player plays it by ("learn",
+        not the "review" it is stored as), in name order."""
+        named = {mode_name(mode): best for mode, best in self.figures.modes.items()}
+        return dict(sorted(named.items()))
+
+    @property
     def retention_note(self) -> str:
         """One sentence on what true retention beside the desired one means."""
         share = self.figures.retention.share
@@ -67,11 +75,18 @@ class Overview:
         )
 
 
+def mode_name(mode_id: str) -> str:
+    """A stored mode id as a player names the mode (`Mode.key`); the id of one no longer
+    registered."""
+    mode = MODES.get(mode_id)
+    return mode.key if mode is not None else mode_id
+
+
 def label(decks: Sequence[Deck], key: FaceKey) -> str:
     """A face as a player knows it: the item as its kind shows it, then how it is asked."""
     deck = next((d for d in decks if d.id == key.deck_id), None)
     item = deck.item(key.item_id) if deck is not None else None
-    name = display(item) if item is not None else key.item_id
+    name = display(item, deck) if item is not None else key.item_id
     if len(name) > 60:
         name = name[:59] + "…"
     return f"{name} ({face_kind(key.face)})"

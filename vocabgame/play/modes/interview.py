@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any, ClassVar
 
 from vocabgame.insights import face_kind
@@ -351,13 +352,27 @@ def next_steps(
     return steps
 
 
+REPORTS = "reports"  # the data folder's folder of report files saved from the report screen
+
+
+def reports_folder(interview: Interview) -> Path:
+    """Where the report screen saves reports as Markdown: `reports/` in the data folder,
+    beside the progress database."""
+    return interview.context.store.path.parent / REPORTS
+
+
 def duration(seconds: float) -> str:
     whole = round(seconds)
     return f"{whole // 60}:{whole % 60:02d}"
 
 
+WEAKEST_FIRST = 3  # weakest answers the report opens with, in full; the rest come later
+
+
 def markdown(record: ReportRecord) -> str:
-    """A saved interview report as Markdown, fit to paste into notes."""
+    """A saved interview report as Markdown, fit to paste into notes: the score, then the
+    three weakest answers, then every question, the recall answers, the tallies, the rest of
+    the weakest and what to do next."""
     body = record.body
     questions: list[dict[str, Any]] = body.get("questions", [])
     decks = ", ".join(d["title"] for d in body.get("decks", [])) or "no deck"
@@ -368,6 +383,14 @@ def markdown(record: ReportRecord) -> str:
         f"- Decks: {decks}",
         f"- Time: {duration(record.seconds)} of {duration(float(body.get('minutes', 0)) * 60)}"
         + (" (time ran out)" if body.get("time_ran_out") else ""),
+    ]
+    weakest = [questions[n] for n in body.get("weakest", [])]
+    if weakest:
+        lines += ["", "## Weakest", ""]
+        for q in weakest[:WEAKEST_FIRST]:
+            lines += [*_weak(q), ""]
+        lines.pop()
+    lines += [
         "",
         "## Questions",
         "",
@@ -392,25 +415,29 @@ def markdown(record: ReportRecord) -> str:
     lines += [f"- {t}: {r} of {n}" for t, (r, n) in body.get("by_tag", {}).items()] or ["- none"]
     lines += ["", "## By kind", ""]
     lines += [f"- {k}: {r} of {n}" for k, (r, n) in body.get("by_kind", {}).items()]
-    weakest = [questions[n] for n in body.get("weakest", [])]
-    if weakest:
-        lines += ["", "## Weakest", ""]
-        for q in weakest:
-            lines += [f"### {q['prompt']}", ""]
-            if q["given"]:
-                lines.append(f"- You answered: {q['given']}")
-            lines.append(f"- Answer: {q['right_answer']}")
-            if q.get("why_not"):
-                lines.append(f"- Why not: {q['why_not']}")
-            if q.get("explanation"):
-                lines.append(f"- Why: {q['explanation']}")
-            for source in q.get("sources", []):
-                lines.append(f"- Source: [{source['title']}]({source['url']})")
-            lines.append("")
+    if weakest[WEAKEST_FIRST:]:
+        lines += ["", "## Also missed", ""]
+        for q in weakest[WEAKEST_FIRST:]:
+            lines += [*_weak(q), ""]
         lines.pop()
     lines += ["", "## Next", ""]
     lines += [f"- {step}" for step in body.get("next", [])]
     return "\n".join(lines) + "\n"
+
+
+def _weak(q: Mapping[str, Any]) -> list[str]:
+    """One weak answer: the question, what was answered, the answer and why."""
+    lines = [f"### {q['prompt']}", ""]
+    if q["given"]:
+        lines.append(f"- You answered: {q['given']}")
+    lines.append(f"- Answer: {q['right_answer']}")
+    if q.get("why_not"):
+        lines.append(f"- Why not: {q['why_not']}")
+    if q.get("explanation"):
+        lines.append(f"- Why: {q['explanation']}")
+    for source in q.get("sources", []):
+        lines.append(f"- Source: [{source['title']}]({source['url']})")
+    return lines
 
 
 def _cell(text: str) -> str:

@@ -8,6 +8,7 @@ interval); tests move the session clock and call `tick` themselves.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from rich.text import Text
@@ -16,10 +17,16 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Input, Markdown, OptionList, Static
 
 from vocabgame.play import Round, Runner
-from vocabgame.play.modes.interview import Asked, Interview, duration, markdown
+from vocabgame.play.modes.interview import (
+    Asked,
+    Interview,
+    duration,
+    markdown,
+    reports_folder,
+)
 from vocabgame.printable import printable
 from vocabgame.quiz import Kind, Refused
 from vocabgame.store import ReportRecord, StoreError
@@ -35,6 +42,25 @@ PLACEHOLDERS = {
     **QUESTION_PLACEHOLDERS,
     Kind.RECALL: "Type your answer as you would say it, then Enter",
 }
+
+
+def report_file(folder: Path, report: ReportRecord) -> Path:
+    """`interview-N.md` for report N; a report not kept by the store is named by its time."""
+    name = str(report.id) if report.id else report.made_at.strftime("%Y-%m-%d-%H%M")
+    return folder / f"interview-{name}.md"
+
+
+def save_report(folder: Path, report: ReportRecord) -> tuple[Path, str | None]:
+    """Write the report's Markdown into `folder` (made if need be): the file, and None, or
+    the one sentence saying why it could not be written."""
+    path = report_file(folder, report)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        path.write_text(markdown(report), encoding="utf-8")
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        return path, f"Could not save the report to {path} ({reason})."
+    return path, None
 
 
 def clock_text(seconds: float) -> str:
@@ -54,9 +80,10 @@ class InterviewScreen(Screen[None]):
         Binding("question_mark", "help", "Keys", tooltip="these keys"),
     ]
 
-    def __init__(self, interview: Interview) -> None:
+    def __init__(self, interview: Interview, reports: Path) -> None:
         super().__init__()
         self.interview = interview
+        self.reports = reports  # where the report's key saves it
         self.view = QuestionView(self, PLACEHOLDERS)  # the label, prompt, answer; settle time
         self.ended = False
 
@@ -175,7 +202,7 @@ class InterviewScreen(Screen[None]):
         self.ended = True
         if self.app.screen is not self:  # a confirmation on top: the clock wins
             self.app.pop_screen()
-        self.app.switch_screen(InterviewReportScreen(self.interview))
+        self.app.switch_screen(InterviewReportScreen(self.interview, self.reports))
 
 
 def tick_text(asked: Asked, ticked: set[int]) -> Text:
@@ -196,7 +223,8 @@ def tick_text(asked: Asked, ticked: set[int]) -> Text:
 
 
 class InterviewReportScreen(Screen[None]):
-    """First the ticks for each typed recall answer, then the saved report."""
+    """First the ticks for each typed recall answer, then the saved report, drawn from its
+    Markdown, which a key saves as a file."""
 
     BINDINGS = [
         *(
@@ -204,39 +232,56 @@ class InterviewReportScreen(Screen[None]):
             for d in range(1, 10)
         ),
         Binding("enter", "next", "Next", tooltip="done ticking this answer; then back home"),
+        Binding("m", "save", "Save .md", tooltip="save the report as a Markdown file"),
         Binding("escape", "home", "Home", show=False, tooltip="back to the home screen"),
         Binding("question_mark", "help", "Keys", tooltip="these keys"),
     ]
 
-    def __init__(self, interview: Interview) -> None:
+    def __init__(self, interview: Interview, reports: Path) -> None:
         super().__init__()
         self.interview = interview
+        self.reports = reports  # the folder `m` saves the report in
         self.pending = interview.recalls()
         self.at = 0
         self.ticks: dict[int, set[int]] = {}
         self.report: ReportRecord | None = None
 
     def compose(self) -> ComposeResult:
+        yield Static(id="interview-title")
         with VerticalScroll(id="body"):
             yield Static(id="report")
+            yield Markdown(id="report-text", open_links=False)
         yield Static(id="hint")
         yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one("#body", VerticalScroll).focus()
+        self.query_one("#report-text", Markdown).display = False
         if self.pending:
             self.show_ticks()
         else:
             self.make_report()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "save":
+            return self.report is not None and bool(self.report.questions)
+        return True
+
+    def title_line(self, what: str) -> None:
+        decks = ", ".join(d.title for d in self.interview.decks()) or self.interview.round.title
+        title = f"Mock interview · {decks} · {what}"
+        self.query_one("#interview-title", Static).update(
+            Text(printable(title), style="bold", no_wrap=True, overflow="ellipsis")
+        )
+
     def show_ticks(self) -> None:
         n, asked = self.pending[self.at]
+        self.title_line(f"grading recall answer {self.at + 1} of {len(self.pending)}")
         self.query_one("#report", Static).update(tick_text(asked, self.ticks.get(n, set())))
         count = len(asked.question.key_points) or 1
         self.query_one("#hint", Static).update(
             Text(
-                f"Recall answer {self.at + 1} of {len(self.pending)}: press 1–{count} to tick "
-                "what you covered, then Enter. The ticks are the grade.",
+                f"Press 1–{count} to tick what you covered, then Enter. The ticks are the grade.",
                 style="dim",
             )
         )
@@ -266,16 +311,29 @@ class InterviewReportScreen(Screen[None]):
                 printable(str(exc)), title="Report not saved", severity="error", markup=False
             )
             return
-        self.query_one("#report", Static).update(Text(printable_lines(markdown(self.report))))
+        self.title_line("report")
+        self.query_one("#report", Static).display = False
+        text = self.query_one("#report-text", Markdown)
+        text.display = True
+        text.update(printable_lines(markdown(self.report)))
+        self.query_one("#body", VerticalScroll).scroll_home(animate=False)
         if self.report.id:
-            where = (
-                f"Saved as report {self.report.id}: vocabgame report {self.report.id} --markdown. "
-            )
+            where = f"Kept as report {self.report.id} (vocabgame report {self.report.id}). "
         elif not self.report.questions:
             where = "Nothing was asked, so no report is kept. "
         else:
-            where = "Not saved: the store is read-only. "
-        self.query_one("#hint", Static).update(Text(where + "Enter: home", style="dim"))
+            where = "Not kept: the store is read-only. "
+        self.say(where + ("m: save as Markdown · " if self.report.questions else ""))
+        self.refresh_bindings()
+
+    def say(self, text: str) -> None:
+        self.query_one("#hint", Static).update(Text(printable(text + "Enter: home"), style="dim"))
+
+    def action_save(self) -> None:
+        if self.report is None or not self.report.questions:
+            return
+        path, problem = save_report(self.reports, self.report)
+        self.say((problem or f"Saved to {path}.") + " ")
 
     def action_home(self) -> None:
         if self.report is None:
@@ -293,4 +351,4 @@ def printable_lines(text: str) -> str:
 def screen(started: Round | Runner) -> Screen[Any]:
     """The screen the interview plays on (`vocabgame.ui.app.mode_screen` finds it here)."""
     assert isinstance(started, Interview)
-    return InterviewScreen(started)
+    return InterviewScreen(started, reports_folder(started))

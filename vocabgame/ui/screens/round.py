@@ -20,6 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Input, OptionList, ProgressBar, Static
 
 from vocabgame.play import Outcome, Round, Status
+from vocabgame.play.overview import label
 from vocabgame.printable import printable
 from vocabgame.quiz import Kind, Question, Refused
 from vocabgame.store import StoreError
@@ -462,24 +463,24 @@ class RoundScreen(Screen[None]):
         toggled = self._stored(self.round.toggle_flag, "Flag not saved")
         if toggled is None:
             return
-        key, flagged = toggled
+        named, flagged = label(self.round.context.decks, toggled[0]), toggled[1]  # as asked
 
         def say(message: str) -> None:
             self.app.notify(printable(message), timeout=3, markup=False)
 
         if not flagged:
-            say(f"Unflagged {key.item_id}: its flag is taken back.")
+            say(f"Unflagged {named}: its flag is taken back.")
             return
 
         def noted(note: str | None) -> None:
             # A key pressed with the one that closed the note must not answer the question.
             self.view.shown_at = time.monotonic()
             if note is None:
-                say(f"Flagged {key.item_id} for the deck's author.")
+                say(f"Flagged {named} for the deck's author.")
             elif self._stored(lambda: self.round.flag(note), "Note not saved") is not None:
-                say(f"Flagged {key.item_id} with your note. Thank you.")
+                say(f"Flagged {named} with your note. Thank you.")
 
-        self.app.push_screen(FlagNoteScreen(key.item_id), noted)
+        self.app.push_screen(FlagNoteScreen(named), noted)
 
     def action_links(self) -> None:
         if self.phase is Phase.FEEDBACK:

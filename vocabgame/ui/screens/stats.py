@@ -41,13 +41,17 @@ def _share(tally: Tally) -> str:
 
 def heatmap(daily: Sequence[tuple[date, int]]) -> Text:
     """Answers a day as a contribution calendar: a column a week (Monday first), a row a
-    weekday; the darker the block, the fewer answers; a dot for none."""
+    weekday; the darker the block, the fewer answers; a dot for none. Every column is a whole
+    week from its Monday (a first week begun after Monday is left out), so every row starts
+    in the same column; the last may end before Sunday."""
     text = Text()
     if not daily:
         return text
-    counts = dict(daily)
     first, last = daily[0][0], daily[-1][0]
-    start = first - timedelta(days=first.weekday())
+    start = first + timedelta(days=-first.weekday() % 7)  # the first Monday
+    if start > last:  # less than a week from a Monday: the week it began in
+        start = first - timedelta(days=first.weekday())
+    counts = {day: n for day, n in daily if day >= start}
     weeks = (last - start).days // 7 + 1
     most = max(counts.values()) or 1
     for weekday in range(7):
@@ -126,7 +130,10 @@ def details_text(view: Overview) -> Text:
         for key, (weak, named) in zip(WEAK_KEYS, view.weakest, strict=False):
             text.append(f"  {key} ", style="bold")
             text.append(printable(named.label))
-            text.append(f"  lapses {weak.lapses} · stability {weak.stability:.1f} d\n", style="dim")
+            text.append(
+                f"  missed {weak.missed} of {weak.answers} · stability {weak.stability:.1f} d\n",
+                style="dim",
+            )
     else:
         text.append("\n  none yet: answer some questions first\n", style="dim")
     text.append("\nConfusions", style="bold")
@@ -143,8 +150,8 @@ def details_text(view: Overview) -> Text:
     else:
         text.append("\n  none yet\n", style="dim")
     text.append("\nBest score per mode\n", style="bold")
-    if f.modes:
-        for mode, best in sorted(f.modes.items()):
+    if view.modes:
+        for mode, best in view.modes.items():
             text.append(f"  {printable(mode)}: {best}\n")
     else:
         text.append("  no finished round yet\n", style="dim")
@@ -214,7 +221,7 @@ class StatsScreen(Screen[None]):
             yield Static(id="forecast-days")
             yield Static(id="retention")
             yield Static(id="heatmap")
-            yield Static(id="details")
+            yield Static(id="stats-details")
         yield KeysFooter()
 
     def on_mount(self) -> None:
@@ -237,7 +244,7 @@ class StatsScreen(Screen[None]):
         self.query_one("#forecast-days", Static).update(forecast_labels(view.figures.forecast))
         self.query_one("#retention", Static).update(retention_text(view))
         self.query_one("#heatmap", Static).update(heatmap(view.figures.daily))
-        self.query_one("#details", Static).update(details_text(view))
+        self.query_one("#stats-details", Static).update(details_text(view))
         self.refresh_bindings()
 
     # -- keys -------------------------------------------------------------------------------
