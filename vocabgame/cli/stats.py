@@ -223,11 +223,11 @@ def print_modes_and_flags(console: Console, view: Overview) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    if view.figures.modes:
+    if view.modes:
         table = Table(title="Best score per mode")
         table.add_column("Mode")
         table.add_column("Best", justify="right")
-        for mode, best in sorted(view.figures.modes.items()):
+        for mode, best in view.modes.items():
             table.add_row(Text(printable(mode)), str(best))
         console.print(table)
     if view.flagged:
