@@ -129,6 +129,27 @@ async def test_a_challenge_played_by_keys_with_a_countdown_and_a_high_score(
     assert [r.correct for r in store.answers.all()] == [True, False]
 
 
+async def test_the_challenge_verdict_shows_the_points_given_with_the_time_bonus(
+    make_app, clock
+) -> None:
+    """The verdict says what the answer added to the score, split into the right answer's
+    points and the time bonus; no toast says it instead."""
+    app = make_app(folders=INTERVIEW_DECKS, start_round=True, mode="challenge")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ChallengeScreen)
+        clock.advance(seconds=3)
+        question = screen.challenge.question()
+        right = next(i for i, c in enumerate(question.choices) if c.value == question.answer)
+        await pilot.press(str(right + 1))
+        await pilot.pause()
+        text = screen_text(app)
+        assert "✓ Right · +19 points (10 + 9 for time)" in text  # 27 s left of 30
+        assert "Score 19" in text
+        assert not app._notifications  # the bonus is in the verdict, not in a toast
+
+
 async def test_cram_by_keys_keeps_practice_and_leaves_the_cards(make_app) -> None:
     app = make_app(start_round=True, mode="cram", size=3)
     async with app.run_test(size=(100, 30)) as pilot:

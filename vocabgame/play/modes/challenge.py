@@ -10,7 +10,7 @@ its place in the table.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -146,13 +146,14 @@ class Challenge:
 
     def answer_choice(self, index: int) -> Outcome:
         """Answer; a right answer scores its points and the time bonus, if still in time
-        (past the countdown the answer counts as the time running out)."""
+        (past the countdown the answer counts as the time running out). The outcome carries
+        the bonus (`Outcome.time_bonus`), so the verdict can say what was given."""
         left = self.time_left()
         outcome = self.round.answer_choice(index)
         bonus = time_bonus(left, self.seconds) if outcome.grade.correct else 0
         self.score += outcome.points + bonus
         self.bonuses.append(bonus)
-        return outcome
+        return replace(outcome, time_bonus=bonus)
 
     def time_out(self) -> Outcome:
         outcome = self.round.time_out()

@@ -55,11 +55,6 @@ class ChallengeScreen(RoundScreen):
             self.picked = index
             self._save(lambda: self.challenge.answer_choice(index))
 
-    def show_feedback(self, outcome: Outcome) -> None:
-        super().show_feedback(outcome)
-        if self.challenge.bonuses and self.challenge.bonuses[-1]:
-            self.app.notify(f"Time bonus +{self.challenge.bonuses[-1]}", timeout=2)
-
     def action_undo(self) -> None:
         self.app.notify("No undo in a challenge: the clock has moved on.", timeout=3)
 
