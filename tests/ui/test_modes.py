@@ -150,6 +150,31 @@ async def test_the_challenge_verdict_shows_the_points_given_with_the_time_bonus(
         assert not app._notifications  # the bonus is in the verdict, not in a toast
 
 
+async def test_the_challenge_offers_no_undo_in_its_footer_or_keys_screen(make_app) -> None:
+    from textual.widgets._footer import FooterKey
+
+    from vocabgame.ui.screens.help import HelpScreen
+
+    app = make_app(folders=INTERVIEW_DECKS, start_round=True, mode="challenge")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ChallengeScreen)
+        question = screen.challenge.question()
+        await pilot.press(str(len(question.choices)))
+        await pilot.pause()
+        keys = {key.description for key in screen.query(FooterKey)}
+        assert "Flag" in keys and "Undo" not in keys
+        await pilot.press("u")  # the key does nothing: the answer stands
+        await pilot.pause()
+        assert screen.challenge.round.answered == 1 and app.screen is screen
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        text = screen_text(app)
+        assert "flag the question" in text and "undo" not in text.lower()
+
+
 async def test_cram_by_keys_keeps_practice_and_leaves_the_cards(make_app) -> None:
     app = make_app(start_round=True, mode="cram", size=3)
     async with app.run_test(size=(100, 30)) as pilot:

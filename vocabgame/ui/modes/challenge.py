@@ -11,7 +11,9 @@ from datetime import datetime
 from typing import Any
 
 from rich.text import Text
+from textual.actions import parse
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
@@ -21,8 +23,9 @@ from vocabgame.play.modes.challenge import Challenge, ChallengeResult
 from vocabgame.play.outcome import Outcome
 from vocabgame.printable import printable
 from vocabgame.quiz import Kind
+from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.screens.results import ResultsScreen, summary_text
-from vocabgame.ui.screens.round import Phase, RoundScreen
+from vocabgame.ui.screens.round import ROUND_KEYS, Phase, RoundScreen
 from vocabgame.ui.widgets.footer import KeysFooter
 
 
@@ -43,6 +46,22 @@ class ChallengeScreen(RoundScreen):
             Text(f"Q {status.number}/{status.total}   Score {self.challenge.score}{clock}")
         )
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # False hides the binding from the footer and the keys screen, and the key does nothing.
+        if action == "undo" and not self.round.rules.undo:
+            return False
+        return super().check_action(action, parameters)
+
+    def action_help(self) -> None:
+        # The keys screen lists the round's own bindings as declared: not those hidden here.
+        hidden = {
+            b.tooltip
+            for b in ROUND_KEYS
+            if isinstance(b, Binding) and self.check_action(*parse(b.action)[1:]) is False
+        }
+        rows = [row for row in active_key_rows(self) if row[1] not in hidden]
+        self.app.push_screen(HelpScreen("In a challenge", rows))
+
     def show_question(self) -> None:
         self.challenge.question()  # the countdown starts as the question goes up
         super().show_question()
@@ -54,9 +73,6 @@ class ChallengeScreen(RoundScreen):
         if question.kind == Kind.CHOICE and 0 <= index < len(question.choices):
             self.picked = index
             self._save(lambda: self.challenge.answer_choice(index))
-
-    def action_undo(self) -> None:
-        self.app.notify("No undo in a challenge: the clock has moved on.", timeout=3)
 
     def finish(self) -> None:
         result = self._stored(self.challenge.finish, "Challenge not saved")
