@@ -189,6 +189,46 @@ async def test_cram_by_keys_keeps_practice_and_leaves_the_cards(make_app) -> Non
     assert store.scoreboard.count() == 0
 
 
+async def end_early(pilot: Pilot) -> None:
+    """End the round from an answer's feedback, and confirm it."""
+    for key in ("q", "y"):
+        await pilot.press(key)
+        await pilot.pause()
+
+
+DEFAULT_NOTE = "A round counts for your day streak and best score when every question is answered"
+
+
+async def test_results_of_misses_and_cram_say_what_their_mode_counts_for(make_app) -> None:
+    """A misses review or a cram round counts for nothing and moves no due date: its results
+    say its mode's note, not the daily round's, and show no next review."""
+    app = make_app(start_round=True, size=3)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        await answer(pilot, app, False)  # one miss, then end the round early
+        await end_early(pilot)
+        assert isinstance(app.screen, ResultsScreen)
+        text = screen_text(app)
+        assert f"Every answer is saved. {DEFAULT_NOTE}." in text  # the daily round's own
+        assert "Next review" in text
+        await pilot.press("r")  # review the miss
+        await pilot.pause()
+        await play_round(pilot, app)
+        assert isinstance(app.screen, ResultsScreen)
+        text = screen_text(app)
+        assert "Reviewing your misses: answers are saved, due dates stay" in text
+        assert DEFAULT_NOTE not in text and "Next review" not in text
+    app = make_app(start_round=True, mode="cram", size=3)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        await answer(pilot, app, True)
+        await end_early(pilot)
+        assert isinstance(app.screen, ResultsScreen)
+        text = screen_text(app)
+        assert "Cram: answers are kept as practice, no due date moved" in text
+        assert DEFAULT_NOTE not in text and "Next review" not in text
+
+
 async def test_a_drill_by_keys_shows_the_distinction_and_retires_the_pair(make_app) -> None:
     from vocabgame.model import FaceKey
 

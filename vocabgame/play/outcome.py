@@ -89,6 +89,7 @@ class RoundSummary:
     previous_best: int | None
     new_best: bool
     next_due: datetime | None
+    mode: str  # the id of the mode played (its results' wording follows it)
 
     @property
     def accuracy(self) -> float:
