@@ -150,6 +150,48 @@ async def test_the_challenge_verdict_shows_the_points_given_with_the_time_bonus(
         assert not app._notifications  # the bonus is in the verdict, not in a toast
 
 
+async def test_the_challenge_results_show_one_score_the_runs(make_app, clock) -> None:
+    app = make_app(folders=INTERVIEW_DECKS, start_round=True, mode="challenge")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ChallengeScreen)
+        for _ in range(2):
+            clock.advance(seconds=3)
+            question = screen.challenge.question()
+            right = next(i for i, c in enumerate(question.choices) if c.value == question.answer)
+            await pilot.press(str(right + 1), "enter")
+            await pilot.pause()
+        assert isinstance(app.screen, ChallengeResultsScreen)
+        text = screen_text(app)
+        # 10 + 9 for time, then 12 (a streak of 1) + 9: the round's own 22 is nowhere
+        assert "Score        40\n" in text
+        assert text.count("Score") == 1 and "22" not in text
+        assert " 1.    40   2 of 2 right" in text
+
+
+async def test_an_abandoned_challenge_is_partial_and_no_high_score(make_app, clock) -> None:
+    app = make_app(folders=INTERVIEW_DECKS, start_round=True, mode="challenge")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ChallengeScreen)
+        question = screen.challenge.question()
+        right = next(i for i, c in enumerate(question.choices) if c.value == question.answer)
+        await pilot.press(str(right + 1), "enter")
+        await pilot.pause()
+        await pilot.press("q", "y")  # end the run after 1 of its 2 questions
+        await pilot.pause()
+        assert isinstance(app.screen, ChallengeResultsScreen)
+        text = screen_text(app)
+        assert "Partial run: 1 of 2 questions answered, so it is not in the table." in text
+        assert "New high score!" not in text and "1 of 1 right" not in text
+        assert "No runs yet: answer every question of a run to enter the table." in text
+        assert "a run enters the top-10 table only when every question is answered" in text
+    [run] = app.session.store.saved_reports.all("challenge")
+    assert (run.questions, run.body["score"], run.body["finished"]) == (1, 20, False)
+
+
 async def test_the_challenge_offers_no_undo_in_its_footer_or_keys_screen(make_app) -> None:
     from textual.widgets._footer import FooterKey
 

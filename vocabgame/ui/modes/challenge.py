@@ -83,19 +83,26 @@ class ChallengeScreen(RoundScreen):
 
 
 def table_text(result: ChallengeResult) -> Text:
+    """Where the run stands: a new high score, or that a run ended early is partial and not
+    in the table; then the table, this run's row marked. The score itself is the summary's."""
     text = Text()
     if result.new_high_score:
         text.append("New high score!", style="bold green")
         if result.previous_best is not None:
             text.append(f" (was {result.previous_best})", style="green")
         text.append("\n\n")
-    text.append("Challenge score  ", style="bold")
-    text.append(f"{result.score}")
+    elif not result.finished and result.summary.answered:
+        text.append("Partial run", style="bold yellow")
+        text.append(
+            f": {result.summary.answered} of {result.questions} questions answered, so it is "
+            "not in the table.\n\n"
+        )
     if result.timed_out:
-        text.append(f"   ({result.timed_out} ran out of time)", style="dim")
-    text.append("\n\nTop 10\n", style="bold")
+        count = result.timed_out
+        text.append(f"Time ran out on {count} question{'s' * (count != 1)}.\n\n", style="dim")
+    text.append("Top 10\n", style="bold")
     if not result.table:
-        text.append("No runs yet: answer at least one question to enter the table.\n")
+        text.append("No runs yet: answer every question of a run to enter the table.\n")
     for n, high in enumerate(result.table, 1):
         style = "bold green" if n == result.rank else ""
         text.append(
