@@ -299,6 +299,23 @@ async def test_a_drill_by_keys_shows_the_distinction_and_retires_the_pair(make_a
     assert session.start("drill") is None  # its only pair is retired; the deck has no groups
 
 
+async def test_the_drill_says_a_distinction_once_when_its_why_is_that_distinction(
+    make_app,
+) -> None:
+    """A confusable group's own question explains itself by the group's distinction: the
+    drill does not repeat it word for word under "What tells them apart"."""
+    app = make_app(folders=[DATA / "store-compat"], start_round=True, mode="drill")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, DrillScreen)
+        assert app.screen.round.question().key.item_id == "pd"  # the group's own cue
+        await answer(pilot, app, True)
+        text = screen_text(app)
+        distinction = "Prefill reads the prompt once; decode then makes one token per step."
+        assert f"Why: {distinction}" in text
+        assert text.count(distinction) == 1 and "What tells them apart" not in text
+
+
 async def test_the_home_screen_offers_each_mode_with_a_line_saying_what_it_is(make_app) -> None:
     from vocabgame.play.modes import pickable
     from vocabgame.ui.screens.modes import ModePickerScreen
