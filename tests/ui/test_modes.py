@@ -192,6 +192,18 @@ async def test_an_abandoned_challenge_is_partial_and_no_high_score(make_app, clo
     assert (run.questions, run.body["score"], run.body["finished"]) == (1, 20, False)
 
 
+async def test_the_challenge_status_says_the_question_in_the_rounds_words(make_app, clock) -> None:
+    app = make_app(folders=INTERVIEW_DECKS, start_round=True, mode="challenge")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, ChallengeScreen)
+        assert "Question 1 of 2   Score 0   Streak 0   30 s left" in screen_text(app)
+    app = make_app(folders=INTERVIEW_DECKS, start_round=True, mode="challenge")
+    async with app.run_test(size=(56, 30)) as pilot:  # narrow: the round's short form
+        await pilot.pause()
+        assert "Q 1/2  Score 0  Streak 0   30 s left" in screen_text(app)
+
+
 async def test_the_challenge_offers_no_undo_in_its_footer_or_keys_screen(make_app) -> None:
     from textual.widgets._footer import FooterKey
 

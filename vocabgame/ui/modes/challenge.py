@@ -7,6 +7,7 @@ interval); tests move the session clock and call `tick` themselves.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -25,7 +26,7 @@ from vocabgame.printable import printable
 from vocabgame.quiz import Kind
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.screens.results import ResultsScreen, summary_text
-from vocabgame.ui.screens.round import ROUND_KEYS, Phase, RoundScreen
+from vocabgame.ui.screens.round import ROUND_KEYS, Phase, RoundScreen, status_figures
 from vocabgame.ui.widgets.footer import KeysFooter
 
 
@@ -39,11 +40,10 @@ class ChallengeScreen(RoundScreen):
 
     def update_status(self) -> None:
         super().update_status()
-        status = self.round.status()
-        left = self.challenge.time_left() if self.phase is Phase.ASKING else None
-        clock = f"   {left:.0f} s left" if left is not None else ""
+        # The round's figures in the round's words, with the challenge's score (bonus in it).
+        status = replace(self.round.status(), score=self.challenge.score)
         self.query_one("#score", Static).update(
-            Text(f"Q {status.number}/{status.total}   Score {self.challenge.score}{clock}")
+            Text(status_figures(status, self.size.width) + self.clock_text())
         )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
