@@ -138,3 +138,21 @@ def test_stats_json_has_each_modes_best(tmp_path: Path, now: Now, capsys) -> Non
     assert modes["interview"] == {"reports": 0, "best_right": None}
     assert modes["learn"] == {"best_score": None}
     assert modes["drill"]["retired_pairs"] == 0
+
+
+def test_a_run_ended_early_is_kept_as_partial_and_stays_out_of_the_table(
+    tmp_path: Path, now: Now
+) -> None:
+    challenge = start(tmp_path, now, deck_id="facts", size=3)
+    challenge.answer_choice(right_index(challenge))  # at once: 10 and the whole bonus
+    challenge.advance()
+    result = challenge.finish()  # 1 of 3 answered
+    assert not result.finished and result.questions == 3
+    assert not result.new_high_score and result.rank is None and result.table == ()
+    assert result.summary.score == result.score == 20  # one score: the run's
+    [run] = session_of(challenge).store.saved_reports.all("challenge")
+    assert run.body["finished"] is False
+    from vocabgame.play.modes import MODES
+
+    store, settings = session_of(challenge).store, session_of(challenge).settings
+    assert MODES["challenge"].bests(store, settings) == {"runs": 1, "best_score": None}

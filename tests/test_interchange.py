@@ -394,6 +394,32 @@ def test_export_then_import_gives_back_the_terms(
         assert '- leading dash\t"Quoted" text, with a comma; and a semicolon' in lines
 
 
+def test_export_format_quizlet_writes_no_header_and_a_tsv_says_it_has_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Quizlet imports every line as a card, Anki's # lines too: --format quizlet writes the
+    two columns alone, and a plain .tsv export says it starts with Anki's header lines."""
+    source = tricky_deck(tmp_path / "tricky.yaml")
+    quizlet = tmp_path / "quizlet.tsv"
+    assert main(["export", str(source), "--format", "quizlet", "-o", str(quizlet)]) == 0
+    lines = quizlet.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == len(TRICKY) and all(line.count("\t") == 1 for line in lines)
+    assert not any(line.startswith("#") for line in lines)
+    assert "--format quizlet" not in capsys.readouterr().out
+    anki = tmp_path / "anki.tsv"
+    assert main(["export", str(source), "-o", str(anki)]) == 0
+    assert anki.read_text(encoding="utf-8").startswith("#separator:tab\n")
+    assert "for Quizlet, export with --format quizlet" in capsys.readouterr().out
+
+
+def test_the_readme_export_line_names_the_header_and_the_quizlet_format() -> None:
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    [line] = [n for n in readme.splitlines() if n.startswith("vocabgame export kv-cache")]
+    following = readme.splitlines()[readme.splitlines().index(line) + 1]
+    assert "Quizlet (.tsv)" not in line
+    assert "#separator" in line + following and "--format quizlet" in line + following
+
+
 def test_export_finds_a_deck_by_id_and_says_what_is_left_out(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -568,7 +594,7 @@ def test_an_older_schema_beside_a_deck_is_updated_and_a_foreign_file_kept(
     ("command", "words"),
     [
         ("import", ["#separator:", "FILE:LINE", "--force", "--title", "examples:"]),
-        ("export", ["--no-header", "Quizlet", "genanki", "updates the cards"]),
+        ("export", ["--no-header", "--format quizlet", "genanki", "updates the cards"]),
         ("schema", ["JSON Schema", "-o FILE"]),
     ],
 )

@@ -174,6 +174,106 @@ async def test_a_challenge_played_by_keys_with_a_countdown_and_a_high_score(
     assert [r.correct for r in store.answers.all()] == [True, False]
 
 
+async def test_the_challenge_verdict_shows_the_points_given_with_the_time_bonus(
+    make_app, clock
+) -> None:
+    """The verdict says what the answer added to the score, split into the right answer's
+    points and the time bonus; no toast says it instead."""
+    app = make_app(folders=INTERVIEW_DECKS, start_round=True, mode="challenge")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ChallengeScreen)
+        clock.advance(seconds=3)
+        question = screen.challenge.question()
+        right = next(i for i, c in enumerate(question.choices) if c.value == question.answer)
+        await pilot.press(str(right + 1))
+        await pilot.pause()
+        text = screen_text(app)
+        assert "✓ Right · +19 points (10 + 9 for time)" in text  # 27 s left of 30
+        assert "Score 19" in text
+        assert not app._notifications  # the bonus is in the verdict, not in a toast
+
+
+async def test_the_challenge_results_show_one_score_the_runs(make_app, clock) -> None:
+    app = make_app(folders=INTERVIEW_DECKS, start_round=True, mode="challenge")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ChallengeScreen)
+        for _ in range(2):
+            clock.advance(seconds=3)
+            question = screen.challenge.question()
+            right = next(i for i, c in enumerate(question.choices) if c.value == question.answer)
+            await pilot.press(str(right + 1), "enter")
+            await pilot.pause()
+        assert isinstance(app.screen, ChallengeResultsScreen)
+        text = screen_text(app)
+        # 10 + 9 for time, then 12 (a streak of 1) + 9: the round's own 22 is nowhere
+        assert "Score        40\n" in text
+        assert text.count("Score") == 1 and "22" not in text
+        assert " 1.    40   2 of 2 right" in text
+
+
+async def test_an_abandoned_challenge_is_partial_and_no_high_score(make_app, clock) -> None:
+    app = make_app(folders=INTERVIEW_DECKS, start_round=True, mode="challenge")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ChallengeScreen)
+        question = screen.challenge.question()
+        right = next(i for i, c in enumerate(question.choices) if c.value == question.answer)
+        await pilot.press(str(right + 1), "enter")
+        await pilot.pause()
+        await pilot.press("q", "y")  # end the run after 1 of its 2 questions
+        await pilot.pause()
+        assert isinstance(app.screen, ChallengeResultsScreen)
+        text = screen_text(app)
+        assert "Partial run: 1 of 2 questions answered, so it is not in the table." in text
+        assert "New high score!" not in text and "1 of 1 right" not in text
+        assert "No runs yet: answer every question of a run to enter the table." in text
+        assert "a run enters the top-10 table only when every question is answered" in text
+    [run] = app.session.store.saved_reports.all("challenge")
+    assert (run.questions, run.body["score"], run.body["finished"]) == (1, 20, False)
+
+
+async def test_the_challenge_status_says_the_question_in_the_rounds_words(make_app, clock) -> None:
+    app = make_app(folders=INTERVIEW_DECKS, start_round=True, mode="challenge")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, ChallengeScreen)
+        assert "Question 1 of 2   Score 0   Streak 0   30 s left" in screen_text(app)
+    app = make_app(folders=INTERVIEW_DECKS, start_round=True, mode="challenge")
+    async with app.run_test(size=(56, 30)) as pilot:  # narrow: the round's short form
+        await pilot.pause()
+        assert "Q 1/2  Score 0  Streak 0   30 s left" in screen_text(app)
+
+
+async def test_the_challenge_offers_no_undo_in_its_footer_or_keys_screen(make_app) -> None:
+    from textual.widgets._footer import FooterKey
+
+    from vocabgame.ui.screens.help import HelpScreen
+
+    app = make_app(folders=INTERVIEW_DECKS, start_round=True, mode="challenge")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ChallengeScreen)
+        question = screen.challenge.question()
+        await pilot.press(str(len(question.choices)))
+        await pilot.pause()
+        keys = {key.description for key in screen.query(FooterKey)}
+        assert "Flag" in keys and "Undo" not in keys
+        await pilot.press("u")  # the key does nothing: the answer stands
+        await pilot.pause()
+        assert screen.challenge.round.answered == 1 and app.screen is screen
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        text = screen_text(app)
+        assert "flag the question" in text and "undo" not in text.lower()
+
+
 async def test_cram_by_keys_keeps_practice_and_leaves_the_cards(make_app) -> None:
     app = make_app(start_round=True, mode="cram", size=3)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -186,6 +286,46 @@ async def test_cram_by_keys_keeps_practice_and_leaves_the_cards(make_app) -> Non
     store = app.session.store
     assert len(store.answers.all()) == 3 and store.schedules.cards() == {}
     assert store.scoreboard.count() == 0
+
+
+async def end_early(pilot: Pilot) -> None:
+    """End the round from an answer's feedback, and confirm it."""
+    for key in ("q", "y"):
+        await pilot.press(key)
+        await pilot.pause()
+
+
+DEFAULT_NOTE = "A round counts for your day streak and best score when every question is answered"
+
+
+async def test_results_of_misses_and_cram_say_what_their_mode_counts_for(make_app) -> None:
+    """A misses review or a cram round counts for nothing and moves no due date: its results
+    say its mode's note, not the daily round's, and show no next review."""
+    app = make_app(start_round=True, size=3)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        await answer(pilot, app, False)  # one miss, then end the round early
+        await end_early(pilot)
+        assert isinstance(app.screen, ResultsScreen)
+        text = screen_text(app)
+        assert f"Every answer is saved. {DEFAULT_NOTE}." in text  # the daily round's own
+        assert "Next review" in text
+        await pilot.press("r")  # review the miss
+        await pilot.pause()
+        await play_round(pilot, app)
+        assert isinstance(app.screen, ResultsScreen)
+        text = screen_text(app)
+        assert "Reviewing your misses: answers are saved, due dates stay" in text
+        assert DEFAULT_NOTE not in text and "Next review" not in text
+    app = make_app(start_round=True, mode="cram", size=3)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        await answer(pilot, app, True)
+        await end_early(pilot)
+        assert isinstance(app.screen, ResultsScreen)
+        text = screen_text(app)
+        assert "Cram: answers are kept as practice, no due date moved" in text
+        assert DEFAULT_NOTE not in text and "Next review" not in text
 
 
 async def test_a_drill_by_keys_shows_the_distinction_and_retires_the_pair(make_app) -> None:
@@ -214,6 +354,23 @@ async def test_a_drill_by_keys_shows_the_distinction_and_retires_the_pair(make_a
         assert "Retired (right in a row): Time per output token vs Time to first token." in text
     assert len(session.store.confusables.drill_answers()) == 3
     assert session.start("drill") is None  # its only pair is retired; the deck has no groups
+
+
+async def test_the_drill_says_a_distinction_once_when_its_why_is_that_distinction(
+    make_app,
+) -> None:
+    """A confusable group's own question explains itself by the group's distinction: the
+    drill does not repeat it word for word under "What tells them apart"."""
+    app = make_app(folders=[DATA / "store-compat"], start_round=True, mode="drill")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, DrillScreen)
+        assert app.screen.round.question().key.item_id == "pd"  # the group's own cue
+        await answer(pilot, app, True)
+        text = screen_text(app)
+        distinction = "Prefill reads the prompt once; decode then makes one token per step."
+        assert f"Why: {distinction}" in text
+        assert text.count(distinction) == 1 and "What tells them apart" not in text
 
 
 async def test_the_home_screen_offers_each_mode_with_a_line_saying_what_it_is(make_app) -> None:

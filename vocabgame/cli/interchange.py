@@ -1,5 +1,5 @@
 """Decks to and from other flashcard tools: `import` (a CSV or TSV of terms) and `export`
-(CSV, TSV or an Anki package)."""
+(CSV or TSV for Anki, TSV for Quizlet, or an Anki package)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from vocabgame.model import Deck
 
 EXPORT_FORMATS = {".csv": "csv", ".tsv": "tsv", ".txt": "tsv", ".apkg": "apkg"}
+QUIZLET = "quizlet"  # tab-separated, no header lines: Quizlet would import those as cards
 
 IMPORT_EPILOG = """\
 The separator is taken from an Anki "#separator:" line, else guessed among tab, comma and
@@ -37,8 +38,11 @@ examples:
 
 EXPORT_EPILOG = """\
 csv, tsv: Anki imports them as Basic notes (File > Import); the first lines tell Anki the
-  separator, that fields are plain text, the deck name and a third column of tags.
-  For Quizlet, use --format tsv --no-header and choose Tab and New line when importing.
+  separator, that fields are plain text, the deck name and a third column of tags
+  (#separator:, #html:, #deck:, ...). A .csv, .tsv or .txt output gets them by default.
+quizlet: the two columns alone, tab-separated, one card per line and no # lines (Quizlet
+  would import those as cards); choose Tab and New line when importing. The same as
+  --format tsv --no-header.
 apkg: an Anki package made with genanki (pip install 'vocabgame[anki]'); the term's caveat,
   example and sources go on the back too. Notes keep the same ids on every export, so
   importing a newer export into Anki updates the cards instead of adding copies.
@@ -46,7 +50,7 @@ Only terms are exported; confusables, scenarios and the other items stay in voca
 
 examples:
   vocabgame export kv-cache -o kv-cache.apkg
-  vocabgame export decks/serving.yaml --format tsv --no-header -o serving-quizlet.tsv
+  vocabgame export decks/serving.yaml --format quizlet -o serving-quizlet.tsv
 """
 
 
@@ -102,8 +106,9 @@ def export_options(p: argparse.ArgumentParser, settings: Settings) -> None:
     p.add_argument("deck", metavar="DECK", help="a deck id (see vocabgame decks) or a deck file")
     p.add_argument(
         "--format",
-        choices=("csv", "tsv", "apkg"),
-        help="what to write (default: from the output's extension: .csv, .tsv or .txt, .apkg)",
+        choices=("csv", "tsv", QUIZLET, "apkg"),
+        help="what to write (default: from the output's extension: .csv, .tsv or .txt, .apkg; "
+        f"these tables carry Anki's header lines, {QUIZLET} has none)",
     )
     p.add_argument(
         "-o", "--output", type=Path, required=True, metavar="FILE", help="the file to write"
@@ -124,7 +129,7 @@ def run_export(args: argparse.Namespace, where: Where) -> int:
 
 EXPORT = Command(
     "export",
-    "write a deck's terms as CSV, TSV or an Anki package",
+    "write a deck's terms as CSV or TSV (for Anki or Quizlet) or an Anki package",
     "Write a deck's terms for Anki or Quizlet: one card per term, the term on the front\n"
     "and the definition on the back.",
     export_options,
@@ -236,12 +241,13 @@ def cmd_export(
     force: bool,
     folders: list[Path],
 ) -> int:
-    """Write a deck's terms (a deck id or a deck file) as CSV, TSV or an Anki package."""
+    """Write a deck's terms (a deck id or a deck file) as CSV or TSV with Anki's header lines,
+    as Quizlet's TSV (no header), or as an Anki package."""
     from vocabgame.interchange import ExportError, apkg_bytes, table_text
 
     fmt = fmt or EXPORT_FORMATS.get(output.suffix.lower())
     if fmt is None:
-        err(f"{output}: say which format with --format csv, tsv or apkg")
+        err(f"{output}: say which format with --format csv, tsv, {QUIZLET} or apkg")
         return EXIT_USAGE
     if no_header and fmt == "apkg":
         err("--no-header is for csv and tsv, not apkg")
@@ -259,7 +265,8 @@ def cmd_export(
             data = apkg_bytes(deck, time.time())
         else:
             separator = "," if fmt == "csv" else "\t"
-            data = table_text(deck, separator, header=not no_header).encode("utf-8")
+            header = not no_header and fmt != QUIZLET
+            data = table_text(deck, separator, header=header).encode("utf-8")
     except ExportError as exc:
         err(str(exc))
         return EXIT_PROBLEM
@@ -273,6 +280,8 @@ def cmd_export(
             + (f" (not exported: {left})." if left else ".")
         )
     )
+    if fmt in ("csv", "tsv") and not no_header:
+        print(f"It starts with Anki's # header lines; for Quizlet, export with --format {QUIZLET}.")
     return EXIT_OK
 
 

@@ -29,6 +29,7 @@ class Outcome:
     # most what that one did (None: a first answer).
     first_points: int | None = None
     overridden: bool = False  # marked wrong, then counted as right by the player ("I was right")
+    time_bonus: int = 0  # points on top of `points` for answering fast (the challenge's)
 
     @property
     def next_due(self) -> datetime | None:
@@ -88,6 +89,7 @@ class RoundSummary:
     previous_best: int | None
     new_best: bool
     next_due: datetime | None
+    mode: str  # the id of the mode played (its results' wording follows it)
 
     @property
     def accuracy(self) -> float:

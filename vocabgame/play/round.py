@@ -379,4 +379,5 @@ class Round(Corrections):
             and self.score > 0
             and (previous_best is None or self.score > previous_best),
             next_due=next_due,
+            mode=self.rules.id,
         )

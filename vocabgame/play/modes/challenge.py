@@ -3,14 +3,15 @@ a time bonus, and a local top-10 table per deck.
 
 `ChallengeMode.start` returns a `Challenge` wrapping a `Round` whose clock is the countdown
 setting per question. Each answer is saved by the round as usual (the schedule learns from
-it); the challenge adds the time bonus, and `finish` keeps the run in the store's reports (mode "challenge") and returns
-its place in the table.
+it); the challenge adds the time bonus, and `finish` keeps the run in the store's reports
+(mode "challenge") and returns its place in the table. Only a finished run (every question
+answered) is in the table; one ended early is kept as partial, for the record.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -55,16 +56,26 @@ class HighScore:
 
 @dataclass(frozen=True, slots=True)
 class ChallengeResult:
-    summary: RoundSummary
+    summary: RoundSummary  # its score is the run's: the answers' points and the time bonus
     score: int
     table: tuple[HighScore, ...]  # the top 10 after this run, best first
-    rank: int | None  # this run's place in it (1-based), None: not in the top 10
+    rank: int | None  # this run's place in it (1-based), None: not in the top 10 (or partial)
     previous_best: int | None
     timed_out: int  # questions the countdown ran out on
+    questions: int = 0  # the questions of the run, answered or not
+
+    @property
+    def finished(self) -> bool:
+        """Every question was answered: only such a run is in the table."""
+        return self.summary.finished
 
     @property
     def new_high_score(self) -> bool:
-        return self.score > 0 and (self.previous_best is None or self.score > self.previous_best)
+        return (
+            self.finished
+            and self.score > 0
+            and (self.previous_best is None or self.score > self.previous_best)
+        )
 
 
 class ChallengeMode(Mode):
@@ -86,6 +97,10 @@ class ChallengeMode(Mode):
     picker = True
     undo = False  # the clock has moved on
     nothing_to_play = "No scenarios or claims here: the challenge asks only those."
+    results_note = (
+        "Every answer is saved and the schedule learns from it; a run enters the top-10 table "
+        "only when every question is answered."
+    )
 
     def plan(self, ctx: PlanContext) -> list[FaceKey]:
         ours = list(round_robin(ctx.decks, sections_with(self.asks or "")))
@@ -115,8 +130,16 @@ class ChallengeMode(Mode):
         runs = store.saved_reports.all(self.id)
         return {
             "runs": len(runs),
-            "best_score": max((int(r.body.get("score", 0)) for r in runs), default=None),
+            "best_score": max(
+                (int(r.body.get("score", 0)) for r in runs if counts(r.body)), default=None
+            ),
         }
+
+
+def counts(body: dict[str, Any]) -> bool:
+    """Whether a kept run is in the table: a finished one (runs kept before the table left
+    out partial runs say nothing, and count as they did)."""
+    return bool(body.get("finished", True))
 
 
 @dataclass(slots=True)
@@ -146,13 +169,14 @@ class Challenge:
 
     def answer_choice(self, index: int) -> Outcome:
         """Answer; a right answer scores its points and the time bonus, if still in time
-        (past the countdown the answer counts as the time running out)."""
+        (past the countdown the answer counts as the time running out). The outcome carries
+        the bonus (`Outcome.time_bonus`), so the verdict can say what was given."""
         left = self.time_left()
         outcome = self.round.answer_choice(index)
         bonus = time_bonus(left, self.seconds) if outcome.grade.correct else 0
         self.score += outcome.points + bonus
         self.bonuses.append(bonus)
-        return outcome
+        return replace(outcome, time_bonus=bonus)
 
     def time_out(self) -> Outcome:
         outcome = self.round.time_out()
@@ -166,13 +190,13 @@ class Challenge:
         runs = [
             HighScore(int(r.body.get("score", 0)), r.made_at, r.correct, r.questions, r.id)
             for r in self.context.store.saved_reports.all(ModeId.CHALLENGE)
-            if r.body.get("table") == self.table_key
+            if r.body.get("table") == self.table_key and counts(r.body)
         ]
         return tuple(sorted(runs, key=lambda h: (-h.score, h.at, h.report_id))[:TOP])
 
     def finish(self) -> ChallengeResult:
-        """End the run: keep it in the table (when anything was answered) and say where it
-        stands."""
+        """End the run: keep it (when anything was answered), in the table when every question
+        was answered, and say where it stands. The summary's score is the run's."""
         before = self.table()
         previous_best = before[0].score if before else None
         summary = self.round.finish()
@@ -191,11 +215,20 @@ class Challenge:
                     "title": self.round.title,
                     "score": self.score,
                     "timed_out": self.timed_out,
+                    "finished": summary.finished,
                 },
             )
         table = self.table()
         rank = next((n for n, h in enumerate(table, 1) if h.report_id == report_id), None)
-        return ChallengeResult(summary, self.score, table, rank, previous_best, self.timed_out)
+        return ChallengeResult(
+            replace(summary, score=self.score),
+            self.score,
+            table,
+            rank,
+            previous_best,
+            self.timed_out,
+            self.round.total,
+        )
 
 
 register(ChallengeMode())

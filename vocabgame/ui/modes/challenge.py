@@ -7,11 +7,14 @@ interval); tests move the session clock and call `tick` themselves.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from rich.text import Text
+from textual.actions import parse
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
@@ -21,8 +24,9 @@ from vocabgame.play.modes.challenge import Challenge, ChallengeResult
 from vocabgame.play.outcome import Outcome
 from vocabgame.printable import printable
 from vocabgame.quiz import Kind
+from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.screens.results import ResultsScreen, summary_text
-from vocabgame.ui.screens.round import Phase, RoundScreen
+from vocabgame.ui.screens.round import ROUND_KEYS, Phase, RoundScreen, status_figures
 from vocabgame.ui.widgets.footer import KeysFooter
 
 
@@ -36,12 +40,27 @@ class ChallengeScreen(RoundScreen):
 
     def update_status(self) -> None:
         super().update_status()
-        status = self.round.status()
-        left = self.challenge.time_left() if self.phase is Phase.ASKING else None
-        clock = f"   {left:.0f} s left" if left is not None else ""
+        # The round's figures in the round's words, with the challenge's score (bonus in it).
+        status = replace(self.round.status(), score=self.challenge.score)
         self.query_one("#score", Static).update(
-            Text(f"Q {status.number}/{status.total}   Score {self.challenge.score}{clock}")
+            Text(status_figures(status, self.size.width) + self.clock_text())
         )
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # False hides the binding from the footer and the keys screen, and the key does nothing.
+        if action == "undo" and not self.round.rules.undo:
+            return False
+        return super().check_action(action, parameters)
+
+    def action_help(self) -> None:
+        # The keys screen lists the round's own bindings as declared: not those hidden here.
+        hidden = {
+            b.tooltip
+            for b in ROUND_KEYS
+            if isinstance(b, Binding) and self.check_action(*parse(b.action)[1:]) is False
+        }
+        rows = [row for row in active_key_rows(self) if row[1] not in hidden]
+        self.app.push_screen(HelpScreen("In a challenge", rows))
 
     def show_question(self) -> None:
         self.challenge.question()  # the countdown starts as the question goes up
@@ -55,14 +74,6 @@ class ChallengeScreen(RoundScreen):
             self.picked = index
             self._save(lambda: self.challenge.answer_choice(index))
 
-    def show_feedback(self, outcome: Outcome) -> None:
-        super().show_feedback(outcome)
-        if self.challenge.bonuses and self.challenge.bonuses[-1]:
-            self.app.notify(f"Time bonus +{self.challenge.bonuses[-1]}", timeout=2)
-
-    def action_undo(self) -> None:
-        self.app.notify("No undo in a challenge: the clock has moved on.", timeout=3)
-
     def finish(self) -> None:
         result = self._stored(self.challenge.finish, "Challenge not saved")
         if result is not None:
@@ -72,19 +83,26 @@ class ChallengeScreen(RoundScreen):
 
 
 def table_text(result: ChallengeResult) -> Text:
+    """Where the run stands: a new high score, or that a run ended early is partial and not
+    in the table; then the table, this run's row marked. The score itself is the summary's."""
     text = Text()
     if result.new_high_score:
         text.append("New high score!", style="bold green")
         if result.previous_best is not None:
             text.append(f" (was {result.previous_best})", style="green")
         text.append("\n\n")
-    text.append("Challenge score  ", style="bold")
-    text.append(f"{result.score}")
+    elif not result.finished and result.summary.answered:
+        text.append("Partial run", style="bold yellow")
+        text.append(
+            f": {result.summary.answered} of {result.questions} questions answered, so it is "
+            "not in the table.\n\n"
+        )
     if result.timed_out:
-        text.append(f"   ({result.timed_out} ran out of time)", style="dim")
-    text.append("\n\nTop 10\n", style="bold")
+        count = result.timed_out
+        text.append(f"Time ran out on {count} question{'s' * (count != 1)}.\n\n", style="dim")
+    text.append("Top 10\n", style="bold")
     if not result.table:
-        text.append("No runs yet: answer at least one question to enter the table.\n")
+        text.append("No runs yet: answer every question of a run to enter the table.\n")
     for n, high in enumerate(result.table, 1):
         style = "bold green" if n == result.rank else ""
         text.append(

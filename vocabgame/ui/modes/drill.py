@@ -47,7 +47,7 @@ class DrillScreen(RoundScreen):
             show_urls=self.show_urls,
         )
         told = self.drill.distinction(self.outcome.question.key)
-        if told and told != self.outcome.grade.distinction:
+        if told and not said(told, self.outcome):
             text = Text("\nWhat tells them apart\n", style="bold")
             text.append(told)
             body = Group(body, text)
@@ -65,6 +65,16 @@ class DrillScreen(RoundScreen):
                     drill_note(summary, retired),
                 )
             )
+
+
+def said(text: str, outcome: Outcome) -> bool:
+    """Whether the feedback already says `text` (as its distinction or in its explanation,
+    the `Why:` of a confusable group's own question), spacing aside."""
+    words = " ".join(text.split())
+    grade = outcome.grade
+    return words == " ".join((grade.distinction or "").split()) or words in " ".join(
+        grade.explanation.split()
+    )
 
 
 def drill_note(summary: RoundSummary, retired: list[str]) -> str:

@@ -12,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from vocabgame.play import RoundSummary
+from vocabgame.play.modes import MODES, Mode, ModeId
 from vocabgame.printable import printable
 from vocabgame.timefmt import duration, until
 from vocabgame.ui.host import Host, host
@@ -19,7 +20,15 @@ from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.widgets.footer import KeysFooter
 
 
+def summary_mode(summary: RoundSummary) -> Mode:
+    """The mode the round was played in (the daily round's, for an id no longer registered)."""
+    return MODES.get(summary.mode) or MODES[ModeId.LEARN]
+
+
 def summary_text(summary: RoundSummary, now: datetime) -> Text:
+    """The round's figures, the next review (when the mode moves due dates), the mode's note
+    on what the round counts for, and what was missed."""
+    mode = summary_mode(summary)
     text = Text()
     title = "Round complete" if summary.finished else "Round ended early"
     text.append(f"{title}: {summary.deck_title}\n\n", style="bold")
@@ -44,15 +53,14 @@ def summary_text(summary: RoundSummary, now: datetime) -> Text:
         text.append(f"{summary.best_streak} in a row\n")
         text.append("Time         ", style="bold")
         text.append(f"{duration(summary.seconds)}\n")
-    if summary.next_due is not None:
+    if summary.next_due is not None and mode.updates_schedule:
         text.append("Next review  ", style="bold")
         text.append(f"{until(summary.next_due, now)}\n")
-    if not summary.finished and summary.answered:
-        text.append(
-            "\nEvery answer is saved. A round counts for your day streak and best score "
-            "when every question is answered.\n",
-            style="dim",
-        )
+    if summary.answered and (not summary.finished or not mode.keeps_round):
+        # A kept round ended early is told what would have counted; a mode whose rounds
+        # count for nothing says so whenever it ends.
+        saved = "Every answer is saved. " if mode.keeps_round else ""
+        text.append(f"\n{saved}{mode.results_note}\n", style="dim")
     if summary.missed:
         count = len(summary.missed)
         text.append(f"\nMissed {count} question{'s' * (count != 1)}\n", style="bold")

@@ -229,7 +229,8 @@ def marked_choices(question: Question, picked: int | None) -> MarkedChoices:
 
 
 def verdict_text(outcome: Outcome) -> Text:
-    """One line: right or not (or the grade given to a recall), and the points."""
+    """One line: right or not (or the grade given to a recall), and the points given, split
+    into the answer's and the time bonus when there is one."""
     grade = outcome.grade
     if outcome.self_graded:
         text = Text(f"You graded it {RATING_NAMES[grade.rating]}", style="bold")
@@ -244,8 +245,11 @@ def verdict_text(outcome: Outcome) -> Text:
         ]
         if right:
             text.append(f" · the answer is {right[0]}", style="bold")
-    if outcome.points:
-        text.append(f" · +{outcome.points} points", style="green")
+    given = outcome.points + outcome.time_bonus
+    if given:
+        text.append(f" · +{given} points", style="green")
+    if outcome.time_bonus:
+        text.append(f" ({outcome.points} + {outcome.time_bonus} for time)", style="green")
     return text
 
 
