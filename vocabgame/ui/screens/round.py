@@ -473,7 +473,7 @@ class RoundScreen(Screen[None]):
 
         def noted(note: str | None) -> None:
             # A key pressed with the one that closed the note must not answer the question.
-            self.view.shown_at = time.monotonic()
+            self.view.hold()
             if note is None:
                 say(f"Flagged {key.item_id} for the deck's author.")
             elif self._stored(lambda: self.round.flag(note), "Note not saved") is not None:
