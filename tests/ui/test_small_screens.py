@@ -104,3 +104,34 @@ async def test_on_a_40x12_terminal_the_home_screen_has_room_for_six_decks(make_a
         table = app.screen.query_one("#decks", DataTable)
         assert table.region.height >= 7  # its header and six rows
         assert "Due: to review now" in str(app.screen.query_one("#intro-short", Static).content)
+
+
+def lines(app: VocabApp, selector: str) -> list[str]:
+    """The lines a widget draws, as text."""
+    widget = app.screen.query_one(selector)
+    return [widget.render_line(y).text.rstrip() for y in range(widget.size.height)]
+
+
+@pytest.mark.parametrize("size", [(60, 20), (80, 24)], ids=["60x20", "80x24"])
+async def test_the_labs_charts_keep_their_columns_over_their_batch_labels(make_app, size) -> None:
+    app = make_app(open_lab=True)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        for chart in ("#lab-tpot-chart", "#lab-throughput-chart"):
+            drawn = lines(app, chart)
+            assert drawn[0].startswith(("TPOT by batch", "Tokens/s by batch"))
+            # The last line labels the columns, the smallest batch first: no line wrapped.
+            assert drawn[-1].split()[:3] == ["1", "4", "16"] and "1k" in drawn[-1], drawn
+        assert not app.screen.query_one("#lab-no-room").display
+
+
+async def test_on_a_short_terminal_the_lab_says_its_charts_need_more_rows(make_app) -> None:
+    app = make_app(open_lab=True)
+    async with app.run_test(size=(40, 12)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        assert not app.screen.query_one("#lab-charts").display
+        assert on_screen(app, "#lab-no-room")
+        assert "The charts need 20 rows." in lines(app, "#lab-no-room")[0]
+        assert on_screen(app, "#lab-figures") and on_screen(app, "#lab-side")
