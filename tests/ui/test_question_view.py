@@ -5,13 +5,14 @@ time, and an empty typed answer is refused with the same sentence."""
 from __future__ import annotations
 
 from vocabgame.quiz import Kind
+from vocabgame.ui.app import VocabApp
 from vocabgame.ui.modes.interview import InterviewScreen
 from vocabgame.ui.screens.round import RoundScreen
 from vocabgame.ui.widgets.question import EMPTY
 
 from ..conftest import DATA
 from .conftest import screen_text
-from .test_play import skip_to
+from .test_play import answer, skip_to
 
 INTERVIEW_DECKS = [DATA / "interview"]
 
@@ -35,13 +36,56 @@ async def test_the_interview_takes_no_key_in_a_new_questions_settle_time(make_ap
         await _choice_question(pilot, app)
         asked = len(app.screen.interview.asked)
         app.settle_seconds = 30  # as slow to settle as a person is to read
+        app.screen.view.hold()  # the question goes up again, as after a dialog
         await pilot.press("1")
         await pilot.pause()
         assert len(app.screen.interview.asked) == asked  # the key arrived too soon
+        assert dimmed(app)  # ... and the choices said so
         app.screen.view.shown_at -= 100  # ... and now the question has been up for long
         await pilot.press("1")
         await pilot.pause()
         assert len(app.screen.interview.asked) == asked + 1
+
+
+def dimmed(app: VocabApp) -> bool:
+    """Whether the choices on screen are drawn as taking no keys yet."""
+    return app.screen.query_one("#choices").has_class("settling")
+
+
+async def test_a_new_questions_choices_are_dim_until_they_take_keys(make_app) -> None:
+    """A key in a new question's settle time is not taken, and the choices show it: dim from
+    the moment the question goes up until the settle time has passed, then as usual, and a
+    key then answers."""
+    app = make_app(start_round=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await skip_to(pilot, app, Kind.CHOICE)
+        assert not dimmed(app)  # no settle time (the tests' default): never dim
+        await answer(pilot, app, True)
+        app.settle_seconds = 1.0
+        screen = app.screen
+        assert isinstance(screen, RoundScreen)
+        while True:  # on to the next choice question, pressing Enter as a player would
+            await pilot.press("enter")
+            await pilot.pause()
+            question = screen.round.question()
+            assert question is not None
+            if question.kind == Kind.CHOICE:
+                break
+            app.settle_seconds = 0
+            await answer(pilot, app, True)
+            app.settle_seconds = 1.0
+        answered = app.session.store.answers.count()
+        assert dimmed(app)
+        await pilot.press("1")
+        await pilot.pause()
+        assert app.session.store.answers.count() == answered  # too soon: not taken
+        assert dimmed(app)
+        await pilot.pause(1.2)  # the settle time passes
+        assert not dimmed(app)
+        await pilot.press("1")
+        await pilot.pause()
+        assert app.session.store.answers.count() == answered + 1
 
 
 async def test_both_screens_refuse_an_empty_typed_answer_in_the_same_words(make_app) -> None:

@@ -1,5 +1,6 @@
 """Pictures of the screens a player sees most: at 80x24, and the round at 60x20 and 40x12,
-where the question must stay in view. Review the SVGs as pictures after
+where the question must stay in view, and the home and keys screens at 40x12, the smallest
+terminal the game fits. Review the SVGs as pictures after
 `pytest --snapshot-update tests/ui`."""
 
 from __future__ import annotations
@@ -39,6 +40,20 @@ async def _right(pilot: Pilot) -> None:
 
 def test_home(snap_compare, make_app) -> None:
     assert snap_compare(make_app(), terminal_size=(80, 24))
+
+
+def test_home_at_40x12(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=(40, 12))
+
+
+def test_keys_at_40x12(snap_compare, make_app) -> None:
+    async def keys(pilot: Pilot) -> None:
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        await pilot.pause()
+
+    assert snap_compare(make_app(), terminal_size=(40, 12), run_before=keys)
 
 
 def test_settings(snap_compare, make_app) -> None:

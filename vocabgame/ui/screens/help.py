@@ -1,6 +1,8 @@
 """The keys of the screen in front, in a modal that any key closes. Built from the screen's
 active bindings (each binding's tooltip says what it does), so it cannot drift from them; in
-a browser it leaves out the keys that browsers take for themselves."""
+a browser it leaves out the keys that browsers take for themselves. On a terminal too small
+for them all, the keys scroll (↑ ↓ PgUp PgDn) under their title, and the line saying how to
+close stays in view."""
 
 from __future__ import annotations
 
@@ -11,8 +13,8 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
-from textual.events import Key
+from textual.containers import Vertical, VerticalScroll
+from textual.events import Key, Resize
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
@@ -91,10 +93,17 @@ class HelpScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
     HelpScreen > Vertical {
-        width: 76; height: auto; max-height: 100%; padding: 0 1;
+        width: 76; max-width: 100%; height: auto; max-height: 100%; padding: 0 1;
         border: round $accent; background: $surface;
     }
+    HelpScreen VerticalScroll { height: auto; scrollbar-size-vertical: 1; }
+    HelpScreen #keys-title { text-style: underline; }
     """
+    CLOSE = "Press any key to close."
+    # When the keys scroll, longest first: the first that fits is shown.
+    CLOSE_SCROLLING = ("↑ ↓ PgDn: more keys · any other key closes.", "↓: more · other keys close.")
+    CHROME = 4  # the box's border (2) and the lines above and below the keys
+    SCROLL_KEYS = {"up", "down", "pageup", "pagedown", "home", "end"}
 
     def __init__(self, title: str, rows: list[tuple[str, str]]) -> None:
         super().__init__()
@@ -103,17 +112,38 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         table = Table.grid(padding=(0, 2))
-        table.add_column(style="bold")
+        table.add_column(style="bold", no_wrap=True)
         table.add_column()
-        table.add_row(Text(self.title_text, style="underline"), "")
         for keys, what in self.rows:
             table.add_row(keys, what)
         with Vertical():
-            yield Static(table)
-            yield Static("Press any key to close.", classes="dim")
+            yield Static(Text(self.title_text), id="keys-title")
+            with VerticalScroll(can_focus=False):
+                yield Static(table)
+            yield Static(self.CLOSE, id="close", classes="dim")
+
+    def on_resize(self, event: Resize) -> None:
+        # The keys take what the terminal has left under the title and over the last line.
+        self.query_one(VerticalScroll).styles.max_height = max(1, event.size.height - self.CHROME)
+        self.call_after_refresh(self._say_how_to_close)
+
+    def _say_how_to_close(self) -> None:
+        close = self.query_one("#close", Static)
+        if self.query_one(VerticalScroll).max_scroll_y:
+            room = close.content_region.width
+            close.update(
+                next((t for t in self.CLOSE_SCROLLING if len(t) <= room), self.CLOSE_SCROLLING[-1])
+            )
+        else:
+            close.update(self.CLOSE)
 
     def on_key(self, event: Key) -> None:
         event.stop()
+        keys = self.query_one(VerticalScroll)
+        if event.key in self.SCROLL_KEYS and keys.max_scroll_y:
+            action = {"pageup": "page_up", "pagedown": "page_down"}.get(event.key, event.key)
+            getattr(keys, f"scroll_{action}")(animate=False)
+            return
         self.dismiss()
 
     def on_click(self) -> None:

@@ -27,6 +27,9 @@ LEGEND = (
     "Counts are questions (a term is asked 3 ways). Due: to review now. New: never "
     "answered, playable today ({limit} new items a deck a day)."
 )
+# On a short terminal: two lines at 40 columns, where the whole legend takes four of the few
+# left for the decks.
+SHORT_LEGEND = "Counts are questions. Due: to review now. New: never answered."
 REFRESH_SECONDS = 60  # due counts move with the clock while the screen is open
 WIDE = 120  # from this width the details stand beside the table, not under it
 
@@ -125,6 +128,7 @@ class HomeScreen(Screen[None]):
         with Vertical(id="home"):
             yield Static(id="streak")
             yield Static(id="intro")
+            yield Static(Text(SHORT_LEGEND), id="intro-short")
             with Horizontal(id="main"):
                 yield DataTable(id="decks", cursor_type="row", zebra_stripes=True)
                 yield Static(id="details")

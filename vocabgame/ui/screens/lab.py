@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -32,7 +32,7 @@ from vocabgame.ui.screens.card import CardScreen
 from vocabgame.ui.screens.challenge import ChallengeScreen
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.widgets.footer import KeysFooter
-from vocabgame.ui.widgets.lab_chart import COMPUTE_STYLE, MEMORY_STYLE, column_chart, memory_bar
+from vocabgame.ui.widgets.lab_chart import COMPUTE_STYLE, MEMORY_STYLE, ColumnChart, memory_bar
 from vocabgame.ui.widgets.title import TitleBar
 
 TP_STEPS = (1, 2, 4, 8)
@@ -79,6 +79,11 @@ LEGEND = Text.assemble(
     ("██", f"{MEMORY_STYLE} reverse"),
     " this batch",
 )
+# Narrower than the whole legend: its keys alone (the charts' titles say what is drawn).
+SHORT_LEGEND = LEGEND[len("Decode, per batch: ") :]
+CHARTS_NEED = 20  # rows: below that the charts give way to a line saying so
+NO_ROOM = Text("The charts need 20 rows.", style="dim")
+NARROW = 60  # columns: below that the working goes under the figures, not beside them
 ORDER = tuple(key for _, keys in SECTIONS for key in keys)
 FIRST = "tpot"
 
@@ -162,7 +167,14 @@ class LabScreen(Screen[None]):
             yield Static(id="lab-tpot-chart")
             yield Static(id="lab-throughput-chart")
         yield Static(id="lab-memory")
+        yield Static(NO_ROOM, id="lab-no-room")
         yield KeysFooter()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.height < CHARTS_NEED, "short")
+        self.set_class(event.size.width < NARROW, "narrow")
+        legend = LEGEND if event.size.width - 2 >= LEGEND.cell_len else SHORT_LEGEND
+        self.query_one("#lab-legend", Static).update(legend)
 
     def on_mount(self) -> None:
         self.title = "Serving lab"
@@ -256,10 +268,10 @@ class LabScreen(Screen[None]):
         head_t = f"TPOT by batch{': ' + now['tpot'].shown() if now else ''}"
         head_r = f"Tokens/s by batch{': ' + fmt(now.value('throughput')) if now else ''}"
         self.query_one("#lab-tpot-chart", Static).update(
-            column_chart(head_t, tpot, self.setup.batch)
+            ColumnChart(head_t, tpot, self.setup.batch)
         )
         self.query_one("#lab-throughput-chart", Static).update(
-            column_chart(head_r, thr, self.setup.batch)
+            ColumnChart(head_r, thr, self.setup.batch)
         )
         s = self.setup
         weights = s.model.params_b * {"bf16": 2, "fp8": 1, "int8": 1, "int4": 0.5}[s.weights] / s.tp

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rich.table import Table
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -34,7 +34,7 @@ class ModePickerScreen(ModalScreen[str | None]):
         border: round $accent; background: $surface;
     }
     ModePickerScreen #modes-title { text-style: bold; }
-    ModePickerScreen OptionList { height: auto; max-height: 20; border: none; }
+    ModePickerScreen OptionList { height: auto; border: none; scrollbar-size-vertical: 1; }
     ModePickerScreen #keys { color: $text-muted; }
     """
     BINDINGS = [
@@ -57,12 +57,26 @@ class ModePickerScreen(ModalScreen[str | None]):
                 *(Option(mode_option(n, m), id=m.id) for n, m in enumerate(self.modes, 1)),
                 id="modes",
             )
-            yield Static(
-                Text(f"1–{len(self.modes)} or ↑ ↓ and Enter: play   Escape: back"), id="keys"
-            )
+            yield Static(id="keys")
 
     def on_mount(self) -> None:
         self.query_one("#modes", OptionList).focus()
+
+    def on_resize(self, event: events.Resize) -> None:
+        # The modes take what the terminal has left under the title and over the keys line
+        # (and the box's border and the list's focus border): past that they scroll, and
+        # the keys stay in view.
+        self.query_one("#modes", OptionList).styles.max_height = max(3, event.size.height - 6)
+        # The keys on one line: the longest that fits the box (its border and padding: 4).
+        n = len(self.modes)
+        keys = (
+            f"1–{n} or ↑ ↓ and Enter: play   Escape: back",
+            f"1–{n} ↑ ↓ Enter: play · Esc: back",
+        )
+        room = min(event.size.width, 90) - 4
+        self.query_one("#keys", Static).update(
+            Text(next((k for k in keys if len(k) <= room), keys[-1]))
+        )
 
     def action_pick(self, number: int) -> None:
         if number <= len(self.modes):

@@ -79,6 +79,8 @@ class Phase(Enum):
     FEEDBACK = "feedback"  # an answer was saved; its feedback is showing
 
 
+ESCAPE = "clear what you typed; pressed again, end the round early"
+
 # The round's keys; letters type while an answer is typed, so undo and flag have F2 and F4 (and
 # Ctrl+Z and Ctrl+F in a terminal; browsers take those for themselves).
 ROUND_KEYS: list[BindingType] = [
@@ -123,12 +125,12 @@ ROUND_KEYS: list[BindingType] = [
         tooltip="after an answer: show or hide the sources' full addresses",
     ),
     Binding("q", "end", "End round", tooltip="end the round early (every answer is kept)"),
-    Binding(
-        "escape",
-        "escape",
-        show=False,
-        tooltip="clear what you typed; pressed again, end the round early",
-    ),
+    # Escape, three ways: while an answer is typed the footer says what it does (letters
+    # type, so it is the way out): clear what is typed, or end the round with nothing typed;
+    # elsewhere it ends the round as q does, unshown. The first one the screen allows runs.
+    Binding("escape", "clear", "Clear", tooltip=ESCAPE),
+    Binding("escape", "leave", "End round", tooltip=ESCAPE),
+    Binding("escape", "end", show=False, tooltip=ESCAPE),
     Binding("question_mark", "help", "Keys", tooltip="these keys"),
 ]
 
@@ -151,6 +153,7 @@ class RoundScreen(Screen[None]):
         self._marks: tuple[Question, dict[int, Marks]] | None = None
         self.show_urls = False  # the sources' full addresses, toggled with l
         self.feedback_at = 0.0  # monotonic time the last feedback went up
+        self._typed_any = False  # whether the answer box had text, for the footer's Escape
 
     @property
     def vocab(self) -> Host:
@@ -474,7 +477,7 @@ class RoundScreen(Screen[None]):
 
         def noted(note: str | None) -> None:
             # A key pressed with the one that closed the note must not answer the question.
-            self.view.shown_at = time.monotonic()
+            self.view.hold()
             if note is None:
                 say(f"Flagged {named} for the deck's author.")
             elif self._stored(lambda: self.round.flag(note), "Note not saved") is not None:
@@ -509,12 +512,32 @@ class RoundScreen(Screen[None]):
             ended,
         )
 
-    def action_escape(self) -> None:
-        """Escape clears a typed answer first; with nothing typed it ends the round."""
-        answer = self.query_one("#answer", Input)
-        if self.focused is answer and answer.value:
-            answer.value = ""
-            return
+    def typing(self) -> str | None:
+        """What is typed in the answer box, while it has the focus (None otherwise)."""
+        focused = self.focused
+        return focused.value if isinstance(focused, Input) and focused.id == "answer" else None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Escape's shown bindings: one at a time, and only while an answer is typed.
+        if action == "clear":
+            return bool(self.typing())
+        if action == "leave":
+            return self.typing() == ""
+        return True
+
+    @on(Input.Changed, "#answer")
+    def _typed(self, event: Input.Changed) -> None:
+        # The footer's Escape says Clear once something is typed, End round when it is not.
+        if bool(event.value) != self._typed_any:
+            self._typed_any = bool(event.value)
+            self.refresh_bindings()
+
+    def action_clear(self) -> None:
+        """Escape with an answer typed: clear it."""
+        self.query_one("#answer", Input).value = ""
+
+    def action_leave(self) -> None:
+        """Escape with nothing typed: end the round."""
         self.action_end()
 
     def action_help(self) -> None:

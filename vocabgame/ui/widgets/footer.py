@@ -1,20 +1,67 @@
 """The footer every screen shows: Textual's, rebuilt once per frame however often the keys
-change in it.
+change in it, and cut to the width of the terminal so the keys to leave and to list the
+rest (q, Escape, ?) are always among those shown.
 
 Textual's `Footer` remounts all its keys each time the screen's bindings change; opening the
 home screen changes them several times before its first frame (focus, the highlighted row,
-the keys a row allows), and each rebuild mounts a dozen widgets."""
+the keys a row allows), and each rebuild mounts a dozen widgets. And it lays its keys out in
+a row that scrolls: on a narrow terminal the last ones (? and q) fell off its right end."""
 
 from __future__ import annotations
 
+from textual.app import ComposeResult
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+# The keys kept however narrow the footer: the ways out, and the one that lists every key.
+KEPT = frozenset({"question_mark", "q", "escape"})
+PALETTE = "-command-palette"  # the class of the command palette's key (Ctrl+P)
+
+
+def key_cells(key: FooterKey) -> int:
+    """The cells `key` takes in the footer: its key, its description and their padding (the
+    command palette's key also its border)."""
+    cells = len(key.key_display) + 2 + (len(key.description) + 1 if key.description else 0)
+    return cells + (2 if key.has_class(PALETTE) else 0)
+
+
+def fit(keys: list[FooterKey], width: int) -> list[FooterKey]:
+    """The keys that fit in `width` cells, in their order: all of them if they fit, else
+    without the command palette's key (the keys screen names it), then without the other
+    keys from the last, until they fit. The `KEPT` keys stay."""
+    if sum(map(key_cells, keys)) <= width:
+        return keys
+    shown = [k for k in keys if not k.has_class(PALETTE)]
+    dropped = [k for k in reversed(shown) if k.key not in KEPT]
+    while sum(map(key_cells, shown)) > width and dropped:
+        shown.remove(dropped.pop(0))
+    return shown
 
 
 class KeysFooter(Footer):
-    """A `Footer` whose rebuilds wait for the next refresh and collapse into one."""
+    """A `Footer` whose rebuilds wait for the next refresh and collapse into one, and whose
+    keys fit its width (`fit`)."""
 
     _rebuild_pending = False
+    _width = 0  # the terminal's width the keys were last fitted to
+
+    def compose(self) -> ComposeResult:
+        keys: list[Widget] = list(super().compose())
+        plain = [k for k in keys if isinstance(k, FooterKey)]
+        if len(plain) != len(keys):  # grouped keys: Textual's own layout, which scrolls
+            yield from keys
+            return
+        self._width = self.app.size.width
+        yield from fit(plain, self._width)
+
+    def on_resize(self) -> None:
+        # Another width may fit more keys, or fewer (the first layout is no other width).
+        width = self.app.size.width
+        if self._bindings_ready and width != self._width and not self._rebuild_pending:
+            self._rebuild_pending = True
+            self.call_after_refresh(self._rebuild)
 
     def bindings_changed(self, screen: Screen[object]) -> None:
         self._bindings_ready = True

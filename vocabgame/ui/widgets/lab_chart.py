@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.text import Text
 
 from vocabgame.lab.model import fmt
@@ -45,9 +47,31 @@ def column_chart(
                 style += " reverse"
             out.append(cell, style=style)
     out.append("\n")
+    every = 2 if width >= 2 else 4  # a label per so many columns: room for "256 "
     for i, (batch, _, _) in enumerate(points):
-        out.append(_label(batch).ljust(width * 2)[: width * 2] if i % 2 == 0 else "")
+        out.append(_label(batch).ljust(width * every)[: width * every] if i % every == 0 else "")
     return out
+
+
+class ColumnChart:
+    """A `column_chart` drawn as wide as it has room for: columns of 3 cells, or of 2 or 1
+    on a narrow terminal, so a line never wraps and the columns stay over their labels."""
+
+    def __init__(
+        self, title: str, points: Sequence[tuple[int, float | None, bool]], current: int
+    ) -> None:
+        self.title, self.points, self.current = title, points, current
+
+    def chart(self, width: int) -> Text:
+        """The chart in `width` cells (its title may wrap; its columns do not)."""
+        column = max(1, min(3, width // max(1, len(self.points))))
+        return column_chart(self.title, self.points, self.current, width=column)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(len(self.points), 3 * len(self.points))
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.chart(options.max_width)
 
 
 def memory_bar(weights: float, kv: float, usable: float, total: float, width: int = 20) -> Text:

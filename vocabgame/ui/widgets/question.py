@@ -17,11 +17,13 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Input, Static
 
 from vocabgame.printable import printable
 from vocabgame.quiz import Kind, Question
 from vocabgame.store import StoreError
+from vocabgame.ui.host import host
 from vocabgame.ui.widgets.choices import ChoiceList
 
 T = TypeVar("T")
@@ -32,6 +34,7 @@ PLACEHOLDERS = {
     Kind.RECALL: "Think of your answer (notes optional), then Enter to reveal",
 }
 EMPTY = "Type an answer first, then press Enter."
+SETTLING = "settling"  # the choice list's class while it takes no keys: drawn dim
 
 
 class QuestionView:
@@ -42,6 +45,7 @@ class QuestionView:
         # arrived with the one that left the last question must not answer this one unseen.
         self.armed = False
         self.shown_at = 0.0  # monotonic time the question went up
+        self._settle_timer: Timer | None = None  # undims the choices once they take keys
 
     def compose(self) -> ComposeResult:
         yield Static(id="label")
@@ -70,11 +74,41 @@ class QuestionView:
         else:
             self.choices.clear_options()
         self.armed = False
+        self.hold()
+
+    def hold(self) -> None:
+        """Start the settle time again (a key pressed with the one that closed a dialog must
+        not answer): the choices are drawn dim until it has passed and they take keys."""
         self.shown_at = time.monotonic()
+        if self._settle_timer is not None:
+            self._settle_timer.stop()
+            self._settle_timer = None
+        if self.armed:
+            self._undim_after_settling()
+        elif self._settle_seconds() > 0:
+            self.choices.add_class(SETTLING)
 
     def arm(self) -> None:
-        """The question is painted: it takes answers (after the settle time)."""
+        """The question is painted: it takes answers once the settle time has passed, and
+        its choices, dim until then, are drawn as usual."""
         self.armed = True
+        self._undim_after_settling()
+
+    def _settle_seconds(self) -> float:
+        return host(self.screen.app).settle_seconds
+
+    def _undim_after_settling(self) -> None:
+        left = self._settle_seconds() - (time.monotonic() - self.shown_at)
+        if left <= 0:
+            self.choices.remove_class(SETTLING)
+            return
+        self.choices.add_class(SETTLING)
+        # Once per question, not per key: a class change restyles the whole list.
+        self._settle_timer = self.screen.set_timer(left, self._settled)
+
+    def _settled(self) -> None:
+        self._settle_timer = None
+        self.choices.remove_class(SETTLING)
 
     def ready(self, settle_seconds: float) -> bool:
         """Whether the question may take an answer: painted, and up long enough that a key
