@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
@@ -38,3 +41,23 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+
+def confirm_end(app: App[Any], answered: int, end: Callable[[], None]) -> None:
+    """Ask before ending a round with `answered` answers given (`end` it if the player is
+    sure); every answer is saved either way."""
+
+    def ended(sure: bool | None) -> None:
+        if sure:
+            end()
+
+    app.push_screen(
+        ConfirmScreen(
+            "End this round now?",
+            f"Your {answered} answer{'s' * (answered != 1)} so far "
+            f"{'are' if answered != 1 else 'is'} saved either way.",
+            yes="End round",
+            no="Keep playing",
+        ),
+        ended,
+    )

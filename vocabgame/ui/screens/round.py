@@ -20,13 +20,12 @@ from textual.screen import Screen
 from textual.widgets import Input, OptionList, ProgressBar, Static
 
 from vocabgame.play import Outcome, Round, Status
-from vocabgame.play.overview import label
 from vocabgame.printable import printable
 from vocabgame.quiz import Kind, Question, Refused
 from vocabgame.store import StoreError
 from vocabgame.ui.host import Host, host
-from vocabgame.ui.screens.confirm import ConfirmScreen
-from vocabgame.ui.screens.flag_note import FlagNoteScreen
+from vocabgame.ui.screens.confirm import confirm_end
+from vocabgame.ui.screens.flag_note import toggle_flag
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.screens.results import ResultsScreen
 from vocabgame.ui.widgets.choices import ChoiceList, Marks
@@ -463,27 +462,8 @@ class RoundScreen(Screen[None]):
             self.show_feedback(outcome)
 
     def action_flag(self) -> None:
-        toggled = self._stored(self.round.toggle_flag, "Flag not saved")
-        if toggled is None:
-            return
-        named, flagged = label(self.round.context.decks, toggled[0]), toggled[1]  # as asked
-
-        def say(message: str) -> None:
-            self.app.notify(printable(message), timeout=3, markup=False)
-
-        if not flagged:
-            say(f"Unflagged {named}: its flag is taken back.")
-            return
-
-        def noted(note: str | None) -> None:
-            # A key pressed with the one that closed the note must not answer the question.
-            self.view.hold()
-            if note is None:
-                say(f"Flagged {named} for the deck's author.")
-            elif self._stored(lambda: self.round.flag(note), "Note not saved") is not None:
-                say(f"Flagged {named} with your note. Thank you.")
-
-        self.app.push_screen(FlagNoteScreen(named), noted)
+        """Flag the question (or take its flag back), with a note if the player likes."""
+        toggle_flag(self, self.round, self.view)
 
     def action_links(self) -> None:
         if self.phase is Phase.FEEDBACK:
@@ -494,23 +474,8 @@ class RoundScreen(Screen[None]):
         """End the round; once something was answered, ask first (a stray q is easy)."""
         if self.round.answered == 0:
             self.finish()
-            return
-        count = self.round.answered
-
-        def ended(sure: bool | None) -> None:
-            if sure:
-                self.finish()
-
-        self.app.push_screen(
-            ConfirmScreen(
-                "End this round now?",
-                f"Your {count} answer{'s' * (count != 1)} so far {'are' if count != 1 else 'is'} "
-                "saved either way.",
-                yes="End round",
-                no="Keep playing",
-            ),
-            ended,
-        )
+        else:
+            confirm_end(self.app, self.round.answered, self.finish)
 
     def typing(self) -> str | None:
         """What is typed in the answer box, while it has the focus (None otherwise)."""
