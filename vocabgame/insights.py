@@ -77,10 +77,18 @@ class Insights:
     confusions: tuple[Confusion, ...] = ()
     modes: dict[str, int] = field(default_factory=dict)  # best finished-round score per mode
     flags: int = 0
+    # faces due at this moment (overdue included): what home and a round count as due
+    due_now: int = 0
 
     @property
     def due_today(self) -> int:
+        """Faces due by the end of today: due now, and falling due later today."""
         return self.forecast[0][1] if self.forecast else 0
+
+    @property
+    def due_later_today(self) -> int:
+        """Faces not due yet that fall due before today ends."""
+        return self.due_today - self.due_now
 
     @property
     def due_tomorrow(self) -> int:
@@ -222,6 +230,7 @@ def collect(
         confusions=confusions(decks, wrong),
         modes=modes,
         flags=flags,
+        due_now=sum(1 for _, due, _ in cards if due <= now),
     )
 
 

@@ -49,7 +49,7 @@ async def test_after_a_fortnight_the_screen_shows_the_figures_worked_out_by_hand
         text = screen_text(app)
         assert "Stats: Serving basics" in text
         assert "6 of 10 questions answered at least once" in text
-        assert "Due today 0 · tomorrow 0 · this week 0" in text
+        assert "Due now 0 · later today 0 · tomorrow 0 · this week 0" in text
         assert "True retention 98% (65/66) over 30 days · desired 90%" in text
         assert "Above target" in text
         assert "Day streak 5 · longest 8" in text

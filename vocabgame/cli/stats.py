@@ -164,7 +164,8 @@ def print_summary(console: Console, view: Overview) -> None:
         ("Questions seen", f"{figures.seen} of {figures.total}"),
         (
             "Due",
-            f"{figures.due_today} today, {figures.due_tomorrow} tomorrow, "
+            f"{figures.due_now} now, {figures.due_later_today} later today, "
+            f"{figures.due_tomorrow} tomorrow, "
             f"{figures.due_this_week} this week",
         ),
         ("Next 14 days", " ".join(str(n) for _, n in figures.forecast)),

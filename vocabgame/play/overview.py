@@ -161,6 +161,8 @@ def as_json(view: Overview) -> dict[str, object]:
         "seen": figures.seen,
         "total": figures.total,
         "due_today": figures.due_today,
+        "due_now": figures.due_now,
+        "due_later_today": figures.due_later_today,
         "due_tomorrow": figures.due_tomorrow,
         "due_this_week": figures.due_this_week,
         "forecast": [{"day": day.isoformat(), "due": n} for day, n in figures.forecast],

@@ -76,14 +76,23 @@ def heatmap(daily: Sequence[tuple[date, int]]) -> Text:
     return text
 
 
-def forecast_labels(forecast: Sequence[tuple[date, int]]) -> Text:
-    """The counts under the forecast's bars, then the days (today first)."""
+def forecast_fit(forecast: Sequence[tuple[date, int]], width: int) -> tuple[int, int]:
+    """How many days of the forecast fit in `width` cells, and the cells a day takes: BAR,
+    or one more than the widest count, so that no count runs into the next."""
+    cell = max(BAR, max((len(str(n)) for _, n in forecast), default=0) + 1)
+    return max(1, min(len(forecast), width // cell)), cell
+
+
+def forecast_labels(forecast: Sequence[tuple[date, int]], cell: int = BAR) -> Text:
+    """The counts under the forecast's bars, then the days (today first, in bold: it
+    includes what is overdue)."""
     text = Text()
     for _, n in forecast:
-        text.append(f"{n:^{BAR}}")
+        text.append(f"{n:^{cell}}")
     text.append("\n")
     for i, (day, _) in enumerate(forecast):
-        text.append(f"{'now' if i == 0 else day.strftime('%a')[:2]:^{BAR}}", style="dim")
+        label = "today" if i == 0 and cell >= 5 else day.strftime("%a")[:2]
+        text.append(f"{label:^{cell}}", style="bold" if i == 0 else "dim")
     return text
 
 
@@ -96,10 +105,12 @@ def top_text(view: Overview, title: str) -> Text:
     text.append(f"{f.seen} of {f.total} questions answered at least once\n")
     if f.total == 0:
         text.append("Nothing to count here yet.\n", style="dim")
+    # "now" as home and a round count it; the rest of today apart, as the forecast's first day
     text.append(
-        f"Due today {f.due_today} · tomorrow {f.due_tomorrow} · this week {f.due_this_week}\n"
+        f"Due now {f.due_now} · later today {f.due_later_today} · tomorrow {f.due_tomorrow}"
+        f" · this week {f.due_this_week}\n"
     )
-    text.append("Next 14 days:", style="bold")
+    text.append("Due each day from today (overdue in today's):", style="bold")
     return text
 
 
@@ -240,12 +251,30 @@ class StatsScreen(Screen[None]):
         view = self.vocab.session.insights(self.deck_id, self.tag)
         self.view = view
         self.query_one("#top", Static).update(top_text(view, printable(self.scope_title())))
-        self.query_one("#forecast", Sparkline).data = [n for _, n in view.figures.forecast]
-        self.query_one("#forecast-days", Static).update(forecast_labels(view.figures.forecast))
+        self.draw_forecast()
         self.query_one("#retention", Static).update(retention_text(view))
         self.query_one("#heatmap", Static).update(heatmap(view.figures.daily))
         self.query_one("#stats-details", Static).update(details_text(view))
         self.refresh_bindings()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.draw_forecast)
+
+    def draw_forecast(self) -> None:
+        """The forecast's bars and counts, as many days as fit the width (a count never
+        wraps under another day's label)."""
+        if self.view is None:
+            return
+        labels = self.query_one("#forecast-days", Static)
+        # Before the first layout the width is not known yet: the screen's less the padding
+        # and the scroll bar.
+        width = labels.content_region.width or self.app.size.width - 4
+        days, cell = forecast_fit(self.view.figures.forecast, width)
+        shown = self.view.figures.forecast[:days]
+        chart = self.query_one("#forecast", Sparkline)
+        chart.styles.width = days * cell
+        chart.data = [n for _, n in shown]
+        labels.update(forecast_labels(shown, cell))
 
     # -- keys -------------------------------------------------------------------------------
 

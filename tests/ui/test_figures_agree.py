@@ -1,0 +1,99 @@
+"""The figures one screen gives agree with another's and with what a round then holds: home,
+the stats screen (opened with t) and `vocabgame stats --json`, after rounds played by keys."""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from datetime import UTC
+
+import pytest
+from textual.pilot import Pilot
+
+import vocabgame.play
+from vocabgame.cli import main
+from vocabgame.ui.app import VocabApp
+from vocabgame.ui.screens.home import HomeScreen
+from vocabgame.ui.screens.results import ResultsScreen
+from vocabgame.ui.screens.stats import StatsScreen
+
+from ..conftest import DATA
+from .conftest import screen_text
+from .test_play import play_round
+
+
+@pytest.fixture
+def stats_json(data_dir, clock, monkeypatch, capsys):
+    """`vocabgame stats --json ARGS` on the test's data folder, at the test's clock."""
+    monkeypatch.setattr(
+        vocabgame.play,
+        "open_session",
+        functools.partial(vocabgame.play.open_session, clock=clock, tz=UTC),
+    )
+
+    def run(*args: str) -> dict:
+        capsys.readouterr()
+        folders = ["--data-dir", str(data_dir), "--decks", str(DATA / "ui")]
+        assert main(["stats", "--json", *folders, *args]) == 0
+        return json.loads(capsys.readouterr().out)
+
+    return run
+
+
+async def _round(pilot: Pilot, app: VocabApp) -> None:
+    """Enter on home, every answer right, back home from the results."""
+    await pilot.press("enter")
+    await pilot.pause()
+    await play_round(pilot, app)
+    assert isinstance(app.screen, ResultsScreen)
+    await pilot.press("escape")
+    await pilot.pause()
+    assert isinstance(app.screen, HomeScreen)
+
+
+async def _stats(pilot: Pilot, app: VocabApp) -> str:
+    await pilot.press("t")
+    await pilot.pause()
+    assert isinstance(app.screen, StatsScreen)
+    return screen_text(app)
+
+
+async def test_due_now_is_one_figure_on_home_the_stats_screen_and_in_json(
+    make_app, clock, stats_json
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await _round(pilot, app)  # six new questions, each due again in minutes
+        assert "0 due now" in screen_text(app)
+        text = await _stats(pilot, app)
+        assert "Due now 0 · later today 6 · tomorrow 0" in text
+        await pilot.press("escape")
+        await pilot.pause()
+        clock.advance(hours=1)  # now they are due
+        app.screen.refresh_home()
+        await pilot.pause()
+        assert "6 due now" in screen_text(app)
+        assert "Due now 6 · later today 0" in await _stats(pilot, app)
+    out = stats_json("--deck", "serving")
+    assert out["decks"][0]["due"] == out["due_now"] == 6
+    assert (out["due_later_today"], out["due_today"]) == (0, 6)
+    assert out["forecast"][0]["due"] == out["due_today"]
+
+
+@pytest.mark.parametrize("width", [40, 60, 80])
+async def test_the_forecast_counts_fit_under_their_days(make_app, clock, width) -> None:
+    app = make_app()
+    async with app.run_test(size=(width, 30)) as pilot:
+        await pilot.pause()
+        await _round(pilot, app)
+        await _stats(pilot, app)
+        await pilot.pause()
+        days = app.screen.query_one("#forecast-days")
+        lines = [line.rstrip() for line in str(days.render()).splitlines()]
+        assert len(lines) == 2, lines  # the counts on one line, the days on the next
+        counts, labels = lines
+        assert len(counts) <= days.content_region.width >= len(labels)
+        assert counts.split()[0] == "6"
+        assert len(counts.split()) == len(re.findall(r"\S+", labels))
