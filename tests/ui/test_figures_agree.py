@@ -97,3 +97,40 @@ async def test_the_forecast_counts_fit_under_their_days(make_app, clock, width) 
         assert len(counts) <= days.content_region.width >= len(labels)
         assert counts.split()[0] == "6"
         assert len(counts.split()) == len(re.findall(r"\S+", labels))
+
+
+def _row(app: VocabApp):
+    return next(r for r in app.screen.home.decks if r.id == "serving")
+
+
+async def test_a_cram_round_moves_no_count_of_new_or_started_items(
+    make_app, clock, stats_json
+) -> None:
+    app = make_app()
+    app.session.change_settings(app.session.settings.changed(new_per_day=2, round_size=6))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await _round(pilot, app)  # the two new items the day allows
+        before = _row(app)
+        assert (before.seen, before.new, before.started_today) == (2, 2, 2)
+        await pilot.press("g", "5")  # cram: the four items never started are asked too
+        await pilot.pause()
+        crammed = {k.item_id for k in app.screen.round.queue}
+        assert len(crammed) == 6
+        await play_round(pilot, app)
+        await pilot.press("escape")
+        await pilot.pause()
+        after = _row(app)
+        assert (after.seen, after.new, after.started_today) == (2, 2, 2)
+        assert (after.new_items_left, after.unstarted_items) == (0, 4)
+        text = screen_text(app)
+        assert "2 of 10 questions answered at least once" in text
+        assert "New items started today: 2 of 2 allowed" in text
+        assert "2 of 10 questions answered at least once" in await _stats(pilot, app)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("enter")  # the next learn round starts no crammed item
+        await pilot.pause()
+        assert {k.item_id for k in app.screen.round.queue} <= {"ttft", "blank-reply"}
+    deck = stats_json("--deck", "serving")["decks"][0]
+    assert (deck["seen"], deck["new"], deck["new_items_left"], deck["unstarted"]) == (2, 2, 0, 4)

@@ -1,6 +1,9 @@
 """Per item, what the triggers keep from the answers (when it was first answered, its faces
 scheduled) and each deck's kept order of new items: what the home screen and round planning
-read instead of the answers."""
+read instead of the answers.
+
+An item is started once a face of it has a schedule: answers that move no schedule (cram,
+a drill, misses again) leave it new, so practice moves no count of new or started items."""
 
 from __future__ import annotations
 
@@ -13,26 +16,32 @@ from itertools import filterfalse, islice
 from vocabgame.store.errors import StoreDamaged, StoreError
 from vocabgame.store.part import Part, reads
 
+# An item is started once a face of it has a schedule ({0}: the table's alias and a dot).
+_STARTED = "{0}reviews > 0 AND {0}faces > 0"
+
 
 class Items(Part):
     """Per item, what the triggers keep from its answers; each deck's kept order of new items."""
 
     @reads
     def first_seen(self) -> dict[tuple[str, str], datetime]:
-        """When each item (deck id, item id) was first answered."""
-        rows = self.conn.execute("SELECT deck_id, item_id, first_at FROM items WHERE reviews > 0")
+        """When each started item (deck id, item id) was first answered."""
+        rows = self.conn.execute(
+            f"SELECT deck_id, item_id, first_at FROM items WHERE {_STARTED.format('')}"
+        )
         return {(d, i): datetime.fromisoformat(at) for d, i, at in rows}
 
     @reads
     def deck_summary(self, deck_id: str, live: str) -> tuple[int, int, int]:
         """For one deck's live items (`live`: a JSON object of item id -> number of faces, in
-        the order new items start): the items answered at least once, their faces with a
+        the order new items start): the items started, their faces with a
         schedule (at most the item's faces now) and all their faces. One indexed join, done
         by SQLite, whatever the number of items."""
         row = self.conn.execute(
             "SELECT COUNT(*), COALESCE(SUM(MIN(i.faces, j.value)), 0),"
             " COALESCE(SUM(j.value), 0) FROM json_each(?) AS j"  # CROSS JOIN: parse it once
-            " CROSS JOIN items AS i ON i.deck_id = ? AND i.item_id = j.key WHERE i.reviews > 0",
+            " CROSS JOIN items AS i ON i.deck_id = ? AND i.item_id = j.key"
+            f" WHERE {_STARTED.format('i.')}",
             (live, deck_id),
         ).fetchone()
         return int(row[0]), int(row[1]), int(row[2])
@@ -40,32 +49,35 @@ class Items(Part):
     @reads
     def first_unstarted(self, deck_id: str, live: str, count: int) -> list[tuple[str, int]]:
         """The first `count` items of `live` (as in `deck_summary`) never answered, in order,
-        with their number of faces."""
+        with their number of faces (never started: answered, if at all, in practice only)."""
         if count <= 0:
             return []
         rows = self.conn.execute(
             "SELECT j.key, j.value FROM json_each(?) AS j WHERE NOT EXISTS (SELECT 1 FROM items"
-            " AS i WHERE i.deck_id = ? AND i.item_id = j.key AND i.reviews > 0) LIMIT ?",
+            f" AS i WHERE i.deck_id = ? AND i.item_id = j.key AND {_STARTED.format('i.')})"
+            " LIMIT ?",
             (live, deck_id, count),
         )
         return [(item, int(n)) for item, n in rows]
 
     @reads
     def scheduled_below(self, deck_id: str, faces: int) -> list[tuple[str, int]]:
-        """The deck's items answered at least once with fewer than `faces` faces scheduled,
-        each with its number of scheduled faces."""
+        """The deck's started items with fewer than `faces` faces scheduled, each with its
+        number of scheduled faces."""
         rows = self.conn.execute(
-            "SELECT item_id, faces FROM items WHERE deck_id = ? AND reviews > 0 AND faces < ?",
+            f"SELECT item_id, faces FROM items WHERE deck_id = ? AND {_STARTED.format('')}"
+            " AND faces < ?",
             (deck_id, faces),
         )
         return [(item, int(n)) for item, n in rows]
 
     @reads
     def started_ids(self, deck_id: str) -> set[str]:
-        """The ids of the deck's items answered at least once (one row: SQLite gathers them
-        into a JSON array, quicker to read than a row per item)."""
+        """The ids of the deck's started items (one row: SQLite gathers them into a JSON array,
+        quicker to read than a row per item)."""
         row = self.conn.execute(
-            "SELECT json_group_array(item_id) FROM items WHERE deck_id = ? AND reviews > 0",
+            "SELECT json_group_array(item_id) FROM items WHERE deck_id = ?"
+            f" AND {_STARTED.format('')}",
             (deck_id,),
         ).fetchone()
         return set(json.loads(row[0]))
@@ -126,8 +138,10 @@ class Items(Part):
         return list(islice(filterfalse(started.__contains__, order), count))
 
     def _unstarted_in_kept_order(self, deck_id: str, digest: str, count: int) -> list[str] | None:
-        """The first `count` items never answered in the deck's kept order, or None when the
-        order kept is not the one `digest` names."""
+        """The first `count` items never started in the deck's kept order, or None when the
+        order kept is not the one `digest` names. The kept order marks an item started at its
+        first answer (its triggers); those answered in practice only are read apart (the
+        deck's items, as `scheduled_below` reads them) and put back in their place."""
         with self.snapshot() as conn:
             row = conn.execute(
                 "SELECT digest FROM item_orders WHERE deck_id = ?", (deck_id,)
@@ -135,19 +149,26 @@ class Items(Part):
             if row is None or row[0] != digest:
                 return None
             rows = conn.execute(
-                "SELECT item_id FROM item_order WHERE deck_id = ? AND started = 0"
+                "SELECT position, item_id FROM item_order WHERE deck_id = ? AND started = 0"
                 " ORDER BY position LIMIT ?",
                 (deck_id, count),
-            )
-            return [item_id for (item_id,) in rows]
+            ).fetchall()
+            rows += conn.execute(
+                "SELECT o.position, o.item_id FROM items AS i CROSS JOIN item_order AS o"
+                " ON o.deck_id = i.deck_id AND o.item_id = i.item_id"
+                " WHERE i.deck_id = ? AND i.reviews > 0 AND i.faces <= 0",
+                (deck_id,),
+            ).fetchall()
+            return [item_id for _, item_id in sorted(rows)[:count]]
 
     @reads
     def started_since(self, moment: datetime) -> dict[str, int]:
-        """Per deck, the items first answered at or after `moment`: a range of the index
-        items_first, counted here (grouped by SQLite, the count would walk every item in
+        """Per deck, the started items first answered at or after `moment`: a range of the
+        index items_first, counted here (grouped by SQLite, the count would walk every item in
         deck order instead)."""
         rows = self.conn.execute(
-            "SELECT deck_id FROM items WHERE reviews > 0 AND julianday(first_at) >= julianday(?)",
+            "SELECT deck_id FROM items WHERE reviews > 0 AND julianday(first_at) >= julianday(?)"
+            " AND faces > 0",
             (moment.isoformat(),),
         )
         return dict(Counter(deck_id for (deck_id,) in rows))
