@@ -134,3 +134,26 @@ async def test_a_cram_round_moves_no_count_of_new_or_started_items(
         assert {k.item_id for k in app.screen.round.queue} <= {"ttft", "blank-reply"}
     deck = stats_json("--deck", "serving")["decks"][0]
     assert (deck["seen"], deck["new"], deck["new_items_left"], deck["unstarted"]) == (2, 2, 0, 4)
+
+
+async def test_home_promises_no_more_than_the_round_plays_once_new_items_are_used_up(
+    make_app, clock
+) -> None:
+    """With 2 new items a day and rounds of 6, what is left today can take more rounds than
+    one (a round asks one question per item): home says what is left and that a round asks
+    one per item, and promises no round of a size the round does not have."""
+    app = make_app()
+    app.session.change_settings(app.session.settings.changed(new_per_day=2, round_size=6))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await _round(pilot, app)  # the day's 2 new items
+        clock.advance(hours=1)  # their questions are due again
+        app.screen.refresh_home()
+        await pilot.pause()
+        text = screen_text(app)
+        offer = re.search(r"Enter: play on \((\d+) questions? left today, one per item", text)
+        assert offer is not None, text
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen.round.total <= int(offer.group(1))
+        assert "Enter: the" not in text  # the old offer named a round the round was not

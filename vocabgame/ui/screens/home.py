@@ -47,7 +47,11 @@ def details_text(row: DeckSummary) -> Text:
             text.append("Pick a deck to learn more of it today.")
         if row.due or row.new:
             left = row.due + row.new
-            text.append(f" · Enter: the {left} question{'s' * (left != 1)} left", style="bold")
+            # A round asks one question per item, so what is left may take more than one.
+            questions = f"{left} question{'s' * (left != 1)}"
+            text.append(
+                f" · Enter: play on ({questions} left today, one per item a round)", style="bold"
+            )
         elif row.seen:
             text.append(" · p: a practice round", style="bold")
         text.append("\n")
