@@ -12,6 +12,7 @@ from vocabgame.ui.screens.home import HomeScreen
 from vocabgame.ui.screens.round import RoundScreen
 
 from ..conftest import DATA
+from ..test_session import answer as answer_round
 from .conftest import screen_text
 from .test_play import answer
 
@@ -89,3 +90,29 @@ async def test_enter_asks_the_highlighted_terms_questions_and_moves_no_due_date(
     assert store.schedules.cards() == {}  # read, then asked at once: kept as practice
     last = store.answers.all()[-1]
     assert last.key.item_id == "tpot" and last.mode == ModeId.CRAM
+
+
+# -- 18: how much today holds, from the player's own answer times --------------------------------
+
+
+async def test_home_says_what_today_holds_in_minutes_from_the_players_answer_times(
+    make_app, clock
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        # 10 new questions at a new player's 12 seconds each.
+        assert "Today: 0 due · 10 new · about 2 minutes" in screen_text(app)
+        rnd = app.session.start_round("serving", size=3)
+        for _ in range(3):
+            rnd.question()
+            clock.advance(seconds=60)  # a slow player: a minute a question
+            answer_round(rnd, True)
+            rnd.advance()
+        rnd.finish()
+        app.screen.refresh_home()
+        await pilot.pause()
+        home = app.session.home()
+        left = home.decks[0].due + home.decks[0].new
+        assert home.seconds_per_question == 60
+        assert f"about {left} minutes" in screen_text(app)

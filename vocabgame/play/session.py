@@ -25,7 +25,13 @@ from vocabgame.deck.cache import DECK_CACHE, DeckCache
 from vocabgame.kinds import faces
 from vocabgame.model import Deck, FaceKey
 from vocabgame.play.context import NO_LIMITS, Limits, RoundContext
-from vocabgame.play.home import LEARN_MORE, Home, deck_rows, first_problem_per_file
+from vocabgame.play.home import (
+    LEARN_MORE,
+    Home,
+    deck_rows,
+    first_problem_per_file,
+    seconds_per_question,
+)
 from vocabgame.play.modes import (
     EVERY_DECK,
     MODES,
@@ -263,6 +269,7 @@ class Session:
             reviews=self.store.answers.count(),
             new_per_day=self.new_per_day,
             problems=first_problem_per_file(self.catalog.problems),
+            seconds_per_question=seconds_per_question(self.store.answers.recent_response_ms()),
         )
 
     # -- rounds -------------------------------------------------------------------------------

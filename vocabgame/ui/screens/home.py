@@ -216,7 +216,11 @@ class HomeScreen(Screen[None]):
         streak = f"Day streak: {days} day{'s' * (days != 1)}" if days else "Day streak: none"
         self.query_one("#intro", Static).update(Text(LEGEND.format(limit=home.new_per_day)))
         answers = f"{home.reviews} answer{'s' * (home.reviews != 1)} so far"
-        self.query_one("#streak", Static).update(Text(f"{streak} · {answers}"))
+        line = f"{streak} · {answers}"
+        if home.decks:  # on a short screen, today's work alone: one line left for the decks
+            short = self.has_class("short")
+            line = home.today() if short else f"Today: {home.today()} · {line}"
+        self.query_one("#streak", Static).update(Text(line))
         table = cast("DataTable[Text]", self.query_one("#decks", DataTable))
         keep = table.cursor_row
         table.clear()
