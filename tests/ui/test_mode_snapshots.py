@@ -19,6 +19,7 @@ from vocabgame.ui.app import VocabApp
 from vocabgame.ui.modes.challenge import ChallengeResultsScreen, ChallengeScreen
 from vocabgame.ui.modes.drill import DrillScreen
 from vocabgame.ui.modes.interview import InterviewReportScreen, InterviewScreen
+from vocabgame.ui.screens.browse import BrowseScreen
 from vocabgame.ui.screens.help import HelpScreen
 from vocabgame.ui.screens.home import HomeScreen
 from vocabgame.ui.screens.modes import ModePickerScreen
@@ -86,6 +87,17 @@ def test_keys_on_the_home_screen(snap_compare, make_app, size) -> None:
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(pilot.app.screen, HelpScreen)
+
+    assert snap(snap_compare, make_app(), size, play)
+
+
+@BOTH
+def test_browse_a_deck(snap_compare, make_app, size) -> None:
+    async def play(pilot: Pilot) -> None:
+        await pilot.pause()
+        await pilot.press("b")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, BrowseScreen)
 
     assert snap(snap_compare, make_app(), size, play)
 

@@ -6,12 +6,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from statistics import median
 
 from vocabgame.model import Deck
 from vocabgame.problems import Problem
 from vocabgame.settings import Settings
 from vocabgame.stats import DeckStats
 
+# A new player's seconds a question, until answers of their own say otherwise: reading a
+# question, four choices and the feedback after it.
+DEFAULT_SECONDS_PER_QUESTION = 12.0
 LEARN_MORE = 10  # new items "learn more today" adds to a deck's limit for the day
 
 
@@ -55,6 +59,23 @@ class Home:
     reviews: int
     new_per_day: int = Settings().new_per_day
     problems: tuple[str, ...] = ()  # one line per deck file that could not be loaded
+    seconds_per_question: float = DEFAULT_SECONDS_PER_QUESTION  # the player's median
+
+    def today(self) -> str:
+        """What today holds, for every deck together: "5 due · 20 new · about 6 minutes"."""
+        if not self.decks:
+            return ""
+        row = self.decks[0]  # all decks together when there are several, else the one deck
+        questions = row.due + row.new
+        if not questions:
+            return "nothing due or new today"
+        minutes = max(1, round(questions * self.seconds_per_question / 60))
+        return f"{row.due} due · {row.new} new · about {minutes} minute{'s' * (minutes != 1)}"
+
+
+def seconds_per_question(recent_ms: Sequence[int]) -> float:
+    """The median of the player's recent answer times, in seconds (the default with none)."""
+    return median(recent_ms) / 1000 if recent_ms else DEFAULT_SECONDS_PER_QUESTION
 
 
 def deck_rows(

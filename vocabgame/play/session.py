@@ -25,7 +25,13 @@ from vocabgame.deck.cache import DECK_CACHE, DeckCache
 from vocabgame.kinds import faces
 from vocabgame.model import Deck, FaceKey
 from vocabgame.play.context import NO_LIMITS, Limits, RoundContext
-from vocabgame.play.home import LEARN_MORE, Home, deck_rows, first_problem_per_file
+from vocabgame.play.home import (
+    LEARN_MORE,
+    Home,
+    deck_rows,
+    first_problem_per_file,
+    seconds_per_question,
+)
 from vocabgame.play.modes import (
     EVERY_DECK,
     MODES,
@@ -263,6 +269,7 @@ class Session:
             reviews=self.store.answers.count(),
             new_per_day=self.new_per_day,
             problems=first_problem_per_file(self.catalog.problems),
+            seconds_per_question=seconds_per_question(self.store.answers.recent_response_ms()),
         )
 
     # -- rounds -------------------------------------------------------------------------------
@@ -411,20 +418,23 @@ class Session:
         saved, due dates stay, and the round itself is not kept (a drill of what was just
         shown counts for no best score and no day streak). None when none of the faces is in
         the decks any more."""
+        return self.start_faces(deck_id, title, keys, ModeId.MISSES, seed)
+
+    def start_faces(
+        self,
+        deck_id: str | None,
+        title: str,
+        keys: Sequence[FaceKey],
+        mode: str = ModeId.CRAM,
+        seed: int | None = None,
+    ) -> Round | None:
+        """A round of exactly these faces (in this order, each once) in the mode named, with
+        no row of its own: answers are saved, and due dates move only if the mode updates
+        the schedule (cram, the default, and misses leave them). None when none of the faces
+        is in the decks any more; KeyError for a deck or mode that is not there."""
         known = {k for d in self.decks_for(deck_id) for k in faces(d)}
         queue = list(dict.fromkeys(k for k in keys if k in known))
-        if not queue:
-            return None
-        return Round(
-            self.round_context(),
-            round_id=None,
-            rules=MODES[ModeId.MISSES],
-            deck_id=deck_id,
-            title=title,
-            queue=queue,
-            rng=random.Random(seed),
-            started_at=self.clock(),
-        )
+        return _faces_round(self, mode_named(mode), deck_id, title, queue, seed) if queue else None
 
     def preview(self, deck_id: str, item_id: str | None = None, only: bool = False) -> Round:
         """An author's round: every face of the deck in order from `item_id` (or the first
@@ -436,16 +446,7 @@ class Session:
         keys = keys[start:]
         if only:
             keys = [k for k in keys if k.item_id == keys[0].item_id]
-        return Round(
-            self.round_context(),
-            round_id=None,
-            rules=PreviewMode(),
-            deck_id=deck_id,
-            title=deck.title,
-            queue=keys,
-            rng=random.Random(0),
-            started_at=self.clock(),
-        )
+        return _faces_round(self, PreviewMode(), deck_id, deck.title, keys, 0)
 
     def next_due(self, deck_id: str | None) -> datetime | None:
         decks = self.decks_for(deck_id)
@@ -476,6 +477,27 @@ def only_tagged(decks: Sequence[Deck], tag: str) -> list[Deck]:
     if not chosen:
         raise ValueError(f"no item is tagged {tag!r}")
     return chosen
+
+
+def _faces_round(
+    session: Session,
+    rules: Mode,
+    deck_id: str | None,
+    title: str,
+    queue: list[FaceKey],
+    seed: int | None,
+) -> Round:
+    """A round of exactly these faces, with no row of its own."""
+    return Round(
+        session.round_context(),
+        round_id=None,
+        rules=rules,
+        deck_id=deck_id,
+        title=title,
+        queue=queue,
+        rng=random.Random(seed),
+        started_at=session.clock(),
+    )
 
 
 def _stored_deck(choice: Selection) -> str | None:

@@ -155,6 +155,16 @@ class Answers(Part):
         return int(row[0])
 
     @reads
+    def recent_response_ms(self, limit: int = 200) -> list[int]:
+        """How long the last `limit` timed answers took, in ms, newest first (read backwards
+        along the row ids, so it costs `limit` rows whatever the history's length)."""
+        rows = self.conn.execute(
+            "SELECT response_ms FROM reviews WHERE response_ms IS NOT NULL ORDER BY id DESC LIMIT ?",
+            (limit,),
+        )
+        return [int(ms) for (ms,) in rows]
+
+    @reads
     def count_in_mode(self, mode: str) -> int:
         return int(
             self.conn.execute("SELECT COUNT(*) FROM reviews WHERE mode=?", (mode,)).fetchone()[0]

@@ -99,6 +99,12 @@ class HomeScreen(Screen[None]):
             "Modes",
             tooltip="pick a game mode for the highlighted deck: interview, drill, challenge, cram",
         ),
+        Binding(
+            "b",
+            "browse",
+            "Browse",
+            tooltip="read the highlighted deck's terms and groups, search them, ask one now",
+        ),
         Binding("m", "more", "Learn more", tooltip="learn more new items of the deck today"),
         Binding("s", "settings", "Settings", tooltip="the settings: round size, new items a day …"),
         Binding("t", "stats", "Stats", tooltip="stats of the highlighted deck: due, retention …"),
@@ -118,7 +124,7 @@ class HomeScreen(Screen[None]):
         super().__init__()
         self.home: Home | None = None
         self.columns_for = 0  # the width the table's columns were laid out for
-        self.offered: tuple[bool, bool] | None = None  # the keys `check_action` last allowed
+        self.offered: tuple[bool, ...] | None = None  # the keys `check_action` last allowed
 
     @property
     def vocab(self) -> Host:
@@ -214,7 +220,11 @@ class HomeScreen(Screen[None]):
         streak = f"Day streak: {days} day{'s' * (days != 1)}" if days else "Day streak: none"
         self.query_one("#intro", Static).update(Text(LEGEND.format(limit=home.new_per_day)))
         answers = f"{home.reviews} answer{'s' * (home.reviews != 1)} so far"
-        self.query_one("#streak", Static).update(Text(f"{streak} · {answers}"))
+        line = f"{streak} · {answers}"
+        if home.decks:  # on a short screen, today's work alone: one line left for the decks
+            short = self.has_class("short")
+            line = home.today() if short else f"Today: {home.today()} · {line}"
+        self.query_one("#streak", Static).update(Text(line))
         table = cast("DataTable[Text]", self.query_one("#decks", DataTable))
         keep = table.cursor_row
         table.clear()
@@ -271,7 +281,7 @@ class HomeScreen(Screen[None]):
         if row is not None:
             details.update(details_text(row))
         # Redrawing the footer mounts every key anew: only when a key comes or goes.
-        offered = (self.check_action("more", ()) is True, self.check_action("practice", ()) is True)
+        offered = tuple(self.check_action(a, ()) is True for a in ("more", "practice", "browse"))
         if offered != self.offered:
             self.offered = offered
             self.refresh_bindings()
@@ -286,6 +296,8 @@ class HomeScreen(Screen[None]):
         row = self.selected()
         if action == "more":
             return row is not None and row.id is not None and row.limit_reached
+        if action == "browse":  # a deck's glossary: the all-decks row has none of its own
+            return row is not None and row.id is not None
         if action == "practice":  # offered when nothing is due (Enter plays what is)
             return row is not None and row.seen > 0 and row.due == 0
         return True
@@ -317,6 +329,13 @@ class HomeScreen(Screen[None]):
                 self.vocab.play(deck_id, mode)
 
         self.app.push_screen(ModePickerScreen(row.title), picked)
+
+    def action_browse(self) -> None:
+        from vocabgame.ui.screens.browse import BrowseScreen
+
+        row = self.selected()
+        if row is not None and row.id is not None:
+            self.app.push_screen(BrowseScreen(row.id))
 
     def action_more(self) -> None:
         row = self.selected()
