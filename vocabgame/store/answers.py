@@ -156,10 +156,12 @@ class Answers(Part):
 
     @reads
     def recent_response_ms(self, limit: int = 200) -> list[int]:
-        """How long the last `limit` timed answers took, in ms, newest first (read backwards
-        along the row ids, so it costs `limit` rows whatever the history's length)."""
+        """How long the answers among the last `limit` given took (those timed), in ms,
+        newest first: a range of row ids, so it reads `limit` rows whatever the history's
+        length."""
         rows = self.conn.execute(
-            "SELECT response_ms FROM reviews WHERE response_ms IS NOT NULL ORDER BY id DESC LIMIT ?",
+            "SELECT response_ms FROM reviews WHERE id > (SELECT MAX(id) FROM reviews) - ? "
+            "AND response_ms IS NOT NULL ORDER BY id DESC",
             (limit,),
         )
         return [int(ms) for (ms,) in rows]
