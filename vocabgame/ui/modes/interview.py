@@ -248,7 +248,9 @@ class InterviewReportScreen(Screen[None]):
             Binding(str(d), f"tick({d})", show=False, tooltip="tick or untick a key point")
             for d in range(1, 10)
         ),
-        Binding("enter", "next", "Next", tooltip="done ticking this answer; then back home"),
+        # One key, named as the footer and the line above it name it: Next, then Home.
+        Binding("enter", "next", "Next", tooltip="done ticking this answer"),
+        Binding("enter", "home", "Home", tooltip="back to the home screen"),
         Binding("m", "save", "Save .md", tooltip="save the report as a Markdown file"),
         Binding("escape", "home", "Home", show=False, tooltip="back to the home screen"),
         Binding("question_mark", "help", "Keys", tooltip="these keys"),
@@ -282,6 +284,8 @@ class InterviewReportScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "save":
             return self.report is not None and bool(self.report.questions)
+        if action in ("next", "home"):  # the ticks come first: they are the grade
+            return (self.report is None) == (action == "next")
         return True
 
     def title_line(self, what: str) -> None:

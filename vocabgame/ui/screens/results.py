@@ -121,7 +121,7 @@ class ResultsScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="results"):
             yield Static(self.summary_text(), id="summary")
-        keys = "Enter: back to the decks   "
+        keys = "Enter: home   "  # as the footer names the key
         if self.summary.missed:
             keys += "r: review these misses now   "
         yield Static(Text(keys + "t: stats   q: quit", style="dim"), id="hint")
