@@ -96,3 +96,33 @@ def test_any_choice_text_is_asked_as_the_grid_drew_it(text: str) -> None:
         shown = NumberedChoice(number, text)
         for width in range(1, 60):
             assert drawn(shown, width) == drawn(shown.as_table(), width), (width, number)
+
+
+async def test_a_caveat_is_labelled_bold_like_the_example(make_app) -> None:
+    """The term's caveat comes in its explanation; its label is bold as "Example:" is."""
+    from rich.text import Text
+
+    from vocabgame.ui.screens.round import RoundScreen
+
+    from .test_play import answer
+
+    app = make_app(start_round=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        for _ in range(12):
+            assert isinstance(app.screen, RoundScreen)
+            await answer(pilot, app, False)
+            body = app.screen.query_one("#feedback").content
+            texts = [p for p in getattr(body, "renderables", [body]) if isinstance(p, Text)]
+            bold = {
+                t.plain[span.start : span.end]
+                for t in texts
+                for span in t.spans
+                if "bold" in str(span.style)
+            }
+            if any("Caveat: " in t.plain for t in texts):
+                assert {"Caveat: ", "Example: "} <= bold
+                return
+            await pilot.press("enter")
+            await pilot.pause()
+    raise AssertionError("no feedback showed the caveat")

@@ -57,3 +57,38 @@ async def test_escape_is_not_shown_beside_q_when_nothing_is_typed(make_app) -> N
         await pilot.press("escape")  # ... and still ends the round
         await pilot.pause()
         assert not isinstance(app.screen, RoundScreen)
+
+
+async def test_the_results_and_the_interview_report_name_enter_as_their_footer_does(
+    make_app,
+) -> None:
+    """The line above the footer and the footer call Enter one thing on each screen."""
+    from vocabgame.ui.modes.interview import InterviewReportScreen
+    from vocabgame.ui.screens.home import HomeScreen
+    from vocabgame.ui.screens.results import ResultsScreen
+
+    from .conftest import screen_text
+    from .test_modes import INTERVIEW_DECKS, answer_interview
+    from .test_play import play_round
+
+    app = make_app(start_round=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await play_round(pilot, app)
+        assert isinstance(app.screen, ResultsScreen)
+        assert footer(app)["enter"] == "Home"
+        assert "Enter: home" in screen_text(app)
+    app = make_app(folders=INTERVIEW_DECKS, start_round=True, mode="interview", questions=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        while not isinstance(app.screen, InterviewReportScreen):
+            question = app.screen.interview.question()
+            await answer_interview(pilot, app, question.key.face != "scenario")
+        assert footer(app)["enter"] == "Next"  # ticking the recall answer
+        await pilot.press("enter")
+        await pilot.pause()
+        assert footer(app)["enter"] == "Home"  # the report
+        assert "Enter: home" in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)

@@ -12,7 +12,7 @@ from vocabgame.ui.screens.challenge import ChallengeScreen
 from vocabgame.ui.screens.lab import LabScreen
 from vocabgame.ui.widgets.title import TitleBar
 
-from .conftest import screen_text
+from .conftest import plain, screen_text
 
 
 def tpot(app) -> float:  # type: ignore[no-untyped-def]
@@ -103,10 +103,10 @@ async def test_a_challenge_played_end_to_end(make_app) -> None:
         await pilot.press(keys[first.answer])  # right
         wrong = next(k for d, k in keys.items() if d != second.answer)
         await pilot.press(wrong)
-        text = str(app.screen.query_one("#challenge-text", Static).content)
+        text = plain(app.screen.query_one("#challenge-text", Static).content)
         assert "The lab says" in text
-        assert f"right: {first.moved()}" in text
-        assert f"wrong: {second.moved()}" in text
+        assert f"✓ right: {first.moved()}" in text
+        assert f"✗ wrong: {second.moved()}" in text
         assert challenge.reason in text.replace("\n", " ") or challenge.reason[:60] in text
         await pilot.press("enter")
         assert isinstance(app.screen, LabScreen)

@@ -27,7 +27,7 @@ async def answer_interview(pilot: Pilot, app: VocabApp, right: bool) -> None:
     assert question is not None
     if question.kind == Kind.CHOICE:
         index = [i for i, c in enumerate(question.choices) if (c.value == question.answer) == right]
-        await pilot.press(str(index[-1] + 1))
+        await pilot.press(str(index[-1] + 1), "enter")
     else:
         await pilot.press(*keys_for("memory bound"), "enter")
     await pilot.pause()
@@ -70,6 +70,35 @@ async def test_an_interview_played_by_keys_ends_in_a_saved_report(make_app, cloc
     assert (report.questions, report.correct) == (3, 2)
     recall = [r for r in store.answers.all() if r.key.face == "recall"]
     assert [(r.rating, r.mode) for r in recall] == [(2, "interview")]  # 1 of 2 points: Hard
+
+
+async def test_an_interview_digit_marks_a_choice_that_enter_gives(make_app) -> None:
+    """With no feedback to catch a slip, a digit only marks a choice: another digit changes
+    it, and only Enter gives the marked one as the answer; the line under says so."""
+    app = make_app(folders=INTERVIEW_DECKS, start_round=True, mode="interview", questions=6)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, InterviewScreen)
+        while screen.interview.question().kind != Kind.CHOICE:
+            await answer_interview(pilot, app, True)
+        question = screen.interview.question()
+        right = next(i for i, c in enumerate(question.choices) if c.value == question.answer)
+        wrong = (right + 1) % len(question.choices)
+        asked = len(screen.interview.asked)
+        assert "Enter gives it, not before" in screen_text(app)
+        await pilot.press(str(wrong + 1))  # a slip ...
+        await pilot.pause()
+        assert len(screen.interview.asked) == asked  # ... not given yet
+        assert screen.query_one("#choices").highlighted == wrong
+        await pilot.press(str(right + 1))  # ... changed
+        await pilot.pause()
+        assert screen.query_one("#choices").highlighted == right
+        assert len(screen.interview.asked) == asked
+        await pilot.press("enter")
+        await pilot.pause()
+        assert len(screen.interview.asked) == asked + 1
+        assert screen.interview.asked[-1].outcome.grade.correct
 
 
 async def test_the_report_is_drawn_weakest_first_and_m_saves_it_where_it_says(

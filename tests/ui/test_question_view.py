@@ -37,12 +37,12 @@ async def test_the_interview_takes_no_key_in_a_new_questions_settle_time(make_ap
         asked = len(app.screen.interview.asked)
         app.settle_seconds = 30  # as slow to settle as a person is to read
         app.screen.view.hold()  # the question goes up again, as after a dialog
-        await pilot.press("1")
+        await pilot.press("1", "enter")
         await pilot.pause()
         assert len(app.screen.interview.asked) == asked  # the key arrived too soon
         assert dimmed(app)  # ... and the choices said so
         app.screen.view.shown_at -= 100  # ... and now the question has been up for long
-        await pilot.press("1")
+        await pilot.press("1", "enter")
         await pilot.pause()
         assert len(app.screen.interview.asked) == asked + 1
 
@@ -104,7 +104,7 @@ async def test_both_screens_refuse_an_empty_typed_answer_in_the_same_words(make_
             question = app.screen.interview.question()
             if question.kind != Kind.CHOICE:
                 break
-            await pilot.press("1")
+            await pilot.press("1", "enter")
             await pilot.pause()
         else:
             raise AssertionError("no typed question in the interview")

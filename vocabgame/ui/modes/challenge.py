@@ -122,7 +122,7 @@ class ChallengeResultsScreen(ResultsScreen):
         with VerticalScroll(id="results"):
             yield Static(table_text(self.result), id="table")
             yield Static(summary_text(self.summary, self.now), id="summary")
-        keys = "Enter: back to the decks   "
+        keys = "Enter: home   "  # as the footer names the key
         if self.summary.missed:
             keys += "r: review these misses now   "
         yield Static(Text(printable(keys + "q: quit"), style="dim"), id="hint")

@@ -44,6 +44,15 @@ PLACEHOLDERS = {
 }
 
 
+NO_FEEDBACK = "No feedback until the end."
+# The line under a choice question, longest first: the first that fits the width is shown.
+CHOICE_HINTS = (
+    "Press 1–{n} or ↑ ↓ to mark a choice; Enter gives it, not before. " + NO_FEEDBACK,
+    "1–{n} or ↑ ↓ marks a choice, Enter gives it. " + NO_FEEDBACK,
+    "1–{n} marks a choice, Enter gives it.",
+)
+
+
 def report_file(folder: Path, report: ReportRecord) -> Path:
     """`interview-N.md` for report N; a report not kept by the store is named by its time."""
     name = str(report.id) if report.id else report.made_at.strftime("%Y-%m-%d-%H%M")
@@ -72,10 +81,10 @@ class InterviewScreen(Screen[None]):
 
     BINDINGS = [
         *(
-            Binding(str(d), f"digit({d})", show=False, tooltip="pick a numbered choice")
+            Binding(str(d), f"digit({d})", show=False, tooltip="mark a numbered choice")
             for d in range(1, 10)
         ),
-        Binding("enter", "pick", show=False, tooltip="pick the highlighted choice"),
+        Binding("enter", "pick", show=False, tooltip="give the marked choice as the answer"),
         Binding("escape", "end", "End", tooltip="end the interview now and see the report"),
         Binding("question_mark", "help", "Keys", tooltip="these keys"),
     ]
@@ -124,7 +133,10 @@ class InterviewScreen(Screen[None]):
         )
         label = "Recall: type your answer" if question.kind == Kind.RECALL else None
         self.view.put(question)
-        self.view.ask(question, label, hint="No feedback until the end.")
+        self.view.ask(question, label, hint=NO_FEEDBACK)
+        if question.kind == Kind.CHOICE:
+            count = len(question.choices)
+            self.view.hint(*(line.format(n=count) for line in CHOICE_HINTS))
         self.call_after_refresh(self.view.arm)
         self.tick()
 
@@ -154,7 +166,12 @@ class InterviewScreen(Screen[None]):
             self.show_question()
 
     def action_digit(self, digit: int) -> None:
-        self.pick(digit - 1)
+        # A digit only marks a choice: with no feedback to catch a slip, Enter gives it.
+        question = self.interview.question()
+        if question is None or question.kind != Kind.CHOICE:
+            return
+        if 0 <= digit - 1 < len(question.choices):
+            self.query_one("#choices", OptionList).highlighted = digit - 1
 
     def action_pick(self) -> None:
         highlighted = self.query_one("#choices", OptionList).highlighted
@@ -231,7 +248,9 @@ class InterviewReportScreen(Screen[None]):
             Binding(str(d), f"tick({d})", show=False, tooltip="tick or untick a key point")
             for d in range(1, 10)
         ),
-        Binding("enter", "next", "Next", tooltip="done ticking this answer; then back home"),
+        # One key, named as the footer and the line above it name it: Next, then Home.
+        Binding("enter", "next", "Next", tooltip="done ticking this answer"),
+        Binding("enter", "home", "Home", tooltip="back to the home screen"),
         Binding("m", "save", "Save .md", tooltip="save the report as a Markdown file"),
         Binding("escape", "home", "Home", show=False, tooltip="back to the home screen"),
         Binding("question_mark", "help", "Keys", tooltip="these keys"),
@@ -265,6 +284,8 @@ class InterviewReportScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "save":
             return self.report is not None and bool(self.report.questions)
+        if action in ("next", "home"):  # the ticks come first: they are the grade
+            return (self.report is None) == (action == "next")
         return True
 
     def title_line(self, what: str) -> None:

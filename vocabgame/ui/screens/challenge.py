@@ -3,6 +3,7 @@ figure moves, then sees both setups' numbers and the reason."""
 
 from __future__ import annotations
 
+from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,6 +13,7 @@ from textual.widgets import Static
 
 from vocabgame.lab import Catalogue
 from vocabgame.lab.challenge import DOWN, SAME, UP, WORDS, Challenge, make_challenge
+from vocabgame.ui.widgets.feedback import hanging
 
 KEYS = {"1": UP, "2": DOWN, "3": SAME}
 
@@ -63,14 +65,22 @@ class ChallengeScreen(ModalScreen[tuple[int, int] | None]):
             ask = ch.asks[len(self.guesses)]
             out.append(f"\n\n{ask.label}: 1 up, 2 down, 3 about the same?", style="bold")
         else:
-            out.append("\n\nThe lab says:\n", style="bold")
-            for verdict in ch.grade(self.guesses):
-                mark = "right" if verdict.right else "wrong"
-                style = "green" if verdict.right else "red"
-                out.append(f"  {mark}: ", style=f"bold {style}")
-                out.append(verdict.ask.moved() + "\n")
-            out.append("\n" + ch.reason + "\n")
-            out.append("\nAn estimate from a roofline model. Enter closes.", style="dim")
+            out.append("\n\nThe lab says:", style="bold")
+            # A verdict's second line hangs under its first, past the mark.
+            verdicts = hanging(
+                (
+                    Text(
+                        "  ✓ right: " if v.right else "  ✗ wrong: ",
+                        style="bold green" if v.right else "bold red",
+                    ),
+                    Text(v.ask.moved()),
+                )
+                for v in ch.grade(self.guesses)
+            )
+            tail = Text("\n" + ch.reason + "\n")
+            tail.append("\nAn estimate from a roofline model. Enter closes.", style="dim")
+            self.query_one("#challenge-text", Static).update(Group(out, verdicts, tail))
+            return
         self.query_one("#challenge-text", Static).update(out)
 
     def action_guess(self, key: str) -> None:

@@ -12,6 +12,9 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+WIDTH = 50  # the dialog's width, unless its keys need more
+FRAME = 4  # the border's and padding's cells across
+
 
 class ConfirmScreen(ModalScreen[bool]):
     DEFAULT_CSS = """
@@ -37,7 +40,19 @@ class ConfirmScreen(ModalScreen[bool]):
             yield Static(Text(self.question), id="question")
             if self.detail:
                 yield Static(Text(self.detail))
-            yield Static(Text(f"y or Enter: {self.yes}   n or Escape: {self.no}"), id="keys")
+            yield Static(Text(self.keys_line()), id="keys")
+
+    def keys_line(self) -> str:
+        """Both keys on one line when the screen has room for it, else one key a line: never
+        a key's words broken across two lines."""
+        yes, no = f"y or Enter: {self.yes}", f"n or Escape: {self.no}"
+        line = f"{yes}   {no}"
+        return line if len(line) + FRAME <= self.app.size.width else f"{yes}\n{no}"
+
+    def on_mount(self) -> None:
+        # The dialog is as wide as its keys' line, so they do not wrap where the screen has room.
+        longest = max(len(line) for line in self.keys_line().splitlines())
+        self.query_one(Vertical).styles.width = max(WIDTH, longest + FRAME)
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -17,6 +18,7 @@ from vocabgame.printable import printable
 from vocabgame.timefmt import duration, until
 from vocabgame.ui.host import Host, host
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
+from vocabgame.ui.widgets.feedback import hanging
 from vocabgame.ui.widgets.footer import KeysFooter
 
 
@@ -25,7 +27,7 @@ def summary_mode(summary: RoundSummary) -> Mode:
     return MODES.get(summary.mode) or MODES[ModeId.LEARN]
 
 
-def summary_text(summary: RoundSummary, now: datetime) -> Text:
+def summary_text(summary: RoundSummary, now: datetime) -> Text | Group:
     """The round's figures, the next review (when the mode moves due dates), the mode's note
     on what the round counts for, and what was missed."""
     mode = summary_mode(summary)
@@ -61,21 +63,22 @@ def summary_text(summary: RoundSummary, now: datetime) -> Text:
         # count for nothing says so whenever it ends.
         saved = "Every answer is saved. " if mode.keeps_round else ""
         text.append(f"\n{saved}{mode.results_note}\n", style="dim")
-    if summary.missed:
-        count = len(summary.missed)
-        text.append(f"\nMissed {count} question{'s' * (count != 1)}\n", style="bold")
-        for missed in summary.missed:
-            text.append("• ")
-            text.append(missed.prompt)
-            if missed.given:
-                text.append("\n  You answered: ", style="bold red")
-                # typed or pasted: may hold escapes
-                text.append("; then ".join(printable(g) for g in missed.given))
-            text.append("\n  Right answer: ", style="bold green")
-            text.append(missed.right_answer + "\n")
-    elif summary.answered:
-        text.append("\nNothing missed.\n", style="green")
-    return text
+    if not summary.missed:
+        if summary.answered:
+            text.append("\nNothing missed.\n", style="green")
+        return text
+    count = len(summary.missed)
+    text.append(f"\nMissed {count} question{'s' * (count != 1)}", style="bold")
+    entries: list[tuple[Text | str, RenderableType]] = []
+    for missed in summary.missed:
+        answers: list[tuple[Text | str, RenderableType]] = []
+        if missed.given:
+            # typed or pasted: may hold escapes
+            given = "; then ".join(printable(g) for g in missed.given)
+            answers.append((Text("You answered: ", style="bold red"), Text(given)))
+        answers.append((Text("Right answer: ", style="bold green"), Text(missed.right_answer)))
+        entries.append(("• ", Group(Text(missed.prompt), hanging(answers))))
+    return Group(text, hanging(entries))
 
 
 class ResultsScreen(Screen[None]):
@@ -105,10 +108,10 @@ class ResultsScreen(Screen[None]):
         self.deck_id = deck_id
         self.note = note  # what the mode promised, said first (cram: the practice count)
 
-    def summary_text(self) -> Text:
+    def summary_text(self) -> RenderableType:
         text = summary_text(self.summary, self.now)
         if self.note:
-            text = Text.assemble(Text(self.note + "\n\n", style="bold"), text)
+            return Group(Text(self.note + "\n", style="bold"), text)
         return text
 
     @property
@@ -118,7 +121,7 @@ class ResultsScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="results"):
             yield Static(self.summary_text(), id="summary")
-        keys = "Enter: back to the decks   "
+        keys = "Enter: home   "  # as the footer names the key
         if self.summary.missed:
             keys += "r: review these misses now   "
         yield Static(Text(keys + "t: stats   q: quit", style="dim"), id="hint")

@@ -269,6 +269,21 @@ def _explanation_lines(outcome: Outcome) -> Iterable[str]:
         yield line
 
 
+# The labels a term's explanation starts its lines with, drawn bold as the feedback's own are.
+EXPLANATION_LABELS = ("Caveat: ", "Formerly: ")
+
+
+def hanging(rows: Iterable[tuple[Text | str, RenderableType]]) -> Table:
+    """Rows of a label, then what it labels: a value too long for its line wraps under its own
+    first line, not back under the label."""
+    grid = Table.grid()
+    grid.add_column(no_wrap=True)
+    grid.add_column()
+    for label, value in rows:
+        grid.add_row(label, value)
+    return grid
+
+
 def _labelled(text: Text, label: str, value: str | None) -> None:
     """`label` in bold, then `value` on its line; nothing when there is no value."""
     if value:
@@ -313,7 +328,10 @@ def _teaching_text(outcome: Outcome, example: str | None) -> Text:
     if lines:
         if grade.explains_why:
             text.append("Why: ", style="bold")
-        text.append("\n".join(lines) + "\n")
+        for line in lines:
+            label = next((lb for lb in EXPLANATION_LABELS if line.startswith(lb)), "")
+            text.append(label, style="bold")
+            text.append(line[len(label) :] + "\n")
     _labelled(text, "As of: ", outcome.question.version)
     _labelled(text, "Example: ", example)
     return text
