@@ -9,7 +9,7 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from vocabgame.store import DB_NAME, SCHEMA_VERSION
+from vocabgame.store import DB_NAME, SCHEMA_VERSION, Store
 
 from .store_compat import DB, EXPORT, STATS, exported, stats_json
 
@@ -21,19 +21,44 @@ def copied(tmp_path: Path) -> Path:
     return data_dir
 
 
-def test_the_old_store_has_the_schema_of_today(tmp_path: Path) -> None:
-    conn = sqlite3.connect(copied(tmp_path) / DB_NAME)
+def test_the_old_store_opens_at_the_schema_of_today(tmp_path: Path) -> None:
+    data_dir = copied(tmp_path)
+    conn = sqlite3.connect(data_dir / DB_NAME)
     try:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 10
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 10
+    finally:
+        conn.close()
+    Store.open(data_dir / DB_NAME).close()  # opening migrates
+    conn = sqlite3.connect(data_dir / DB_NAME)
+    try:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     finally:
         conn.close()
 
 
+def kept(then: object, now: object, where: str = "") -> None:
+    """Every figure of `then` is in `now` with the same value: figures added since are allowed,
+    one that changed or went away is not."""
+    if isinstance(then, dict):
+        assert isinstance(now, dict), where
+        for key, value in then.items():
+            assert key in now, f"{where}.{key} went away"
+            kept(value, now[key], f"{where}.{key}")
+    elif isinstance(then, list):
+        assert isinstance(now, list) and len(now) == len(then), where
+        for n, (a, b) in enumerate(zip(then, now, strict=True)):
+            kept(a, b, f"{where}[{n}]")
+    else:
+        assert now == then, where
+
+
 def test_stats_json_reads_the_same_figures(tmp_path: Path) -> None:
-    assert stats_json(copied(tmp_path)) == json.loads(STATS.read_text("utf-8"))
+    kept(json.loads(STATS.read_text("utf-8")), stats_json(copied(tmp_path)))
 
 
 def test_export_progress_writes_the_same_file(tmp_path: Path) -> None:
     data = exported(copied(tmp_path), tmp_path / "progress.json")
-    assert data == json.loads(EXPORT.read_text("utf-8"))
+    then = json.loads(EXPORT.read_text("utf-8"))
+    assert data.pop("schema") == SCHEMA_VERSION and then.pop("schema") == 10
+    assert data == then
     assert data["reviews"] and data["cards"] and data["flags"] and data["renames"]

@@ -1195,3 +1195,16 @@ def test_a_decks_tree_is_freed_before_the_collector_resumes(
     assert deck is not None, problems
     load_text(FULL, "deck.yaml", strict=True)
     assert seen == [before, before]
+
+
+def test_start_here_is_a_place_in_the_newcomers_order() -> None:
+    deck, problems = check(BASE.replace("title: Demo\n", "title: Demo\nstart_here: 2\n"))
+    assert deck is not None and deck.start_here == 2, problems
+    deck, _ = check(BASE)
+    assert deck is not None and deck.start_here is None
+
+
+@pytest.mark.parametrize("value", ["0", "first", '"1"', "1.5", "true", "1000"])
+def test_start_here_that_is_not_a_place_is_an_error_at_its_line(value: str) -> None:
+    found = errors(BASE.replace("title: Demo\n", f"title: Demo\nstart_here: {value}\n"))
+    assert any(":4:13:" in p and "start_here is a whole number from 1" in p for p in found), found

@@ -19,6 +19,7 @@ from vocabgame import kinds
 from vocabgame.kinds import faces, item_faces
 from vocabgame.model import Deck, FaceKey
 from vocabgame.quiz.text import normalise
+from vocabgame.srs import LEARNED_DAYS
 from vocabgame.store import Store
 
 DayOf = Callable[[datetime], date]
@@ -77,6 +78,7 @@ class Insights:
     confusions: tuple[Confusion, ...] = ()
     modes: dict[str, int] = field(default_factory=dict)  # best finished-round score per mode
     flags: int = 0
+    learned: int = 0  # faces stable for LEARNED_DAYS or more, as home counts them
     # faces due at this moment (overdue included): what home and a round count as due
     due_now: int = 0
 
@@ -231,6 +233,7 @@ def collect(
         modes=modes,
         flags=flags,
         due_now=sum(1 for _, due, _ in cards if due <= now),
+        learned=sum(1 for _, _, stability in cards if (stability or 0.0) >= LEARNED_DAYS),
     )
 
 

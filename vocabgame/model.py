@@ -187,6 +187,8 @@ class Deck:
     title: str
     path: str
     description: str | None = None
+    # Where a newcomer begins: decks with it come first, 1 before 2; None: no place in that order
+    start_here: int | None = None
     tags: tuple[str, ...] = ()
     sources: Mapping[str, Source] = field(default_factory=lambda: MappingProxyType({}))
     sections: Mapping[str, tuple[Any, ...]] = field(default_factory=lambda: MappingProxyType({}))

@@ -13,6 +13,9 @@ from fsrs import Card, Rating, Scheduler
 from vocabgame.settings import SPEC
 
 DEFAULT_RETENTION = float(SPEC["desired_retention"].default)
+# A face is "learned" once its stability (the days until recall falls to 90%) reaches three
+# weeks: Anki's threshold between a young and a mature card (an interval of 21 days).
+LEARNED_DAYS = 21
 
 Clock = Callable[[], datetime]
 

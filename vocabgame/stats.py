@@ -34,6 +34,7 @@ class DeckStats:
     new: int = 0  # questions never answered that rounds may ask today (the daily limit counted)
     new_items_left: int = 0  # items that may still start today under the deck's daily limit
     unstarted: int = 0  # items never answered at all
+    learned: int = 0  # questions stable for LEARNED_DAYS or more: likely known weeks from now
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,8 +120,9 @@ def deck_progress(
 ) -> tuple[DeckStats, ...]:
     """Per deck, over the questions (faces) the deck has now: seen, total, due now, new
     today and the best score. `new_left` is how many new items each deck may still start
-    today (none given: no limit). Four small queries in all, whatever the number of decks
-    or answers: the per-item summary, the faces due now (an index range), the best scores."""
+    today (none given: no limit). A few small queries a deck, whatever the number of
+    answers: the per-item summary, the faces due now and the learned ones (index ranges), the
+    best scores."""
     decks = list(decks)
     due = store.schedules.due_counts(now, (deck.id for deck in decks))
     best = store.scoreboard.best_scores()
@@ -144,6 +146,7 @@ def deck_progress(
                 best=best.get(deck.id),
                 new_items_left=left,
                 unstarted=unstarted,
+                learned=store.schedules.learned_faces(deck.id, shape.live),
             )
         )
     return tuple(rows)

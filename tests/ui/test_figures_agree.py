@@ -157,3 +157,31 @@ async def test_home_promises_no_more_than_the_round_plays_once_new_items_are_use
         await pilot.pause()
         assert app.screen.round.total <= int(offer.group(1))
         assert "Enter: the" not in text  # the old offer named a round the round was not
+
+
+async def test_learned_is_one_figure_on_home_the_stats_screen_and_in_json(
+    make_app, clock, stats_json
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert "New here?" in screen_text(app)  # no answers yet: where to begin, not figures
+        # Right every time, each round when the last one's questions come due: stability
+        # grows from hours to weeks.
+        for wait in (dict(hours=1), dict(days=3), dict(days=10), dict(days=30), dict(days=80)):
+            await _round(pilot, app)
+            clock.advance(**wait)
+            app.screen.refresh_home()
+            await pilot.pause()
+        home = screen_text(app)
+        found = re.search(r"Learned (\d+) of (\d+) questions", home)
+        assert found is not None, home
+        learned = int(found[1])
+        assert learned > 0
+        assert f"{learned} of {found[2]} learned" in home  # the highlighted deck's details
+        assert f"{learned} learned (likely still known in 3 weeks)" in await _stats(pilot, app)
+    out = stats_json("--deck", "serving")
+    assert out["decks"][0]["learned"] == out["learned"] == learned
+    store = app.session.store
+    cards = store.schedules.cards(["serving"])
+    assert learned == sum(1 for card in cards.values() if (card.stability or 0) >= 21)

@@ -66,7 +66,7 @@ async def test_home_new_counts_the_questions_rounds_then_ask(make_app, data_dir,
         text = screen_text(app)
         assert "Counts are questions" in text
         # Serving basics: 2 terms asked 3 ways + 4 other items = 10 questions, all new.
-        assert re.search(r"Serving basics\s+0/10\s+0\s+10\s+—", text)
+        assert re.search(r"Serving basics\s+0/10\s+0\s+0\s+10\s+—", text)
         asked = 0
         while row_of(app, "serving").new:
             new_before = row_of(app, "serving").new
@@ -82,7 +82,7 @@ async def test_home_new_counts_the_questions_rounds_then_ask(make_app, data_dir,
             # Nothing was due (the clock stood still): every question asked was a new one.
             assert row_of(app, "serving").new == new_before - total
         assert asked == 10  # what "New" said is exactly what the rounds asked
-        assert re.search(r"Serving basics\s+10/10\s+0\s+0\s+", screen_text(app))
+        assert re.search(r"Serving basics\s+10/10\s+0\s+0\s+0\s+", screen_text(app))
     app.session.close()
     capsys.readouterr()
     assert main(["stats", "--json", "--data-dir", str(data_dir), "--decks", str(DATA / "ui")]) == 0
@@ -92,7 +92,7 @@ async def test_home_new_counts_the_questions_rounds_then_ask(make_app, data_dir,
     assert main(["stats", "--data-dir", str(data_dir), "--decks", str(DATA / "ui")]) == 0
     out = capsys.readouterr().out
     assert "Counts are questions" in out
-    assert re.search(r"Serving basics\s+10/10\s+\d+\s+0\s+", out)
+    assert re.search(r"Serving basics\s+10/10\s+0\s+\d+\s+0\s+", out)
 
 
 async def test_home_due_counts_refresh_on_the_minute(make_app, clock) -> None:
@@ -104,12 +104,12 @@ async def test_home_due_counts_refresh_on_the_minute(make_app, clock) -> None:
         await pilot.pause()
         home = app.screen
         assert isinstance(home, HomeScreen)
-        assert re.search(r"Serving basics\s+6/10\s+0\s+4\s+", table_row(app, "serving"))
+        assert re.search(r"Serving basics\s+6/10\s+0\s+0\s+4\s+", table_row(app, "serving"))
         clock.advance(minutes=11)  # the learning steps have passed: six questions due
         assert re.search(r"\s+0\s+4\s+", table_row(app, "serving"))  # not yet redrawn
         home.refresh_home()  # what the one-minute timer calls
         await pilot.pause()
-        assert re.search(r"Serving basics\s+6/10\s+6\s+4\s+", table_row(app, "serving"))
+        assert re.search(r"Serving basics\s+6/10\s+0\s+6\s+4\s+", table_row(app, "serving"))
 
 
 async def test_home_redraws_itself_on_a_timer(make_app, clock, monkeypatch) -> None:
@@ -127,7 +127,7 @@ async def test_home_redraws_itself_on_a_timer(make_app, clock, monkeypatch) -> N
             await pilot.pause(0.25)
             if re.search(r"\s+6\s+4\s+", table_row(app, "serving")):
                 break
-        assert re.search(r"Serving basics\s+6/10\s+6\s+4\s+", table_row(app, "serving"))
+        assert re.search(r"Serving basics\s+6/10\s+0\s+6\s+4\s+", table_row(app, "serving"))
 
 
 # -- 4: narrow terminals keep the question ------------------------------------------------------

@@ -138,7 +138,7 @@ async def test_empty_stats_offer_no_round(make_app) -> None:
         assert isinstance(screen, StatsScreen)
         text = screen_text(app)
         assert "0 of 10 questions answered at least once" in text
-        assert "No reviews of learned questions" in text
+        assert "No reviews of graduated questions" in text
         await pilot.press("1", "w", "a")
         await pilot.pause()
         assert app.screen is screen

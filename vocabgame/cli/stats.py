@@ -119,18 +119,21 @@ def render_stats(stats: Stats) -> str:
         "",
         *textwrap.wrap(
             "Counts are questions (a term is asked three ways). Seen: answered at least once, "
-            "of all the deck asks. Due: to review now. New: never answered, and a round may "
-            "ask them today.",
+            "of all the deck asks. Learned: stable for 21 days or more, likely still known in "
+            "3 weeks. Due: to review now. New: never answered, and a round may ask them today.",
             width=80,
         ),
         "",
-        f"{'Deck':<40} {'Seen':>11} {'Due':>5} {'New':>5} {'Best':>6}",
+        f"{'Deck':<40} {'Seen':>11} {'Learned':>8} {'Due':>5} {'New':>5} {'Best':>6}",
     ]
     for d in stats.decks:
         best = "-" if d.best is None else str(d.best)
         title = printable(d.title)
         title = title if len(title) <= 40 else title[:39] + "…"
-        lines.append(f"{title:<40} {f'{d.seen}/{d.total}':>11} {d.due:>5} {d.new:>5} {best:>6}")
+        lines.append(
+            f"{title:<40} {f'{d.seen}/{d.total}':>11} {d.learned:>8} {d.due:>5} {d.new:>5}"
+            f" {best:>6}"
+        )
     return "\n".join(lines)
 
 
@@ -162,6 +165,7 @@ def print_summary(console: Console, view: Overview) -> None:
     summary.add_column()
     rows = [
         ("Questions seen", f"{figures.seen} of {figures.total}"),
+        ("Learned", f"{figures.learned} of {figures.total} (stable for 21 days or more)"),
         (
             "Due",
             f"{figures.due_now} now, {figures.due_later_today} later today, "

@@ -103,22 +103,25 @@ def load_catalog(
             )
             continue
         decks[deck.id] = deck
+    # The decks an author numbered with start_here first, 1 before 2; the rest as found.
+    ordered = sorted(decks.values(), key=lambda d: (d.start_here is None, d.start_here or 0))
     return Catalog(
-        tuple(_live_ids_are_not_old_ids(decks, problems)), tuple(problems), folders, stamps, cache
+        tuple(_live_ids_are_not_old_ids(ordered, problems)), tuple(problems), folders, stamps, cache
     )
 
 
-def _live_ids_are_not_old_ids(decks: dict[str, Deck], problems: list[Problem]) -> list[Deck]:
+def _live_ids_are_not_old_ids(decks: list[Deck], problems: list[Problem]) -> list[Deck]:
     """A deck may not claim, as a former id, the id of another deck that is still here: it
     would take that deck's progress. Such an old id is dropped, with a problem."""
+    by_id = {deck.id: deck for deck in decks}
     out = []
-    for deck in decks.values():
-        taken = [old for old in deck.formerly if old in decks]
+    for deck in decks:
+        taken = [old for old in deck.formerly if old in by_id]
         for old in taken:
             problems.append(
                 Problem(
                     deck.path,
-                    f"formerly lists {old!r}, the id of the deck in {decks[old].path}; "
+                    f"formerly lists {old!r}, the id of the deck in {by_id[old].path}; "
                     "an old id must no longer be used, so its progress is not carried",
                 )
             )

@@ -26,7 +26,16 @@ from vocabgame.reading.yamltree import Node, YamlProblem, parse
 if TYPE_CHECKING:
     from vocabgame.deck import lint
 
-HEADER_KEYS = ("format", "id", "title", "description", "tags", "sources", "formerly")
+HEADER_KEYS = (
+    "format",
+    "id",
+    "title",
+    "description",
+    "start_here",
+    "tags",
+    "sources",
+    "formerly",
+)
 SOURCE_KEYS = ("title", "url")
 ITEM_KEYS = ("tags", "sources", "formerly", "version", "lint")  # keys every kind of item may have
 LINT_KEYS = ("ignore", "reason")
@@ -45,6 +54,7 @@ class _Header:
     deck_id: str | None
     title: str | None
     description: str | None
+    start_here: int | None
     tags: tuple[str, ...]
     sources: dict[str, Source]
     formerly: tuple[str, ...]
@@ -103,6 +113,7 @@ class DeckReader:
             title=header.title,
             path=c.path,
             description=header.description,
+            start_here=header.start_here,
             tags=header.tags,
             sources=MappingProxyType(header.sources),
             sections=MappingProxyType({s: sections.get(s, ()) for s in KINDS}),
@@ -135,10 +146,23 @@ class DeckReader:
             deck_id=c.slug(top["id"], "deck id") if "id" in top else None,
             title=c.text(top["title"], "title") if "title" in top else None,
             description=c.opt_text(top, "description"),
+            start_here=self.start_here(top["start_here"]) if "start_here" in top else None,
             tags=c.texts(top["tags"], "tags") if "tags" in top else (),
             sources=sources,
             formerly=self.old_ids(top["formerly"], "deck") if "formerly" in top else (),
         )
+
+    def start_here(self, node: Node) -> int | None:
+        """Where a newcomer begins: 1 for the first deck to play, 2 for the next, and so on."""
+        value = node.value
+        if node.kind == "scalar" and type(value) is int and 1 <= value <= 999:
+            return value
+        self.checker.error(
+            node,
+            "start_here is a whole number from 1 (play this deck first) to 999, "
+            f"not {describe(node)}",
+        )
+        return None
 
     def sources(self, node: Node) -> dict[str, Source]:
         c = self.checker

@@ -37,6 +37,8 @@ class DeckSummary:
     unstarted_items: int = 0  # items never answered
     new_limit: int = 0  # today's limit of new items for the deck (with any extra)
     started_today: int = 0  # new items started today
+    learned: int = 0  # questions stable for three weeks or more (`srs.LEARNED_DAYS`)
+    start_here: int | None = None  # the deck's place in the order its author gave newcomers
 
     @property
     def limit_reached(self) -> bool:
@@ -61,6 +63,26 @@ class Home:
     problems: tuple[str, ...] = ()  # one line per deck file that could not be loaded
     seconds_per_question: float = DEFAULT_SECONDS_PER_QUESTION  # the player's median
 
+    @property
+    def start_here(self) -> DeckSummary | None:
+        """The deck a newcomer should play next: the first in the authors' order (decks with
+        `start_here`) that has no answer yet; None once all of them are started."""
+        return next(
+            (r for r in self.decks if r.start_here is not None and r.id and not r.seen), None
+        )
+
+    def progress(self) -> str:
+        """Home's first words: what is learned, in plain words, or where to begin."""
+        if not self.decks:
+            return ""
+        row = self.decks[0]
+        if not self.reviews:
+            first = self.start_here
+            if first is not None:
+                return f"New here? Start with {first.title} (highlighted): press Enter"
+            return "New here? Pick a deck and press Enter"
+        return f"Learned {row.learned} of {row.questions} questions"
+
     def today(self) -> str:
         """What today holds, for every deck together: "5 due · 20 new · about 6 minutes"."""
         if not self.decks:
@@ -68,7 +90,7 @@ class Home:
         row = self.decks[0]  # all decks together when there are several, else the one deck
         questions = row.due + row.new
         if not questions:
-            return "nothing due or new today"
+            return "nothing due or new"
         minutes = max(1, round(questions * self.seconds_per_question / 60))
         return f"{row.due} due · {row.new} new · about {minutes} minute{'s' * (minutes != 1)}"
 
@@ -102,6 +124,8 @@ def deck_rows(
             unstarted_items=figures.unstarted,
             new_limit=limits[deck.id],
             started_today=started[deck.id],
+            learned=figures.learned,
+            start_here=deck.start_here,
         )
         for deck, figures in zip(decks, progress, strict=True)
     ]
@@ -120,6 +144,7 @@ def deck_rows(
             unstarted_items=sum(r.unstarted_items for r in rows),
             new_limit=sum(r.new_limit for r in rows),
             started_today=sum(r.started_today for r in rows),
+            learned=sum(r.learned for r in rows),
         )
         rows.insert(0, everything)
     return tuple(rows)

@@ -58,12 +58,12 @@ class Overview:
         share = self.figures.retention.share
         if share is None:
             return (
-                "No reviews of learned questions in the last 30 days yet: true retention "
-                "shows once questions you have learned come due again."
+                "No reviews of graduated questions in the last 30 days yet: true retention "
+                "shows once questions past their first steps come due again."
             )
         gap = share - self.desired_retention
         if abs(gap) < 0.03:
-            return "On target: you remember learned questions about as often as the schedule aims."
+            return "On target: you recall graduated questions about as often as the schedule aims."
         if gap < 0:
             return (
                 "Below target: you forget more than the schedule plans for; reviews will come "
@@ -159,6 +159,7 @@ def as_json(view: Overview) -> dict[str, object]:
     return {
         "scope": figures.scope,
         "seen": figures.seen,
+        "learned": figures.learned,
         "total": figures.total,
         "due_today": figures.due_today,
         "due_now": figures.due_now,

@@ -380,6 +380,11 @@ MIGRATIONS: list[str] = [
     END;
     CREATE INDEX items_first ON items (julianday(first_at)) WHERE reviews > 0;
     """,
+    # 10 -> 11: each schedule's stability, through an index, so "learned" (stable for weeks)
+    # is counted from the index without decoding every card
+    """
+    CREATE INDEX IF NOT EXISTS cards_stability ON cards (deck_id, item_id, json_extract(card, '$.stability'));
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -24,9 +24,11 @@ from vocabgame.ui.widgets.footer import KeysFooter
 from vocabgame.ui.widgets.title import TitleBar
 
 LEGEND = (
-    "Counts are questions (a term is asked 3 ways). Due: to review now. New: never "
-    "answered, playable today ({limit} new items a deck a day)."
+    "Counts are questions (a term is asked 3 ways). Learned: you will likely still know it in "
+    "3 weeks. Due: to review now. New: never answered, playable today ({limit} new items a "
+    "deck a day)."
 )
+START_HERE = " · start here"
 # On a short terminal: two lines at 40 columns, where the whole legend takes four of the few
 # left for the decks.
 SHORT_LEGEND = "Counts are questions. Due: to review now. New: never answered."
@@ -39,6 +41,8 @@ def details_text(row: DeckSummary) -> Text:
     the progress, then what the deck is about."""
     text = Text()
     text.append(row.title + "\n", style="bold")
+    if row.start_here is not None and not row.seen:
+        text.append("Start here: the authors' first deck for someone new.\n", style="bold")
     if row.limit_reached:
         text.append(f"All {row.new_limit} new items for today are started. ", style="bold yellow")
         if row.id is not None:
@@ -63,6 +67,7 @@ def details_text(row: DeckSummary) -> Text:
     else:
         text.append("Enter: play a round\n", style="dim")
     text.append(f"{row.seen} of {row.questions} questions answered at least once\n")
+    text.append(f"{row.learned} of {row.questions} learned (likely still known in 3 weeks)\n")
     text.append(f"{row.due} due now · {row.new} never answered, playable today\n")
     text.append(
         f"New items started today: {row.started_today} of {row.new_limit} allowed\n", style="dim"
@@ -125,6 +130,7 @@ class HomeScreen(Screen[None]):
         self.home: Home | None = None
         self.columns_for = 0  # the width the table's columns were laid out for
         self.offered: tuple[bool, ...] | None = None  # the keys `check_action` last allowed
+        self.placed = False  # whether the highlight has been put on a newcomer's first deck
 
     @property
     def vocab(self) -> Host:
@@ -207,6 +213,8 @@ class HomeScreen(Screen[None]):
         numbers = [("Due", 4), ("New", 4), ("Best", 5)]
         if width >= 56:
             numbers.insert(0, ("Seen", 10))
+        if width >= 72:
+            numbers.insert(1, ("Learned", 7))
         # Every column gets its width and 2 cells of padding, and the scroll bar 2 cells;
         # the title gets what is left.
         rest = sum(w + 2 for _, w in numbers) + 2 + 2
@@ -220,20 +228,30 @@ class HomeScreen(Screen[None]):
         streak = f"Day streak: {days} day{'s' * (days != 1)}" if days else "Day streak: none"
         self.query_one("#intro", Static).update(Text(LEGEND.format(limit=home.new_per_day)))
         answers = f"{home.reviews} answer{'s' * (home.reviews != 1)} so far"
-        line = f"{streak} · {answers}"
+        line = Text(f"{streak} · {answers}")
         if home.decks:  # on a short screen, today's work alone: one line left for the decks
-            short = self.has_class("short")
-            line = home.today() if short else f"Today: {home.today()} · {line}"
-        self.query_one("#streak", Static).update(Text(line))
+            if self.has_class("short"):
+                line = Text(home.today())
+            else:
+                line = Text.assemble(
+                    (home.progress(), "bold"), "\n", f"Today: {home.today()} · ", line
+                )
+        self.query_one("#streak", Static).update(line)
         table = cast("DataTable[Text]", self.query_one("#decks", DataTable))
         keep = table.cursor_row
         table.clear()
         self._columns(table)
         wide = "seen" in table.columns
+        first = home.start_here
         for row in home.decks:
-            cells = [Text(row.title, no_wrap=True, overflow="ellipsis")]
+            title = Text(row.title, no_wrap=True, overflow="ellipsis")
+            if first is not None and row.id == first.id:
+                title.append(START_HERE, style="bold")
+            cells = [title]
             if wide:
                 cells.append(Text(f"{row.seen}/{row.questions}", justify="right"))
+            if "learned" in table.columns:
+                cells.append(Text(str(row.learned), justify="right"))
             cells += [
                 Text(str(row.due), justify="right", style="bold" if row.due else ""),
                 Text(str(row.new), justify="right"),
@@ -241,6 +259,9 @@ class HomeScreen(Screen[None]):
             ]
             table.add_row(*cells, key=row.id or "")
         if home.decks:
+            if not self.placed and not home.reviews and first is not None:
+                keep = home.decks.index(first)  # a newcomer's Enter plays the first deck
+            self.placed = True
             table.move_cursor(row=min(keep, len(home.decks) - 1))
         self.show_details()
         self.show_problems(home)

@@ -103,6 +103,7 @@ def top_text(view: Overview, title: str) -> Text:
     text.append(title, style="bold")
     text.append("\n")
     text.append(f"{f.seen} of {f.total} questions answered at least once\n")
+    text.append(f"{f.learned} learned (likely still known in 3 weeks)\n")
     if f.total == 0:
         text.append("Nothing to count here yet.\n", style="dim")
     # "now" as home and a round count it; the rest of today apart, as the forecast's first day
