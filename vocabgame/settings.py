@@ -116,9 +116,19 @@ SPECS: tuple[Spec, ...] = (
     Spec(
         "theme",
         "theme",
-        "the colours of the game",
+        "the colours of the game: high-contrast is white on black, colour-blind-safe tells right "
+        "from wrong in blue and orange (both keep the ✓ and ✗ marks every theme has)",
         "textual-dark",
-        choices=("textual-dark", "textual-light", "nord", "gruvbox", "dracula", "monokai"),
+        choices=(
+            "textual-dark",
+            "textual-light",
+            "high-contrast",
+            "colour-blind-safe",
+            "nord",
+            "gruvbox",
+            "dracula",
+            "monokai",
+        ),
         flag="--theme",
     ),
 )

@@ -17,6 +17,7 @@ from vocabgame.play import ModeId, Round, Runner, Selection, Session
 from vocabgame.play.modes import by_name
 from vocabgame.printable import printable
 from vocabgame.store import StoreError
+from vocabgame.ui import palette
 from vocabgame.ui.screens.home import HomeScreen
 
 if TYPE_CHECKING:
@@ -70,6 +71,8 @@ class VocabApp(App[int]):
         settle_seconds: float = 0.25,
     ) -> None:
         super().__init__()
+        for theme in palette.THEMES:
+            self.register_theme(theme)
         # A new question takes no answer for this long: no one reads a question that fast,
         # and a double Enter or a bouncing key would otherwise answer it unseen.
         self.settle_seconds = settle_seconds
@@ -109,9 +112,11 @@ class VocabApp(App[int]):
         self.push_screen(LabScreen(self.lab_folders))
 
     def apply_theme(self) -> None:
+        """Use the theme of the settings, for the widgets and for right, wrong and warnings."""
         theme = self.session.settings.theme
         if theme in self.available_themes:
             self.theme = theme
+        palette.use(self.current_theme)
 
     def warn_unsaved(self) -> None:
         """Say once, when the store turns out to be read-only, that answers are not kept."""

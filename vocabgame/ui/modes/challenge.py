@@ -24,6 +24,7 @@ from vocabgame.play.modes.challenge import Challenge, ChallengeResult
 from vocabgame.play.outcome import Outcome
 from vocabgame.printable import printable
 from vocabgame.quiz import Kind
+from vocabgame.ui import palette
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.screens.results import ResultsScreen, summary_text
 from vocabgame.ui.screens.round import ROUND_KEYS, Phase, RoundScreen, status_figures
@@ -87,12 +88,12 @@ def table_text(result: ChallengeResult) -> Text:
     in the table; then the table, this run's row marked. The score itself is the summary's."""
     text = Text()
     if result.new_high_score:
-        text.append("New high score!", style="bold green")
+        text.append("New high score!", style=palette.right())
         if result.previous_best is not None:
-            text.append(f" (was {result.previous_best})", style="green")
+            text.append(f" (was {result.previous_best})", style=palette.right(bold=False))
         text.append("\n\n")
     elif not result.finished and result.summary.answered:
-        text.append("Partial run", style="bold yellow")
+        text.append("Partial run", style=palette.warn())
         text.append(
             f": {result.summary.answered} of {result.questions} questions answered, so it is "
             "not in the table.\n\n"
@@ -104,7 +105,7 @@ def table_text(result: ChallengeResult) -> Text:
     if not result.table:
         text.append("No runs yet: answer every question of a run to enter the table.\n")
     for n, high in enumerate(result.table, 1):
-        style = "bold green" if n == result.rank else ""
+        style = palette.right() if n == result.rank else ""
         text.append(
             f"{n:>2}. {high.score:>5}   {high.right} of {high.questions} right   "
             f"{high.at:%Y-%m-%d}\n",

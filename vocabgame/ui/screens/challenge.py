@@ -13,6 +13,7 @@ from textual.widgets import Static
 
 from vocabgame.lab import Catalogue
 from vocabgame.lab.challenge import DOWN, SAME, UP, WORDS, Challenge, make_challenge
+from vocabgame.ui import palette
 from vocabgame.ui.widgets.feedback import hanging
 
 KEYS = {"1": UP, "2": DOWN, "3": SAME}
@@ -71,7 +72,7 @@ class ChallengeScreen(ModalScreen[tuple[int, int] | None]):
                 (
                     Text(
                         "  ✓ right: " if v.right else "  ✗ wrong: ",
-                        style="bold green" if v.right else "bold red",
+                        style=palette.right() if v.right else palette.wrong(),
                     ),
                     Text(v.ask.moved()),
                 )

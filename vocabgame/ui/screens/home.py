@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Static
 from vocabgame.play import DeckSummary, Home, ModeId
 from vocabgame.printable import printable
 from vocabgame.store import StoreError
+from vocabgame.ui import palette
 from vocabgame.ui.commands import HomeCommands
 from vocabgame.ui.host import Host, host
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
@@ -44,7 +45,7 @@ def details_text(row: DeckSummary) -> Text:
     if row.start_here is not None and not row.seen:
         text.append("Start here: the authors' first deck for someone new.\n", style="bold")
     if row.limit_reached:
-        text.append(f"All {row.new_limit} new items for today are started. ", style="bold yellow")
+        text.append(f"All {row.new_limit} new items for today are started. ", style=palette.warn())
         if row.id is not None:
             text.append(f"m: learn {row.more_today} more today", style="bold")
         else:
@@ -62,7 +63,7 @@ def details_text(row: DeckSummary) -> Text:
     elif row.due == 0 and row.new == 0 and row.seen:
         text.append(
             "Nothing is due or new: Enter plays a practice round of the questions due soonest.\n",
-            style="bold yellow",
+            style=palette.warn(),
         )
     else:
         text.append("Enter: play a round\n", style="dim")

@@ -16,6 +16,7 @@ from vocabgame.play import RoundSummary
 from vocabgame.play.modes import MODES, Mode, ModeId
 from vocabgame.printable import printable
 from vocabgame.timefmt import duration, until
+from vocabgame.ui import palette
 from vocabgame.ui.host import Host, host
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.widgets.feedback import hanging
@@ -35,9 +36,9 @@ def summary_text(summary: RoundSummary, now: datetime) -> Text | Group:
     title = "Round complete" if summary.finished else "Round ended early"
     text.append(f"{title}: {summary.deck_title}\n\n", style="bold")
     if summary.new_best:
-        text.append("New personal best!", style="bold green")
+        text.append("New personal best!", style=palette.right())
         if summary.previous_best is not None:
-            text.append(f" (was {summary.previous_best})", style="green")
+            text.append(f" (was {summary.previous_best})", style=palette.right(bold=False))
         text.append("\n")
     if not summary.answered:
         text.append(
@@ -65,7 +66,7 @@ def summary_text(summary: RoundSummary, now: datetime) -> Text | Group:
         text.append(f"\n{saved}{mode.results_note}\n", style="dim")
     if not summary.missed:
         if summary.answered:
-            text.append("\nNothing missed.\n", style="green")
+            text.append("\nNothing missed.\n", style=palette.right(bold=False))
         return text
     count = len(summary.missed)
     text.append(f"\nMissed {count} question{'s' * (count != 1)}", style="bold")
@@ -75,8 +76,8 @@ def summary_text(summary: RoundSummary, now: datetime) -> Text | Group:
         if missed.given:
             # typed or pasted: may hold escapes
             given = "; then ".join(printable(g) for g in missed.given)
-            answers.append((Text("You answered: ", style="bold red"), Text(given)))
-        answers.append((Text("Right answer: ", style="bold green"), Text(missed.right_answer)))
+            answers.append((Text("You answered: ", style=palette.wrong()), Text(given)))
+        answers.append((Text("Right answer: ", style=palette.right()), Text(missed.right_answer)))
         entries.append(("• ", Group(Text(missed.prompt), hanging(answers))))
     return Group(text, hanging(entries))
 

@@ -28,6 +28,7 @@ from textual.widgets import Static
 from vocabgame.play import Outcome
 from vocabgame.quiz import RATING_NAMES, Kind, Question
 from vocabgame.timefmt import until
+from vocabgame.ui import palette
 
 
 class LaidOutOnce(RichVisual):
@@ -212,9 +213,9 @@ def marked_choices(question: Question, picked: int | None) -> MarkedChoices:
     for index, choice in enumerate(question.choices):
         right = choice.value == question.answer
         if right:
-            mark, style = Text("✓", style="bold green"), "bold green"
+            mark, style = Text("✓", style=palette.right()), palette.right()
         elif index == picked:
-            mark, style = Text("✗", style="bold red"), "red"
+            mark, style = Text("✗", style=palette.wrong()), palette.wrong(bold=False)
         else:  # neither right nor picked: one dim line, so the ones that matter stand out
             rows.append(
                 (
@@ -235,9 +236,9 @@ def verdict_text(outcome: Outcome) -> Text:
     if outcome.self_graded:
         text = Text(f"You graded it {RATING_NAMES[grade.rating]}", style="bold")
     elif grade.correct:
-        text = Text("✓ Right", style="bold green")
+        text = Text("✓ Right", style=palette.right())
     else:
-        text = Text("✗ Not quite", style="bold red")
+        text = Text("✗ Not quite", style=palette.wrong())
         right = [
             n
             for n, c in enumerate(outcome.question.choices, 1)
@@ -247,9 +248,11 @@ def verdict_text(outcome: Outcome) -> Text:
             text.append(f" · the answer is {right[0]}", style="bold")
     given = outcome.points + outcome.time_bonus
     if given:
-        text.append(f" · +{given} points", style="green")
+        text.append(f" · +{given} points", style=palette.right(bold=False))
     if outcome.time_bonus:
-        text.append(f" ({outcome.points} + {outcome.time_bonus} for time)", style="green")
+        text.append(
+            f" ({outcome.points} + {outcome.time_bonus} for time)", style=palette.right(bold=False)
+        )
     return text
 
 
