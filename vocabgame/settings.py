@@ -7,6 +7,7 @@ so) when a stored value is damaged or out of range, so a bad value never stops t
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -41,6 +42,11 @@ class Spec:
             raise SettingError(f"{self.label} is a number, not {value!r}")
         elif kind is str and not isinstance(value, str):
             raise SettingError(f"{self.label} is text, not {value!r}")
+        if isinstance(value, float) and not math.isfinite(value):
+            # NaN passes every range comparison, so it is refused by name, as are infinities.
+            raise SettingError(
+                f"{self.label} is a number from {self.minimum:g} to {self.maximum:g}, not {value!r}"
+            )
         if isinstance(value, (int, float)):
             low, high = self.minimum, self.maximum
             if (low is not None and value < low) or (high is not None and value > high):
