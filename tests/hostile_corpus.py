@@ -87,10 +87,10 @@ def _setting(key: str, value: object) -> Callable[[dict[str, Any]], None]:
 
 def _nested(depth: int) -> Callable[[dict[str, Any]], None]:
     def change(data: dict[str, Any]) -> None:
-        value: object = {"card_id": 1}
+        value: object = 1
         for _ in range(depth):
             value = {"x": value}
-        data["cards"][0]["card"]["card_id"] = value
+        data["settings"]["from_a_newer_version"] = value
 
     return change
 
@@ -103,7 +103,7 @@ def progress_files() -> dict[str, str | bytes]:
         "nested-100000-deep-in-a-review.json": text.replace(
             '"answer": "', '"answer": ' + "[" * 100_000 + "]" * 100_000 + ', "x": "', 1
         ),
-        "nested-40-deep-in-a-card.json": _edit(_nested(40)),
+        "nested-40-deep-in-a-setting.json": _edit(_nested(40)),
         "integer-5000-digits.json": text.replace('"rating": 3', f'"rating": {digits}', 1),
         "integer-5000-digits-in-a-card.json": text.replace(
             '"card_id": 1,', f'"card_id": {digits},', 1

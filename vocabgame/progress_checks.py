@@ -113,7 +113,7 @@ def check_text(text: str, place: str, free: bool = False) -> None:
     found = (_FREE_CONTROL if free else _CONTROL).search(text)
     if found is not None:
         raise ProgressError(
-            f"{place} holds the control character {printable(found.group())} at character "
+            f"{place} holds the unprintable character {printable(found.group())} at character "
             f"{found.start() + 1}."
         )
 
@@ -157,7 +157,9 @@ def check_card(card: object, place: str) -> None:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ProgressError(f"{place}.{name} should be a number, not {_shown(value)}.")
         if not (math.isfinite(value) and low <= value <= high):
-            raise ProgressError(f"{place}.{name} {_shown(value)} is outside {low:g} to {high:g}.")
+            raise ProgressError(
+                f"{place}.{name} {_shown(value)} is outside {low:,.10g} to {high:,.10g}."
+            )
     check_time(card["due"], f"{place}.due")
     if card["last_review"] is not None:
         check_time(card["last_review"], f"{place}.last_review")
