@@ -8,7 +8,9 @@ Each kind is fed to the real command by tests/test_hostile_corpus.py:
 - table/: `import FILE`, each refused in one sentence.
 - table-text/: `import FILE`, each read with its cells kept as text (formulas too), and the
   deck exported again with every formula-like cell neutralised.
-- decks/ and lab/: `validate FILE`, each refused at its place.
+- decks/ and lab/: `validate FILE`, each refused at its place. Each is kept with `.txt` after
+  its name, so that no search for decks under tests/data finds it; the test copies it back
+  to its name (`x.yaml`, `x.lab.yaml`) first.
 - names/: the name a file or folder is given on the command line (one line of text).
 - settings/: a setting's key and a value (two lines), given on the command line, on the
   settings screen and as the stored value.
@@ -388,7 +390,8 @@ def write_all(root: Path = ROOT) -> int:
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
         for name, content in writer().items():
-            path = folder / name
+            kept = f"{name}.txt" if kind in ("decks", "lab") else name
+            path = folder / kept
             if isinstance(content, str):
                 path.write_bytes(content.encode("utf-8", "surrogatepass"))
             else:
