@@ -364,6 +364,8 @@ def settings_files() -> dict[str, str | bytes]:
         "round-size-nan": ("round_size", "nan"),
         "round-size-infinity": ("round_size", "Infinity"),
         "round-size-5000-digits": ("round_size", "9" * 5000),
+        "round-size-400-digits": ("round_size", "9" * 400),
+        "interview-minutes-minus-400-digits": ("interview_minutes", "-" + "9" * 400),
         "new-per-day-minus-inf": ("new_per_day", "-inf"),
         "countdown-1e999": ("countdown_seconds", "1e999"),
         "theme-escape": ("theme", OSC52),

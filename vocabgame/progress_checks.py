@@ -51,6 +51,8 @@ _DIGITS = re.compile(r"\d{4000,}")
 
 def _shown(value: object) -> str:
     """A value for the sentence: short, and never able to drive the terminal."""
+    if isinstance(value, int) and value.bit_length() > 200:  # repr of 4,300 digits raises
+        return f"a number of about {round(value.bit_length() * 0.30103)} digits"
     text = repr(value)
     if len(text) > 60:
         text = text[:57] + "..."

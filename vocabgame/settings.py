@@ -50,7 +50,7 @@ class Spec:
         if isinstance(value, (int, float)):
             low, high = self.minimum, self.maximum
             if (low is not None and value < low) or (high is not None and value > high):
-                raise SettingError(f"{self.label} {value:g} is outside {low:g} to {high:g}")
+                raise SettingError(f"{self.label}{_number(value)} is outside {low:g} to {high:g}")
             value = kind(value)
         if self.choices and value not in self.choices:
             raise SettingError(f"{self.label} {value!r} is not one of {', '.join(self.choices)}")
@@ -61,6 +61,13 @@ class Spec:
         if self.choices:
             return f"one of {', '.join(self.choices)}; default {self.default}"
         return f"{self.minimum:g} to {self.maximum:g}, default {self.default}"
+
+
+def _number(value: int | float) -> str:
+    """A number for a sentence; one too long for a float (or to print) by its length."""
+    if isinstance(value, int) and value.bit_length() > 64:
+        return f", a number of about {round(value.bit_length() * 0.30103)} digits,"
+    return f" {value:g}"
 
 
 SPECS: tuple[Spec, ...] = (

@@ -88,6 +88,8 @@ TIME = (is_time, "a time with its zone")
 
 def _short(value: object) -> str:
     """A value for a sentence: a huge one would make a sentence of megabytes."""
+    if isinstance(value, int) and value.bit_length() > 200:  # repr of 4,300 digits raises
+        return f"a number of about {round(value.bit_length() * 0.30103)} digits"
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
