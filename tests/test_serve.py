@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import shlex
 import signal
 import socket
@@ -352,7 +353,9 @@ async def test_a_websocket_without_an_origin_opens_no_game() -> None:
         await client.close()
 
 
-async def test_a_game_whose_tab_sends_nothing_is_ended_and_one_that_talks_is_not() -> None:
+async def test_a_game_whose_tab_sends_nothing_is_ended_and_one_that_talks_is_not(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     server = serve.GameServer(STAND_IN, "127.0.0.1", 0, quiet_seconds=0.3)
     client = await _client(server)
     try:
@@ -361,13 +364,18 @@ async def test_a_game_whose_tab_sends_nothing_is_ended_and_one_that_talks_is_not
         await _until(lambda: len(server.games) == 2)
         loop = asyncio.get_running_loop()
         start = loop.time()
-        while loop.time() - start < 0.6:  # twice the quiet spell, a message every 0.1 s
-            await talking.send_json(["focus"])
+        # Twice the quiet spell, a message every 0.1 s, some of them not what a page sends:
+        # they count as talking, and are dropped without a word.
+        messages = iter(["focus", "not json", '["resize", {"width": "x"}]', "[]", '"ping"'] * 2)
+        while loop.time() - start < 0.6:
+            text = next(messages)
+            await talking.send_str(json.dumps([text]) if text == "focus" else text)
             await asyncio.sleep(0.1)
         closed = await asyncio.wait_for(quiet.receive(), timeout=5)
         assert closed.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
         await _until(lambda: len(server.games) == 1)
         assert not talking.closed
+        assert [r for r in caplog.records if r.levelname == "ERROR"] == []
         await talking.close()
         await _until(lambda: not server.games)
     finally:

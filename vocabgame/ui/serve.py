@@ -171,8 +171,13 @@ class GameServer(Server):
         try:
             async for message in websocket:
                 last = self.clock()
-                if message.type == WSMsgType.TEXT:
-                    await self._relay(websocket, app_service, message.json())
+                if message.type != WSMsgType.TEXT:
+                    continue
+                try:
+                    envelope = message.json()
+                except ValueError:  # not the page's JSON: nothing to relay, no traceback
+                    continue
+                await self._relay(websocket, app_service, envelope)
         finally:
             watchdog.cancel()
 
@@ -187,7 +192,9 @@ class GameServer(Server):
         if kind == "stdin" and isinstance(data, str):
             await app_service.send_bytes(data.encode("utf-8"))
         elif kind == "resize" and isinstance(data, dict):
-            await app_service.set_terminal_size(data["width"], data["height"])
+            width, height = data.get("width"), data.get("height")
+            if isinstance(width, int) and isinstance(height, int):
+                await app_service.set_terminal_size(width, height)
         elif kind == "ping":
             await websocket.send_json(["pong", data])
         elif kind == "blur":
