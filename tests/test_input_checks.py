@@ -184,3 +184,35 @@ def test_csv_export_neutralises_formula_cells_and_import_keeps_them_as_text(
         again = read_table(out.read_bytes(), str(out), f".{fmt}")
         assert [(t.term, t.definition) for t in again.terms] == rows
     capsys.readouterr()
+
+
+# -- names the system refuses -----------------------------------------------------------------
+
+LONG = "n" * 300
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["export-progress", f"{LONG}.json"],
+        ["export", "latency-basics", "--decks", str(DATA), "-o", f"{LONG}.csv"],
+        ["check", "--data-dir", LONG],
+        ["backup", "--data-dir", LONG],
+        ["restore", LONG, "--yes"],
+        ["import-progress", f"{LONG}.json"],
+    ],
+    ids=lambda argv: argv[0],
+)
+def test_a_name_too_long_for_the_system_is_one_sentence(
+    played: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    """Python 3.11's Path.exists and is_file raise for such a name instead of saying no."""
+    argv = [a if LONG not in a else str(tmp_path / a) for a in argv]
+    before = contents(played / DB_NAME)
+    capsys.readouterr()
+    rc = main([*argv, "--data-dir", str(played)] if "--data-dir" not in argv else argv)
+    out, err = capsys.readouterr()
+    assert rc == 1 and "Traceback" not in err, err
+    [line] = err.splitlines()
+    assert line.startswith("vocabgame: ") and LONG in line
+    assert contents(played / DB_NAME) == before
