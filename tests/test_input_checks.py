@@ -216,3 +216,36 @@ def test_a_name_too_long_for_the_system_is_one_sentence(
     [line] = err.splitlines()
     assert line.startswith("vocabgame: ") and LONG in line
     assert contents(played / DB_NAME) == before
+
+
+# -- files that are not files ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["import-progress", "import"])
+@pytest.mark.parametrize("what", ["fifo", "/dev/zero"])
+def test_a_named_pipe_or_a_device_is_refused_without_being_read(
+    played: Path, tmp_path: Path, command: str, what: str
+) -> None:
+    """A child process with a timeout: without the check, a pipe is waited on for ever and
+    /dev/zero read until memory runs out."""
+    import os
+    import subprocess
+    import sys
+
+    path = Path(what)
+    if what == "fifo":
+        path = tmp_path / "progress.json"
+        os.mkfifo(path)
+    argv = [str(path), "--data-dir", str(played)]
+    if command == "import":
+        argv = [str(path), "-o", str(tmp_path / "deck.yaml")]
+    done = subprocess.run(
+        [sys.executable, "-m", "vocabgame", command, *argv],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+    )
+    assert done.returncode == 1 and done.stdout == ""
+    kind = "a named pipe (FIFO)" if what == "fifo" else "a device"
+    assert done.stderr == f"vocabgame: {path} is {kind}; only regular files are read\n"
