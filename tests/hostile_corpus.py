@@ -265,14 +265,16 @@ VALID_DECK = (Path(__file__).resolve().parent / "data" / "latency-basics.yaml").
 )
 
 
+# Ten levels of nine aliases each: a billion strings if anything expanded them.
+ALIAS_BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{chr(98 + i)}: &{chr(98 + i)} [" + ", ".join([f"*{chr(97 + i)}"] * 8) + "]\n"
+    for i in range(9)
+)
+
+
 def deck_files() -> dict[str, str | bytes]:
-    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
-        f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, "
-        f"*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}]\n"
-        for i in range(9)
-    )
     return {
-        "alias-bomb.yaml": "format: 1\n" + bomb,
+        "alias-bomb.yaml": "format: 1\n" + ALIAS_BOMB,
         "python-object.yaml": "format: 1\nid: !!python/object/apply:os.system ['echo hi']\n",
         "python-name.yaml": "format: 1\nid: !!python/name:os.system\n",
         "python-module.yaml": "format: 1\nid: !!python/module:os\n",
@@ -332,7 +334,7 @@ def lab_files() -> dict[str, str | bytes]:
         "minus-1e308-memory.lab.yaml": LAB_GPU.format(id="X3", memory="-1e308"),
         "huge-int-memory.lab.yaml": LAB_GPU.format(id="X4", memory="9" * 5000),
         "python-tag.lab.yaml": LAB_GPU.format(id="!!python/name:os.system", memory=80),
-        "alias-bomb.lab.yaml": "lab: 1\n" + deck_files()["alias-bomb.yaml"].split("\n", 1)[1],  # type: ignore[union-attr]
+        "alias-bomb.lab.yaml": "lab: 1\n" + ALIAS_BOMB,
         "not-a-mapping.lab.yaml": "- lab: 1\n",
     }
 

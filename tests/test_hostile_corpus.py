@@ -13,6 +13,7 @@ import re
 import shutil
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -78,7 +79,7 @@ def run(argv: list[str]) -> int:
         return int(exc.code or 0)
 
 
-def snapshot(data: Path) -> tuple[dict[str, object], list[str]]:
+def snapshot(data: Path) -> tuple[dict[str, list[tuple[Any, ...]]], list[str]]:
     """Every row of the store, and every file in the data folder."""
     files = sorted(str(p.relative_to(data)) for p in data.rglob("*") if p.name != "vocabgame.lock")
     return contents(data / "vocabgame.db"), files
