@@ -259,3 +259,25 @@ def test_a_hostile_stored_setting_is_said_once_and_the_default_used(
     assert spec.label in one_sentence(err, f"default, {spec.default}")
     assert re.search(rf"^{re.escape(spec.label)}\s+{re.escape(str(spec.default))}$", out, re.M)
     assert snapshot(data) == before
+
+
+def test_every_hostile_deck_and_lab_file_in_one_folder_is_named_by_decks_and_lab(
+    data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The catalogue the game loads reads them all side by side, as a decks folder holds
+    them: each is named in its problem, and nothing else stops."""
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    for file in corpus("decks") + corpus("lab"):
+        shutil.copy(file, folder / file.name.removesuffix(".txt"))
+    assert main(["decks", "--decks", str(folder)]) == 1
+    out, err = capsys.readouterr()
+    clean_output(out, err)
+    for file in corpus("decks"):
+        assert printable(file.name.removesuffix(".txt")) in out + err, file.name
+    assert main(["lab", "--json", "--decks", str(folder), "--data-dir", str(data)]) == 0
+    out, err = capsys.readouterr()
+    clean_output(out, err)
+    json.loads(out)  # the estimate, with the bad lab files left out
+    for file in corpus("lab"):
+        assert printable(file.name.removesuffix(".txt")) in err, file.name
