@@ -33,9 +33,8 @@ EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
 LATEST = datetime(3000, 1, 1, tzinfo=UTC)
 # A record is flat and a card one mapping deep: anything deeper is not from an export.
 MAX_DEPTH = 4
-MAX_ID = (
-    1_000  # characters in an id, a face or a mode (deck ids have no limit; real ones are short)
-)
+# Characters in an id, a face or a mode: deck ids have no limit, but real ones are short.
+MAX_ID = 1_000
 MAX_TEXT = 10_000  # characters in an answer, a note or any other text
 # Fields that hold what a player typed, where a tab or a line break is no harm.
 FREE_TEXT = frozenset({"answer", "note"})
