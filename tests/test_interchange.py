@@ -353,7 +353,7 @@ def test_csv_export_is_what_anki_reads(tmp_path: Path) -> None:
         "#deck:Tricky: text\n"
         "#tags column:3\n"
         'KV cache,"Keys: and values, kept # in GPU memory.",\n'
-        '- leading dash,"""Quoted"" text, with a comma; and a semicolon",tag-a\n'
+        '\'- leading dash,"""Quoted"" text, with a comma; and a semicolon",tag-a\n'
         "yes,no,\n"
         "Café « naïve »,Ünïcödé — 東京 and emoji 🚀,tag-a\n"
         "'single',\"line one\nline two: with a colon\",\n"
@@ -391,7 +391,7 @@ def test_export_then_import_gives_back_the_terms(
         lines = table.read_text(encoding="utf-8").splitlines()
         assert len(lines) == len(TRICKY) and all(line.count("\t") == 1 for line in lines)
         assert not any(line.startswith("#") for line in lines)
-        assert '- leading dash\t"Quoted" text, with a comma; and a semicolon' in lines
+        assert '\'- leading dash\t"Quoted" text, with a comma; and a semicolon' in lines
 
 
 def test_export_format_quizlet_writes_no_header_and_a_tsv_says_it_has_one(

@@ -4,7 +4,9 @@ test_browser.py."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import json
 import shlex
 import signal
 import socket
@@ -16,8 +18,11 @@ from pathlib import Path
 
 import aiohttp
 import pytest
+from aiohttp import web
+from aiohttp.test_utils import TestClient, TestServer
 
 from vocabgame.cli import in_browser, main, terminal_problem
+from vocabgame.settings import Settings
 from vocabgame.ui import serve
 from vocabgame.ui.serve import connection_allowed, game_command, is_local
 
@@ -182,7 +187,7 @@ def test_a_game_started_for_a_browser_tab_is_not_refused_for_want_of_a_terminal(
         ("127.0.0.1:8000", "http://127.0.0.1:8000", "127.0.0.1", True),
         ("localhost:8000", "http://localhost:8000", "127.0.0.1", True),
         ("[::1]:8000", "http://[::1]:8000", "::1", True),
-        ("127.0.0.1:8000", None, "127.0.0.1", True),  # not a browser page: a local program
+        ("127.0.0.1:8000", None, "127.0.0.1", False),  # not a browser: some local program
         # another web site open in the player's browser
         ("127.0.0.1:8000", "http://evil.example", "127.0.0.1", False),
         ("127.0.0.1:8000", "null", "127.0.0.1", False),
@@ -260,7 +265,9 @@ def test_serves_the_page_opens_games_for_it_only_and_stops_cleanly_on_ctrl_c(
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30) as page:
         assert f'data-session-websocket-url="ws://127.0.0.1:{port}/ws"' in page.read().decode()
 
-    for other in ({"Origin": "http://evil.example"}, {"Host": f"evil.example:{port}"}):
+    own = f"http://127.0.0.1:{port}"
+    for other in ({"Origin": "http://evil.example"}, {"Host": f"evil.example:{port}"}, {}):
+        other = {"Origin": own, **other} if "Host" in other else other
         with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
             asyncio.run(_open_game(port, other))
         assert refused.value.status == 403
@@ -283,3 +290,115 @@ def test_a_port_in_use_is_one_sentence(running: tuple[subprocess.Popen[str], int
     assert second.returncode == 1
     assert second.stderr.startswith(f"vocabgame: cannot listen on 127.0.0.1 port {port}: ")
     assert len(second.stderr.splitlines()) == 1 and "Traceback" not in second.stderr
+
+
+# -- the cap on games and the end of quiet ones, in this process --------------------------
+
+# A stand-in for a game: it says it is a Textual app, then waits for one byte (the quit the
+# server sends when the tab goes), so each costs a shell and no Python.
+STAND_IN = "echo __GANGLION__; head -c 1 >/dev/null"
+
+
+async def _client(server: serve.GameServer) -> TestClient[web.Request, web.Application]:
+    client = TestClient(TestServer(await server._make_app(), host="127.0.0.1"))
+    await client.start_server()
+    return client
+
+
+def _origin(client: TestClient[web.Request, web.Application]) -> dict[str, str]:
+    return {"Origin": f"http://{client.host}:{client.port}"}
+
+
+async def _until(condition: Callable[[], bool]) -> None:
+    for _ in range(500):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("not within 5 s")
+
+
+async def test_games_beyond_the_cap_are_refused_and_the_page_says_so() -> None:
+    server = serve.GameServer(STAND_IN, "127.0.0.1", 0, max_games=2)
+    client = await _client(server)
+    try:
+        first = await client.ws_connect("/ws", headers=_origin(client))
+        second = await client.ws_connect("/ws", headers=_origin(client))
+        await _until(lambda: len(server.games) == 2)
+        page = await client.get("/")
+        assert page.status == 503
+        assert "all 2 games are in use. Close another vocabgame tab" in await page.text()
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await client.ws_connect("/ws", headers=_origin(client))
+        assert refused.value.status == 503
+        await first.close()  # a tab closed: its place is free again
+        await _until(lambda: len(server.games) == 1)
+        assert (await client.get("/")).status == 200
+        third = await client.ws_connect("/ws", headers=_origin(client))
+        await _until(lambda: len(server.games) == 2)
+        await second.close()
+        await third.close()
+        await _until(lambda: not server.games)
+    finally:
+        await client.close()
+
+
+async def test_a_websocket_without_an_origin_opens_no_game() -> None:
+    server = serve.GameServer(STAND_IN, "127.0.0.1", 0)
+    client = await _client(server)
+    try:
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await client.ws_connect("/ws")
+        assert refused.value.status == 403 and not server.games
+    finally:
+        await client.close()
+
+
+async def test_a_game_whose_tab_sends_nothing_is_ended_and_one_that_talks_is_not(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    server = serve.GameServer(STAND_IN, "127.0.0.1", 0, quiet_seconds=0.3)
+    client = await _client(server)
+    try:
+        quiet = await client.ws_connect("/ws", headers=_origin(client))
+        talking = await client.ws_connect("/ws", headers=_origin(client))
+        await _until(lambda: len(server.games) == 2)
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        # Twice the quiet spell, a message every 0.1 s, some of them not what a page sends:
+        # they count as talking, and are dropped without a word.
+        messages = iter(["focus", "not json", '["resize", {"width": "x"}]', "[]", '"ping"'] * 2)
+        while loop.time() - start < 0.6:
+            text = next(messages)
+            await talking.send_str(json.dumps([text]) if text == "focus" else text)
+            await asyncio.sleep(0.1)
+        closed = await asyncio.wait_for(quiet.receive(), timeout=5)
+        assert closed.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+        await _until(lambda: len(server.games) == 1)
+        assert not talking.closed
+        assert [r for r in caplog.records if r.levelname == "ERROR"] == []
+        await talking.close()
+        await _until(lambda: not server.games)
+    finally:
+        await client.close()
+
+
+def test_the_command_lines_defaults_are_the_servers() -> None:
+    from vocabgame.cli.serve import serve_options
+
+    parser = argparse.ArgumentParser()
+    serve_options(parser, Settings())
+    args = parser.parse_args([])
+    assert args.max_games == serve.MAX_GAMES and args.quiet_minutes == serve.QUIET_MINUTES
+    for bad in (["--max-games", "0"], ["--quiet-minutes", "nan"]):
+        with pytest.raises(SystemExit):
+            parser.parse_args(bad)
+
+
+def test_the_cap_and_the_quiet_spell_reach_the_server(
+    monkeypatch: pytest.MonkeyPatch, data_dir: Path
+) -> None:
+    made: list[serve.GameServer] = []
+    monkeypatch.setattr(serve.GameServer, "run", lambda self, listening: made.append(self))
+    assert main(["serve", "--max-games", "3", "--quiet-minutes", "2"]) == 0
+    [server] = made
+    assert (server.max_games, server.quiet_seconds) == (3, 120)

@@ -13,24 +13,22 @@ had been played on one; faces the file did not change keep their schedule exactl
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 from fsrs import Card
 
+from vocabgame.printable import printable
+from vocabgame.progress_checks import ProgressError, check_record, check_setting, parse_json
 from vocabgame.srs import Srs, load_card
 from vocabgame.store import SCHEMA_VERSION, Store
-from vocabgame.store.rows import ROWS, CardRow, FlagRow, RenameRow, ReviewRow, RoundRow
+from vocabgame.store.rows import ROWS, CardRow, FlagRow, RenameRow, ReviewRow, RoundRow, Row
 from vocabgame.store.transfer import Face, Transfer
 
 FORMAT = "vocabgame-progress"
 VERSION = 1
-
-
-class ProgressError(Exception):
-    """A progress file that cannot be merged: one sentence naming the problem and its place."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,24 +84,26 @@ def check_progress(data: object, where: str) -> dict[str, Any]:
         )
     if not isinstance(data.get("settings", {}), dict):
         raise ProgressError(f"{where}: settings should be a mapping of setting to value.")
+    for key, value in data.get("settings", {}).items():
+        check_setting(key, value, where)
     for kind in ROWS:
-        _check_section(data.get(kind.TABLE, []), kind.TABLE, kind.problem, where)
+        _check_section(data.get(kind.TABLE, []), kind, where)
     _check_links(data, where)
     return data
 
 
-def _check_section(
-    entries: object, section: str, problem: Callable[[Mapping[str, object]], str | None], where: str
-) -> None:
+def _check_section(entries: object, kind: type[Row], where: str) -> None:
+    section = kind.TABLE
     if not isinstance(entries, list):
         raise ProgressError(f"{where}: {section} should be a list.")
     for index, entry in enumerate(entries):
         place = f"{where}: {section}[{index}]"
         if not isinstance(entry, dict):
             raise ProgressError(f"{place} should be a mapping.")
-        wrong = problem(entry)
+        wrong = kind.problem(entry)
         if wrong is not None:
-            raise ProgressError(place + wrong)
+            raise ProgressError(place + printable(wrong))
+        check_record(kind, index, entry, where)
 
 
 def _check_links(data: Mapping[str, Any], where: str) -> None:
@@ -250,13 +250,7 @@ def _replay(store: Store, face: Face, srs: Srs) -> int:
 
 
 def read_progress_file(text: str, where: str) -> dict[str, Any]:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ProgressError(
-            f"{where}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg})."
-        ) from None
-    return check_progress(data, where)
+    return check_progress(parse_json(text, where), where)
 
 
 __all__ = [

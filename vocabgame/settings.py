@@ -7,6 +7,7 @@ so) when a stored value is damaged or out of range, so a bad value never stops t
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -41,10 +42,15 @@ class Spec:
             raise SettingError(f"{self.label} is a number, not {value!r}")
         elif kind is str and not isinstance(value, str):
             raise SettingError(f"{self.label} is text, not {value!r}")
+        if isinstance(value, float) and not math.isfinite(value):
+            # NaN passes every range comparison, so it is refused by name, as are infinities.
+            raise SettingError(
+                f"{self.label} is a number from {self.minimum:g} to {self.maximum:g}, not {value!r}"
+            )
         if isinstance(value, (int, float)):
             low, high = self.minimum, self.maximum
             if (low is not None and value < low) or (high is not None and value > high):
-                raise SettingError(f"{self.label} {value:g} is outside {low:g} to {high:g}")
+                raise SettingError(f"{self.label}{_number(value)} is outside {low:g} to {high:g}")
             value = kind(value)
         if self.choices and value not in self.choices:
             raise SettingError(f"{self.label} {value!r} is not one of {', '.join(self.choices)}")
@@ -55,6 +61,13 @@ class Spec:
         if self.choices:
             return f"one of {', '.join(self.choices)}; default {self.default}"
         return f"{self.minimum:g} to {self.maximum:g}, default {self.default}"
+
+
+def _number(value: int | float) -> str:
+    """A number for a sentence; one too long for a float (or to print) by its length."""
+    if isinstance(value, int) and value.bit_length() > 64:
+        return f", a number of about {round(value.bit_length() * 0.30103)} digits,"
+    return f" {value:g}"
 
 
 SPECS: tuple[Spec, ...] = (

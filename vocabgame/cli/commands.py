@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import gc
 import os
 import sys
@@ -17,7 +18,7 @@ from pathlib import Path
 from vocabgame import __version__
 from vocabgame.cli import decks, interchange, lab, play, progress, serve, stats
 from vocabgame.cli import settings as settings_command
-from vocabgame.cli.common import EXIT_OK, Command, Where
+from vocabgame.cli.common import EXIT_OK, EXIT_PROBLEM, Command, Where, err
 from vocabgame.cli.options import CommandParser, extra_decks, folder_options
 from vocabgame.paths import deck_folders, default_data_dir
 from vocabgame.settings import Settings
@@ -136,3 +137,9 @@ def run(command: Command, args: argparse.Namespace, where: Where) -> int:
         # Output piped into `head` and the like: stop quietly, as other tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
+    except OSError as exc:
+        if exc.errno != errno.ENAMETOOLONG:
+            raise
+        # Python 3.11's Path.exists and is_file raise for such a name instead of saying no.
+        err(f"{exc.filename}: the name is too long for this system")
+        return EXIT_PROBLEM

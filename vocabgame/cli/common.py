@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
+import os
+import stat
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -76,6 +78,27 @@ def no_options(parser: argparse.ArgumentParser, settings: Settings) -> None:
 def err(message: str) -> None:
     """One sentence on standard error; control characters in it (a file name's) are escaped."""
     print(f"vocabgame: {printable(message)}", file=sys.stderr)
+
+
+def not_a_regular_file(path: Path) -> str | None:
+    """Why `path` must not be read (a named pipe would be waited on for ever, a device such as
+    /dev/zero read for ever), as one sentence; None for a regular file, a folder or a missing
+    path, which the read itself reports."""
+    try:
+        mode = os.stat(path).st_mode  # follows a link: what counts is what it points to
+    except OSError:
+        return None
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    if stat.S_ISFIFO(mode):
+        kind = "a named pipe (FIFO)"
+    elif stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        kind = "a device"
+    elif stat.S_ISSOCK(mode):
+        kind = "a socket"
+    else:
+        kind = "not a regular file"
+    return f"{path} is {kind}; only regular files are read"
 
 
 def print_json(value: object) -> None:

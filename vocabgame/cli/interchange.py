@@ -9,7 +9,15 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from vocabgame.cli.common import EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, Command, Where, err
+from vocabgame.cli.common import (
+    EXIT_OK,
+    EXIT_PROBLEM,
+    EXIT_USAGE,
+    Command,
+    Where,
+    err,
+    not_a_regular_file,
+)
 from vocabgame.cli.decks import place_schema, write_file
 from vocabgame.printable import printable
 from vocabgame.settings import Settings
@@ -147,6 +155,9 @@ def read_source(source: Path) -> bytes | None:
     """The table file's bytes, or None after saying why they cannot be had."""
     from vocabgame.deck import DEFAULT_MAX_BYTES
 
+    if (why := not_a_regular_file(source)) is not None:
+        err(why)
+        return None
     try:
         if source.stat().st_size > DEFAULT_MAX_BYTES:
             err(

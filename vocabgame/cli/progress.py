@@ -14,6 +14,7 @@ from vocabgame.cli.common import (
     Where,
     err,
     no_options,
+    not_a_regular_file,
     open_store,
     print_json,
 )
@@ -108,6 +109,9 @@ def cmd_import_progress(data_dir: Path, file: Path) -> int:
     from vocabgame.srs import Srs
     from vocabgame.store import StoreError
 
+    if (why := not_a_regular_file(file)) is not None:
+        err(why)
+        return EXIT_PROBLEM
     try:
         text = file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 
 from vocabgame.cli.common import EXIT_OK, EXIT_PROBLEM, Command, Where, err, open_store
@@ -31,11 +32,48 @@ def serve_options(p: argparse.ArgumentParser, settings: Settings) -> None:
     p.add_argument(
         "--port", type=port_number, default=8000, metavar="N", help="the port (default 8000)"
     )
+    # The defaults are vocabgame.ui.serve's MAX_GAMES and QUIET_MINUTES, not imported here:
+    # that module needs the serve extra, and --help must work without it.
+    p.add_argument(
+        "--max-games",
+        type=bounded(1, 256),
+        default=8,
+        metavar="N",
+        help="games open at once, one per browser tab, each a process of its own "
+        "(default 8; the page says when all are in use)",
+    )
+    p.add_argument(
+        "--quiet-minutes",
+        type=bounded(1, 24 * 60),
+        default=30,
+        metavar="N",
+        help="end a tab's game after N minutes in which it sent nothing (default 30; "
+        "every answer is saved, and the page offers to start again)",
+    )
+
+
+def bounded(low: int, high: int) -> Callable[[str], int]:
+    """An option's whole number from `low` to `high`."""
+
+    def convert(text: str) -> int:
+        value = whole_number(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number from {low} to {high}")
+        return value
+
+    return convert
 
 
 def run_serve(args: argparse.Namespace, where: Where) -> int:
     # Each tab's game finds the data folder's decks itself: it is given only the --decks.
-    return cmd_serve(where.data_dir, where.extra_decks, args.host, args.port)
+    return cmd_serve(
+        where.data_dir,
+        where.extra_decks,
+        args.host,
+        args.port,
+        max_games=args.max_games,
+        quiet_minutes=args.quiet_minutes,
+    )
 
 
 SERVE = Command(
@@ -51,8 +89,16 @@ SERVE = Command(
 )
 
 
-def cmd_serve(data_dir: Path, decks: list[Path], host: str, port: int) -> int:
-    """Serve the game to browsers on `host` and `port` until stopped; the exit code."""
+def cmd_serve(
+    data_dir: Path,
+    decks: list[Path],
+    host: str,
+    port: int,
+    max_games: int = 8,
+    quiet_minutes: int = 30,
+) -> int:
+    """Serve the game to browsers on `host` and `port` until stopped, at most `max_games`
+    at once, each ended after `quiet_minutes` without a message from its tab; the exit code."""
     try:
         from vocabgame.ui.serve import WILDCARDS, GameServer, game_command, is_local, url
     except ModuleNotFoundError as exc:
@@ -70,7 +116,13 @@ def cmd_serve(data_dir: Path, decks: list[Path], host: str, port: int) -> int:
             f"warning: listening on {host}: anyone who can reach port {port} can play and "
             "change the progress in this data folder."
         )
-    server = GameServer(game_command(data_dir, decks), host, port)
+    server = GameServer(
+        game_command(data_dir, decks),
+        host,
+        port,
+        max_games=max_games,
+        quiet_seconds=quiet_minutes * 60,
+    )
 
     def listening() -> None:
         where = url(host, port)

@@ -3,6 +3,8 @@
 Only terms travel: each becomes one note with the term on the front and the definition on the
 back. Anki's header lines (`#separator:`, `#html:false`, `#deck:`, `#tags:`, `#tags column:`)
 tell Anki how to read the table; Quizlet wants the two columns alone (`header=False`).
+A cell that starts like a spreadsheet formula gets a leading apostrophe (`neutralised`), so a
+spreadsheet that opens the file shows it as text instead of running it.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from vocabgame.interchange.table import neutralised
 from vocabgame.model import Deck, Term
 
 SEPARATOR_HEADER = {"\t": "tab", ",": "comma"}
@@ -80,12 +83,16 @@ def table_text(deck: Deck, separator: str, header: bool = True) -> str:
     writer = csv.writer(out, delimiter=separator, lineterminator="\n")
     for term in _terms(deck):
         if header:
-            writer.writerow([term.term, term.definition, " ".join(anki_tag(t) for t in term.tags)])
+            cells = [term.term, term.definition, " ".join(anki_tag(t) for t in term.tags)]
+            writer.writerow([neutralised(c) for c in cells])
         elif separator == "\t":
             # Quizlet: one card per line, a tab between term and definition, no quoting.
-            out.write("\t".join(" ".join(s.split()) for s in (term.term, term.definition)) + "\n")
+            cells = [neutralised(" ".join(s.split())) for s in (term.term, term.definition)]
+            out.write("\t".join(cells) + "\n")
         else:
-            writer.writerow([" ".join(s.split()) for s in (term.term, term.definition)])
+            writer.writerow(
+                [neutralised(" ".join(s.split())) for s in (term.term, term.definition)]
+            )
     return out.getvalue()
 
 

@@ -44,6 +44,9 @@ MAX_ID_LENGTH = 60
 # C0 and C1 controls (deck files may not hold them) and Unicode line separators.
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 _HEADER = re.compile(r"^#([A-Za-z][A-Za-z ]*):(.*)$")
+# A cell a spreadsheet would run as a formula (OWASP's list: = + - @, tab and carriage
+# return), after any apostrophes: export puts one more apostrophe in front, import takes it off.
+FORMULA = re.compile("^'*[=+\\-@\t\r]")
 _BLOCK_TAGS = frozenset(
     {"div", "p", "li", "tr", "ul", "ol", "table", "h1", "h2", "h3", "h4", "h5", "h6", "pre"}
 )
@@ -139,6 +142,17 @@ def looks_like_html(text: str) -> bool:
     finder.feed(text)
     finder.close()
     return finder.found or unescape(text) != text
+
+
+def neutralised(text: str) -> str:
+    """A cell that no spreadsheet runs as a formula: one that starts like one (or like one
+    already neutralised) gets a leading apostrophe, which spreadsheets show as text."""
+    return "'" + text if FORMULA.match(text) else text
+
+
+def restored(text: str) -> str:
+    """A cell as it was before `neutralised`: text stays text, never a formula."""
+    return text[1:] if text.startswith("'") and FORMULA.match(text) else text
 
 
 def clean(text: str, one_line: bool = False) -> str:
@@ -324,7 +338,7 @@ def read_table(
 
     def cell(row: list[str], index: int, one_line: bool = False) -> str:
         raw = row[index] if index < len(row) else ""
-        return clean(html_to_text(raw) if html else raw, one_line)
+        return restored(clean(html_to_text(raw) if html else raw, one_line))
 
     first: dict[str, int] = {}
     told_extra = seen_row = False

@@ -86,6 +86,14 @@ DECK = (_text, "a deck id")
 TIME = (is_time, "a time with its zone")
 
 
+def _short(value: object) -> str:
+    """A value for a sentence: a huge one would make a sentence of megabytes."""
+    if isinstance(value, int) and value.bit_length() > 200:  # repr of 4,300 digits raises
+        return f"a number of about {round(value.bit_length() * 0.30103)} digits"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 class Row:
     """What every row type shares; `TABLE` is both its table and its section in the file,
     `ORDER` the order it is exported in."""
@@ -111,7 +119,7 @@ class Row:
             if value is None and meta["nullable"]:
                 continue
             if not meta["check"](value):
-                return f".{f.name} should be {meta['what']}, not {value!r}."
+                return f".{f.name} should be {meta['what']}, not {_short(value)}."
         return None
 
     @classmethod

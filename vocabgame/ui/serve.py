@@ -18,15 +18,21 @@ import shlex
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from aiohttp import web
+from aiohttp import WSMsgType, web
+from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
 WILDCARDS = ("0.0.0.0", "::", "")
+# Each game is a process of its own (about 50 MB resident when idle, see README.md), so the
+# number open at once is capped, and a game whose tab sends nothing for this long is ended.
+MAX_GAMES = 8
+QUIET_MINUTES = 30
 # What a Host header may look like: a name or an address, and a port.
 _HOST_HEADER = re.compile(r"^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?$")
 
@@ -71,16 +77,42 @@ def connection_allowed(host_header: str, origin: str | None, bind_host: str) -> 
         return False
     if is_local(bind_host) and not is_local(match.group(1)):
         return False
-    return origin is None or urlsplit(origin).netloc.lower() == host_header.lower()
+    # Every browser sends an Origin with a WebSocket: one without is some other program.
+    return origin is not None and urlsplit(origin).netloc.lower() == host_header.lower()
+
+
+def full_page(max_games: int) -> str:
+    """What a browser is shown while every game is taken."""
+    return (
+        "<!doctype html><html><head><meta charset='utf-8'><title>vocabgame</title></head>"
+        f"<body><p>vocabgame: all {max_games} games are in use. Close another vocabgame tab, "
+        "then reload this page.</p></body></html>"
+    )
 
 
 class GameServer(Server):
-    """textual-serve's server, telling the CLI when it listens, and refusing connections from
-    other web sites."""
+    """textual-serve's server, telling the CLI when it listens, refusing connections from
+    other web sites and from programs that are not a browser, running at most `max_games`
+    games at once, and ending a game whose tab sent nothing for `quiet_seconds`."""
 
-    def __init__(self, command: str, host: str, port: int) -> None:
+    def __init__(
+        self,
+        command: str,
+        host: str,
+        port: int,
+        max_games: int = MAX_GAMES,
+        quiet_seconds: float = QUIET_MINUTES * 60,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         super().__init__(command, host=host, port=port, title="vocabgame")
         self.games: set[asyncio.Task[Any]] = set()  # one per open browser tab
+        self.max_games = max_games
+        self.quiet_seconds = quiet_seconds
+        self.clock = clock
+
+    def full(self) -> bool:
+        """Whether every game is taken."""
+        return len(self.games) >= self.max_games
 
     def initialize_logging(self) -> None:
         # Only problems: the CLI says where the game is, and each tab's start is no news.
@@ -98,6 +130,10 @@ class GameServer(Server):
         await asyncio.gather(*self.games, return_exceptions=True)
 
     async def handle_index(self, request: web.Request) -> web.StreamResponse:
+        if self.full():
+            return web.Response(
+                status=503, text=full_page(self.max_games), content_type="text/html"
+            )
         if self.host in WILDCARDS and _HOST_HEADER.match(request.host):
             # Bound to every address: the page must send each browser back to the address it
             # came by, not to 0.0.0.0. aiohttp runs one request at a time up to the render.
@@ -107,6 +143,10 @@ class GameServer(Server):
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         if not connection_allowed(request.host, request.headers.get("Origin"), self.host):
             raise web.HTTPForbidden(text="vocabgame: this page may not open a game here.")
+        if self.full():
+            raise web.HTTPServiceUnavailable(
+                text=f"vocabgame: all {self.max_games} games are in use."
+            )
         game = asyncio.current_task()
         assert game is not None
         self.games.add(game)
@@ -114,6 +154,53 @@ class GameServer(Server):
             return await super().handle_websocket(request)
         finally:
             self.games.discard(game)
+
+    async def _process_messages(
+        self, websocket: web.WebSocketResponse, app_service: AppService
+    ) -> None:
+        """textual-serve's relay of the browser's messages to the game, closing the socket
+        (which ends the game) once nothing has come for `quiet_seconds`."""
+        last = self.clock()
+
+        async def watch() -> None:
+            while (left := last + self.quiet_seconds - self.clock()) > 0:
+                await asyncio.sleep(left)
+            await websocket.close(message=b"vocabgame: ended after a quiet spell")
+
+        watchdog = asyncio.create_task(watch())
+        try:
+            async for message in websocket:
+                last = self.clock()
+                if message.type != WSMsgType.TEXT:
+                    continue
+                try:
+                    envelope = message.json()
+                except ValueError:  # not the page's JSON: nothing to relay, no traceback
+                    continue
+                await self._relay(websocket, app_service, envelope)
+        finally:
+            watchdog.cancel()
+
+    @staticmethod
+    async def _relay(
+        websocket: web.WebSocketResponse, app_service: AppService, envelope: object
+    ) -> None:
+        """One message of the page, as textual-serve handles it."""
+        if not isinstance(envelope, list) or not envelope:
+            return
+        kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
+        if kind == "stdin" and isinstance(data, str):
+            await app_service.send_bytes(data.encode("utf-8"))
+        elif kind == "resize" and isinstance(data, dict):
+            width, height = data.get("width"), data.get("height")
+            if isinstance(width, int) and isinstance(height, int):
+                await app_service.set_terminal_size(width, height)
+        elif kind == "ping":
+            await websocket.send_json(["pong", data])
+        elif kind == "blur":
+            await app_service.blur()
+        elif kind == "focus":
+            await app_service.focus()
 
     def run(self, listening: Callable[[], Any]) -> None:
         """Serve until Ctrl+C or SIGTERM, calling `listening` once the port is open. Raises

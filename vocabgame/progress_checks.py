@@ -1,0 +1,214 @@
+"""The values a progress file may hold, checked one record at a time.
+
+`vocabgame.store.rows` checks that each field of an entry has the right type; the functions
+here check what the types let through: numbers that are not finite or do not fit the store's
+64-bit integers, times outside the years a game can be played in, nesting no export writes,
+text holding control characters (a deck id with a terminal escape would reach the screen of
+every command that names it) and schedules no FSRS card can have. Each takes one parsed
+record and raises `ProgressError`, one sentence naming the place in the file; none writes
+anything, so a file is refused before the store is touched.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import fields
+from datetime import UTC, datetime
+
+from vocabgame.printable import printable
+from vocabgame.store.rows import Row, is_time
+
+
+class ProgressError(Exception):
+    """A progress file that cannot be merged: one sentence naming the problem and its place."""
+
+
+# SQLite keeps integers in 64 bits; a larger one stops the insert half way through a merge.
+INT_LIMIT = 2**63 - 1
+# A game is played between these years; year 9999 overflows the first interval added to it.
+EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+LATEST = datetime(3000, 1, 1, tzinfo=UTC)
+# A record is flat and a card one mapping deep: anything deeper is not from an export.
+MAX_DEPTH = 4
+# Characters in an id, a face or a mode: deck ids have no limit, but real ones are short.
+MAX_ID = 1_000
+MAX_TEXT = 10_000  # characters in an answer, a note or any other text
+# Fields that hold what a player typed, where a tab or a line break is no harm.
+FREE_TEXT = frozenset({"answer", "note"})
+# Controls, bidirectional marks and lone surrogates (which SQLite cannot even encode).
+_CONTROL = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]"
+)
+_FREE_CONTROL = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]"
+)
+CARD_FIELDS = ("card_id", "state", "step", "stability", "difficulty", "due", "last_review")
+CARDS = frozenset({"card", "card_before"})
+_DIGITS = re.compile(r"\d{4000,}")
+
+
+def _shown(value: object) -> str:
+    """A value for the sentence: short, and never able to drive the terminal."""
+    if isinstance(value, int) and value.bit_length() > 200:  # repr of 4,300 digits raises
+        return f"a number of about {round(value.bit_length() * 0.30103)} digits"
+    text = repr(value)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return printable(text)
+
+
+def parse_json(text: str, where: str) -> object:
+    """The file's JSON, or ProgressError for text that is not JSON, nesting too deep for any
+    parser to follow, or an integer too long to read."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ProgressError(
+            f"{where}:{exc.lineno}:{exc.colno}: not valid JSON ({printable(exc.msg)})."
+        ) from None
+    except RecursionError:
+        raise ProgressError(f"{where}: nested too deep to be a progress file.") from None
+    except ValueError:  # Python's limit on the digits of an integer it converts
+        found = _DIGITS.search(text)
+        place = where
+        if found is not None:
+            line = text.count("\n", 0, found.start()) + 1
+            column = found.start() - (text.rfind("\n", 0, found.start()) + 1) + 1
+            place = f"{where}:{line}:{column}"
+        raise ProgressError(
+            f"{place}: a number thousands of digits long; a progress file's numbers fit in 64 bits."
+        ) from None
+
+
+def check_value(value: object, place: str, depth: int = 0, free: bool = False) -> None:
+    """Any value of a progress file: finite numbers that fit in 64 bits, text without control
+    characters and of sensible length, and no deeper nesting than an export writes."""
+    if depth > MAX_DEPTH:
+        raise ProgressError(f"{place} is nested deeper than a progress file ever is.")
+    if isinstance(value, bool) or value is None:
+        return
+    if isinstance(value, int):
+        if not -INT_LIMIT <= value <= INT_LIMIT:
+            raise ProgressError(f"{place} {_shown(value)} does not fit in 64 bits.")
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise ProgressError(f"{place} should be a finite number, not {value!r}.")
+    elif isinstance(value, str):
+        check_text(value, place, free)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            check_value(item, f"{place}[{index}]", depth + 1)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            check_text(key, f"{place} key", free=False)
+            check_value(item, f"{place}.{key}", depth + 1)
+
+
+def check_text(text: str, place: str, free: bool = False) -> None:
+    """Text of a progress file: no control character (in typed text, tabs and line breaks are
+    allowed) and no more than its length."""
+    limit = MAX_TEXT if free else MAX_ID
+    if len(text) > limit:
+        raise ProgressError(f"{place} is {len(text)} characters long; at most {limit} are kept.")
+    found = (_FREE_CONTROL if free else _CONTROL).search(text)
+    if found is not None:
+        raise ProgressError(
+            f"{place} holds the unprintable character {printable(found.group())} at character "
+            f"{found.start() + 1}."
+        )
+
+
+def check_time(value: object, place: str) -> None:
+    """A time of a progress file: readable, and between 1970 and 2999."""
+    if not isinstance(value, str):
+        raise ProgressError(f"{place} should be a time, not {_shown(value)}.")
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise ProgressError(f"{place} should be a time, not {_shown(value)}.") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    try:
+        inside = EARLIEST <= moment < LATEST
+    except OverflowError:  # a zone that moves year 1 or 9999 off the calendar
+        inside = False
+    if not inside:
+        raise ProgressError(f"{place} {_shown(value)} is outside the years 1970 to 2999.")
+
+
+def check_card(card: object, place: str) -> None:
+    """An FSRS card as a progress file holds it: every field there, each in its range."""
+    if not isinstance(card, dict):
+        raise ProgressError(f"{place} is not an FSRS card ({_shown(card)}).")
+    for name in CARD_FIELDS:
+        if name not in card:
+            raise ProgressError(f"{place} is not an FSRS card (it has no {name}).")
+    card_id, state, step = card["card_id"], card["state"], card["step"]
+    if isinstance(card_id, bool) or not isinstance(card_id, int):
+        raise ProgressError(f"{place}.card_id should be a whole number, not {_shown(card_id)}.")
+    if isinstance(state, bool) or state not in (1, 2, 3):
+        raise ProgressError(f"{place}.state should be 1, 2 or 3, not {_shown(state)}.")
+    if step is not None and (isinstance(step, bool) or not isinstance(step, int) or step < 0):
+        raise ProgressError(f"{place}.step should be a step number or null, not {_shown(step)}.")
+    for name, low, high in (("stability", 0.0, 1e6), ("difficulty", 1.0, 10.0)):
+        value = card[name]
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ProgressError(f"{place}.{name} should be a number, not {_shown(value)}.")
+        if not (math.isfinite(value) and low <= value <= high):
+            raise ProgressError(
+                f"{place}.{name} {_shown(value)} is outside {low:,.10g} to {high:,.10g}."
+            )
+    check_time(card["due"], f"{place}.due")
+    if card["last_review"] is not None:
+        check_time(card["last_review"], f"{place}.last_review")
+
+
+def check_record(kind: type[Row], index: int, entry: Mapping[str, object], where: str) -> None:
+    """Entry `index` of `kind`'s section (`reviews[3]`), whose fields already have their
+    types (`kind.problem`): raises ProgressError naming the first value no store should
+    take."""
+    place = f"{where}: {kind.TABLE}[{index}]"
+    times = {f.name for f in fields(kind) if f.metadata["check"] is is_time}  # type: ignore[arg-type]
+    for name, value in entry.items():
+        check_text(name, f"{place} key")
+        at = f"{place}.{name}"
+        if name in CARDS and value is not None:
+            check_card(value, at)
+        elif name in times and value is not None:
+            check_time(value, at)
+        check_value(value, at, free=name in FREE_TEXT)
+
+
+def check_setting(key: object, value: object, where: str) -> None:
+    """One setting of the file: a setting this vocabgame knows must hold a value it allows
+    (never NaN or an infinity); one it does not know is only checked as any value is."""
+    from vocabgame.settings import SPEC, SettingError
+
+    place = f"{where}: settings"
+    if not isinstance(key, str):
+        raise ProgressError(f"{place} has a key that is not text.")
+    check_text(key, f"{place} key")
+    check_value(value, f"{place}.{key}")
+    spec = SPEC.get(key)
+    if spec is not None:
+        try:
+            spec.check(value)
+        except SettingError as exc:
+            raise ProgressError(f"{place}.{key}: {printable(str(exc))}.") from None
+
+
+__all__ = [
+    "ProgressError",
+    "check_card",
+    "check_record",
+    "check_setting",
+    "check_text",
+    "check_time",
+    "check_value",
+    "parse_json",
+]
