@@ -344,7 +344,9 @@ async def test_results_of_misses_and_cram_say_what_their_mode_counts_for(make_ap
         await play_round(pilot, app)
         assert isinstance(app.screen, ResultsScreen)
         text = screen_text(app)
-        assert "Reviewing your misses: answers are saved, due dates stay" in text
+        assert "Reviewing your misses counts for no best score or day streak." in text
+        # said once: the count first, the mode's note without repeating it
+        assert text.count("kept as practice") == 1 and "every due date stays as it was" in text
         assert DEFAULT_NOTE not in text and "Next review" not in text
     app = make_app(start_round=True, mode="cram", size=3)
     async with app.run_test(size=(100, 40)) as pilot:
@@ -353,7 +355,9 @@ async def test_results_of_misses_and_cram_say_what_their_mode_counts_for(make_ap
         await end_early(pilot)
         assert isinstance(app.screen, ResultsScreen)
         text = screen_text(app)
-        assert "Cram: answers are kept as practice, no due date moved" in text
+        assert "1 answer kept as practice: every due date stays as it was." in text
+        assert "A cram round counts for no best score or day streak." in text
+        assert text.count("kept as practice") == 1
         assert DEFAULT_NOTE not in text and "Next review" not in text
 
 

@@ -36,8 +36,7 @@ class CramMode(Mode):
     keeps_round = False
     picker = True
     results_note = (
-        "Cram: answers are kept as practice, no due date moved, and it counts for no best "
-        "score or day streak."
+        "A cram round counts for no best score or day streak."
     )
 
     def plan(self, ctx: PlanContext) -> list[FaceKey]:

@@ -126,8 +126,7 @@ class DrillMode(Mode):
         "confusable groups."
     )
     results_note = (
-        "A drill: answers are kept as practice, no due date moved, and it counts for no best "
-        "score or day streak."
+        "A drill counts for no best score or day streak."
     )
 
     def plan(self, ctx: PlanContext) -> list[FaceKey]:

@@ -98,8 +98,7 @@ class MissesMode(Mode):
     updates_schedule = False
     keeps_round = False  # the round itself is not kept: it sets no best score or streak
     results_note = (
-        "Reviewing your misses: answers are saved, due dates stay as the round left them, "
-        "and it counts for no best score or day streak."
+        "Reviewing your misses counts for no best score or day streak."
     )
 
     def plan(self, ctx: PlanContext) -> list[FaceKey]:
