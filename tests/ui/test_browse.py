@@ -29,6 +29,11 @@ async def test_b_shows_each_term_with_its_definition_example_and_sources(make_ap
         assert "Caveat: Says nothing about how fast the rest of the reply streams." in text
         assert "Example: A chat reply that starts after 0.8 s has a TTFT of 800 ms." in text
         assert "Source: vLLM benchmark serving https://github.com/vllm-project/vllm" in text
+        assert app.screen.sub_title == "2 terms and groups to read"  # not the app's tagline
+        shown = app.screen.query_one("#entry").content
+        definition = shown.plain.index("Time from sending")
+        bold = [s for s in shown.spans if "bold" in str(s.style) and s.start <= definition < s.end]
+        assert not bold and not shown.style  # the name and labels stand out, not the text
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)

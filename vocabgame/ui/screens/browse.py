@@ -34,7 +34,8 @@ def entry_label(entry: Entry) -> Text:
 
 def entry_text(entry: Entry) -> Text:
     """The whole entry, as plain text (a deck's words are never markup)."""
-    text = Text(entry.title + "\n", style="bold")
+    text = Text()
+    text.append(entry.title + "\n", style="bold")
     if entry.aliases:
         text.append("Also: " + ", ".join(entry.aliases) + "\n", style="dim")
     if entry.kind == "group":
@@ -89,8 +90,10 @@ class BrowseScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         deck = self.vocab.session.decks_for(self.deck_id)[0]
-        self.title = f"Browse {deck.title}"
         self.entries = glossary(deck)
+        self.title = f"Browse {deck.title}"
+        count = len(self.entries)
+        self.sub_title = f"{count} term{'s' * (count != 1)} and groups to read"
         self.set_class(self.app.size.width < WIDE, "narrow")
         yield TitleBar()
         with Vertical(id="browse"):
