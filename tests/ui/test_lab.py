@@ -174,3 +174,14 @@ async def test_the_assumptions_show_and_e_changes_the_bandwidth_share(make_app) 
         await pilot.press("e")  # 80% -> 90% of peak bandwidth: a memory-bound step is faster
         assert tpot(app) == pytest.approx(before * 0.8 / 0.9)
         assert "bandwidth 90% (e)" in str(app.screen.query_one("#lab-working", Static).content)
+
+
+def test_the_batch_on_show_is_as_tall_as_its_value_not_a_full_column() -> None:
+    from vocabgame.ui.widgets.lab_chart import CURRENT_STYLE, column_chart
+
+    chart = column_chart("t", [(1, 1.0, False), (8, 0.1, False), (16, 1.0, False)], 8, 3)
+    rows = chart.plain.split("\n")[1:4]  # three rows of columns, top first
+    assert [r[3:5] for r in rows] == ["  ", "  ", "▂▂"]  # a tenth of 3 rows: 2 eighths of one
+    assert all("reverse" not in str(span.style) for span in chart.spans)
+    styles = {str(span.style) for span in chart.spans if span.start >= len("t\n")}
+    assert CURRENT_STYLE in styles

@@ -32,7 +32,13 @@ from vocabgame.ui.screens.card import CardScreen
 from vocabgame.ui.screens.challenge import ChallengeScreen
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.widgets.footer import KeysFooter
-from vocabgame.ui.widgets.lab_chart import COMPUTE_STYLE, MEMORY_STYLE, ColumnChart, memory_bar
+from vocabgame.ui.widgets.lab_chart import (
+    COMPUTE_STYLE,
+    CURRENT_STYLE,
+    MEMORY_STYLE,
+    ColumnChart,
+    memory_bar,
+)
 from vocabgame.ui.widgets.title import TitleBar
 
 TP_STEPS = (1, 2, 4, 8)
@@ -76,7 +82,7 @@ LEGEND = Text.assemble(
     " memory-bound  ",
     ("██", COMPUTE_STYLE),
     " compute-bound  ",
-    ("██", f"{MEMORY_STYLE} reverse"),
+    ("██", CURRENT_STYLE),
     " this batch",
 )
 # Narrower than the whole legend: its keys alone (the charts' titles say what is drawn).

@@ -13,6 +13,9 @@ from vocabgame.lab.model import fmt
 BLOCKS = " ▁▂▃▄▅▆▇█"
 MEMORY_STYLE = "green"
 COMPUTE_STYLE = "yellow"
+# The batch on show: its own colour, its column as tall as its value (drawn in reverse, its
+# empty cells would fill up to the top and read as the largest value of all).
+CURRENT_STYLE = "bold bright_blue"
 
 
 def _label(batch: int) -> str:
@@ -28,7 +31,7 @@ def column_chart(
 ) -> Text:
     """`title`, then one column per (batch, value or None, compute-bound) from the bottom up,
     `height` rows tall, then every other batch size under its column. The current batch's
-    column is drawn in reverse; a batch that does not fit is blank."""
+    column is drawn in `CURRENT_STYLE`; a batch that does not fit is blank."""
     values = [v for _, v, _ in points if v is not None]
     top = max(values) if values else 1.0
     out = Text(title, style="bold")
@@ -43,9 +46,7 @@ def column_chart(
                     level = 1  # every fitting batch shows at least a sliver
                 cell = BLOCKS[level] * (width - 1) + " "
             style = COMPUTE_STYLE if compute else MEMORY_STYLE
-            if batch == current:
-                style += " reverse"
-            out.append(cell, style=style)
+            out.append(cell, style=CURRENT_STYLE if batch == current else style)
     out.append("\n")
     every = 2 if width >= 2 else 4  # a label per so many columns: room for "256 "
     for i, (batch, _, _) in enumerate(points):
