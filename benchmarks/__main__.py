@@ -32,8 +32,14 @@ the same work on a smaller history, PyYAML's C loader, ...); the table shows bot
 ratio, the target and whether it is met. Times are medians, in milliseconds. The decks and
 stores it needs are generated into a temporary folder (or --scratch)."""
 
-EPILOG = "figures (for --only; full sizes, --quick uses smaller ones):\n" + "\n".join(
-    f"  {row_id:<20} {about}" for group in GROUPS for row_id, about in group.figures
+EPILOG = (
+    "figures (for --only; full sizes, --quick uses smaller ones; those marked * run only when"
+    " --only names them):\n"
+    + "\n".join(
+        f"  {row_id:<22}{'*' if group.optional else ' '} {about}"
+        for group in GROUPS
+        for row_id, about in group.figures
+    )
 )
 
 
@@ -112,7 +118,10 @@ def machine() -> dict[str, object]:
 
 
 def selected(group: Group, only: list[str]) -> bool:
-    return not only or any(name in row for name in only for row in group.rows)
+    """Every group but the optional ones, or those `--only` names."""
+    if not only:
+        return not group.optional
+    return any(name in row for name in only for row in group.rows)
 
 
 def _value(value: float | None, unit: str) -> str:

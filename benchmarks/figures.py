@@ -24,7 +24,7 @@ from typing import Any
 
 import yaml
 
-from benchmarks import big
+from benchmarks import anki, big, screens
 from benchmarks.inputs import Inputs
 from benchmarks.measure import Row, compare_processes, median_time, python, run_process, vocabgame
 
@@ -151,6 +151,43 @@ def launch_history(ctx: Context) -> list[Row]:
     ]
 
 
+def tab_memory(ctx: Context) -> list[Row]:
+    """What one browser tab costs: a game process (as `vocabgame serve` starts one per tab)
+    holds this much resident memory once its home screen is painted and it waits for a key;
+    against the bare app's. Medians of a few processes (Linux: read from /proc)."""
+    from benchmarks.launch import RSS_FILE
+    from benchmarks.measure import child_env
+
+    if not Path("/proc/self/status").exists():
+        return [Row("tab-memory", "memory of an idle game (needs /proc)", float("nan"), "MiB")]
+    data = ctx.work / "tab-data"
+    data.mkdir()
+    out = ctx.work / "rss"
+
+    def rss(command: list[str]) -> float:
+        env = {**child_env(), RSS_FILE: str(out)}
+        subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL, timeout=120)
+        return int(out.read_text(encoding="ascii")) / 1024
+
+    runs = max(2, ctx.scale.process_runs // 2)
+    ours = statistics.median(rss(_launch(data)) for _ in range(runs))
+    bare = statistics.median(
+        rss([python(), "-m", "benchmarks.launch", "bare"]) for _ in range(runs)
+    )
+    _drop_backups(data)
+    return [
+        Row(
+            "tab-memory",
+            "memory of one idle browser tab: a game process at its painted home screen,"
+            " built-in decks (VmRSS)",
+            ours,
+            "MiB",
+            bare,
+            "the bare Textual app with a Static and a DataTable, at its first frame",
+        )
+    ]
+
+
 # -- a heavy player's history, in the process ---------------------------------------------------
 
 
@@ -205,47 +242,61 @@ def history(ctx: Context) -> list[Row]:
     return rows
 
 
+SYNCHRONOUS = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}
+
+
+def answer_times(
+    folder: Path, catalog: Any, answers: int, synchronous: str | None = None
+) -> tuple[list[float], str]:
+    """Seconds each of `answers` answers took to save (review, card, round totals, commit),
+    rounds of 20 of the built-in decks on a new store in `folder`, with the store's own
+    durability or `synchronous`; and the synchronous mode used."""
+    from vocabgame.play import Session
+    from vocabgame.store import DB_NAME, Store
+
+    store = Store.open(folder / DB_NAME)
+    if synchronous is not None:
+        store.conn.execute(f"PRAGMA synchronous={synchronous}")
+    mode = SYNCHRONOUS.get(store.conn.execute("PRAGMA synchronous").fetchone()[0], "?")
+    session = Session(store, catalog, clock=fixed_clock, fuzz=False)
+    round_ = session.start_round(None, size=20, seed=1)
+    assert round_ is not None
+    times: list[float] = []
+    try:
+        for _ in range(answers):
+            question = round_.question()
+            if question is None:
+                round_ = session.start_round(None, size=20, seed=len(times))
+                assert round_ is not None
+                question = round_.question()
+            assert question is not None
+            start = time.perf_counter()
+            if question.choices:
+                round_.answer_choice(0)
+            elif question.kind == "recall":
+                round_.answer_recall(3)
+            else:
+                round_.answer_text("1")
+            times.append(time.perf_counter() - start)
+            round_.advance()
+    finally:
+        session.close()
+    return times, mode
+
+
 def answer_commit(ctx: Context) -> list[Row]:
     """One answer saved (review, card, round totals, commit) with the store's own durability,
     against the same with synchronous=NORMAL, which can lose the last answers on a power loss."""
     from vocabgame.deck import load_catalog
     from vocabgame.paths import builtin_decks_dir
-    from vocabgame.play import Session
-    from vocabgame.store import DB_NAME, Store
 
     catalog = load_catalog([builtin_decks_dir()])
-    modes = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}
     answers = 20 * ctx.scale.runs
 
     def per_answer(synchronous: str | None) -> tuple[float, str]:
-        folder = ctx.work / f"answer-{synchronous or 'store'}"
-        store = Store.open(folder / DB_NAME)
-        if synchronous is not None:
-            store.conn.execute(f"PRAGMA synchronous={synchronous}")
-        mode = modes.get(store.conn.execute("PRAGMA synchronous").fetchone()[0], "?")
-        session = Session(store, catalog, clock=fixed_clock, fuzz=False)
-        round_ = session.start_round(None, size=20, seed=1)
-        assert round_ is not None
-        times: list[float] = []
-        try:
-            for _ in range(answers):
-                question = round_.question()
-                if question is None:
-                    round_ = session.start_round(None, size=20, seed=len(times))
-                    assert round_ is not None
-                    question = round_.question()
-                assert question is not None
-                start = time.perf_counter()
-                if question.choices:
-                    round_.answer_choice(0)
-                elif question.kind == "recall":
-                    round_.answer_recall(3)
-                else:
-                    round_.answer_text("1")
-                times.append(time.perf_counter() - start)
-                round_.advance()
-        finally:
-            session.close()
+        times, mode = answer_times(
+            ctx.work / f"answer-{synchronous or 'store'}", catalog, answers, synchronous
+        )
         return statistics.median(times) * 1000, mode
 
     base, _ = per_answer("NORMAL")
@@ -447,16 +498,26 @@ def key_feedback(ctx: Context) -> list[Row]:
     Headless, through Pilot; a frame is each render of the screen (`App._display`). A frame
     counts as showing the feedback once the frames since the key have drawn the verdict and the
     choices marked ✓ (the phase alone could flip before they are painted)."""
+    from vocabgame.deck import load_catalog
+    from vocabgame.paths import builtin_decks_dir
+
     moves, answers, whole = asyncio.run(_keys(ctx.work / "keys", ctx.scale.key_presses))
+    # One answer saved with its durable commit, alone (no screen), on a store of its own in
+    # the same minutes: what an answer key must do that a move does not.
+    saves, _ = answer_times(
+        ctx.work / "keys-saves", load_catalog([builtin_decks_dir()]), 20 * ctx.scale.runs
+    )
+    move, save = statistics.median(moves), statistics.median(saves) * 1000
     return [
         Row(
             "key-feedback",
             "key press to the first frame showing feedback (Pilot, headless)",
             statistics.median(answers),
             "ms",
-            statistics.median(moves),
-            "a key press that moves the highlight, to its first frame",
-            max_ratio=2.0,
+            move + save,
+            f"a highlight move to its first frame ({move:.2f} ms) plus one answer saved with its"
+            f" durable commit, alone ({save:.2f} ms)",
+            max_ratio=1.25,
         ),
         Row(
             "key-feedback-whole",
@@ -636,6 +697,7 @@ class Group:
 
     figures: tuple[tuple[str, str], ...]
     measure: Callable[[Context], list[Row]]
+    optional: bool = False  # measured only when `--only` names one of its figures
 
     @property
     def rows(self) -> tuple[str, ...]:
@@ -648,6 +710,10 @@ GROUPS = (
     Group(
         (("launch", "launch to the painted home screen, built-in decks, vs a bare app: <= 1.3x"),),
         launch_builtin,
+    ),
+    Group(
+        (("tab-memory", "MiB of one idle browser tab: a game at its home screen (info)"),),
+        tab_memory,
     ),
     Group(
         (("launch-history", "the same with 100k faces, 1M answers vs an empty store: <= 1.2x"),),
@@ -691,13 +757,20 @@ GROUPS = (
     ),
     Group(
         (
-            ("key-feedback", "key press to the first feedback frame vs a highlight move: <= 2x"),
+            (
+                "key-feedback",
+                "key press to the first feedback frame vs a highlight move plus an answer's"
+                " commit: <= 1.25x",
+            ),
             ("key-feedback-whole", "key press to the frame with the whole feedback (info)"),
         ),
         key_feedback,
     ),
+    Group(screens.FIGURES, screens.screens),
+    Group(anki.FIGURES, anki.side_by_side, optional=True),
     Group((("builtin-decks", "load the built-in decks in the process (info)"),), deck_loading),
     Group((("cli-start", "start a command that opens no game (info)"),), cli_start),
 )
 
 ROW_IDS = tuple(row for group in GROUPS for row in group.rows)
+OPTIONAL_IDS = tuple(row for group in GROUPS if group.optional for row in group.rows)

@@ -10,7 +10,8 @@ terminal, and exits as soon as a frame of its home screen, with its table of dec
 has been rendered. (The app's `run` is replaced as its module is imported, so nothing is
 imported earlier than the game itself imports it.) `bare` is the baseline: a bare Textual app
 with a Static and a DataTable of a dozen rows, run and stopped the same way. The runner times
-the whole process.
+the whole process; with BENCHMARK_RSS_FILE set, the process writes its resident memory there
+as the screen is painted.
 
 Exit status 0 when the screen was painted; 3 when the app stopped without painting it.
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import importlib.abc
 import importlib.util
+import os
 import sys
 from collections.abc import Callable
 from importlib.machinery import ModuleSpec
@@ -26,6 +28,7 @@ from types import ModuleType
 from typing import Any
 
 SIZE = (80, 24)
+RSS_FILE = "BENCHMARK_RSS_FILE"
 EXIT_NOT_PAINTED = 3
 
 
@@ -35,6 +38,18 @@ def _has_table_rows(app: Any) -> bool:
     from textual.widgets import DataTable
 
     return any(table.row_count > 0 for table in app.screen.query(DataTable))
+
+
+def _note_memory() -> None:
+    """With BENCHMARK_RSS_FILE set, write there the process's resident memory (VmRSS, in
+    KiB, from /proc) as its first screen is painted: what an idle game holds."""
+    out = os.environ.get(RSS_FILE)
+    if not out:
+        return
+    with open("/proc/self/status", encoding="ascii") as status:
+        kib = next(line.split()[1] for line in status if line.startswith("VmRSS:"))
+    with open(out, "w", encoding="ascii") as file:
+        file.write(kib)
 
 
 def run_until_painted(app: Any) -> bool:
@@ -52,6 +67,7 @@ def run_until_painted(app: Any) -> bool:
         display(screen, renderable)
         if renderable is not None and not painted and _has_table_rows(app):
             painted.append(True)
+            _note_memory()
             app.exit()
 
     app._display = display_and_check

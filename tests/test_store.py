@@ -466,9 +466,17 @@ def test_weakest_orders_cards_exactly_as_fsrs_retrievability_does(tmp_path: Path
     with Store.open(tmp_path / "vocabgame.db") as store:
         _put_cards(store, cards)
         got = list(store.schedules.weakest(["deck"], now, srs.forgetting_curve()))
+        by_key = list(store.schedules.least_remembered(["deck"], now, srs.forgetting_curve()))
+        soonest = store.schedules.soonest_due("deck", lambda item_id, face: item_id != "i001")
     ours = {k: c for k, c in cards.items() if k.deck_id == "deck"}
     expected = sorted(ours, key=lambda k: (srs.retrievability(ours[k], now), ours[k].due, k))
     assert got == expected
+    # the interview's order: retrievability, then the key alone
+    assert [FaceKey(*row) for row in by_key] == sorted(
+        ours, key=lambda k: (srs.retrievability(ours[k], now), k)
+    )
+    # the soonest due of the cards kept, read in due order
+    assert soonest == min(c.due for k, c in ours.items() if k.item_id != "i001")
     # the edges do make days differ by one microsecond
     assert {(now - ours[k].last_review).days for k in ours if ours[k].last_review} >= {1, 2, 5, 8}
 

@@ -121,7 +121,8 @@ def overview(
     """`flags`: every flagged face and its note; only those in view are kept. `reports`: the
     mock interviews; those that asked about a deck in view are kept."""
     in_view = [d for d in decks if deck_id is None or d.id == deck_id]
-    keys = scope_keys(in_view, None, tag)
+    # Only the flagged faces are matched against the scope: no set of every face without flags.
+    keys = scope_keys(in_view, None, tag) if flags else set()
     tags = sorted(
         {t for d in in_view for t in d.tags}
         | {t for d in in_view for i in d.items() for t in i.tags}

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from dataclasses import replace
 from datetime import date, datetime, tzinfo
+from functools import partial
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -22,7 +23,7 @@ from fsrs import Card
 from vocabgame import backup, stats
 from vocabgame.deck import Catalog, load_catalog
 from vocabgame.deck.cache import DECK_CACHE, DeckCache
-from vocabgame.kinds import faces
+from vocabgame.kinds import faces, item_faces
 from vocabgame.model import Deck, FaceKey
 from vocabgame.play.context import NO_LIMITS, Limits, RoundContext
 from vocabgame.play.home import (
@@ -449,10 +450,10 @@ class Session:
         return _faces_round(self, PreviewMode(), deck_id, deck.title, keys, 0)
 
     def next_due(self, deck_id: str | None) -> datetime | None:
-        decks = self.decks_for(deck_id)
-        keys = {k for d in decks for k in faces(d)}
         dues = [
-            c.due for k, c in self.store.schedules.cards([d.id for d in decks]).items() if k in keys
+            due
+            for d in self.decks_for(deck_id)
+            if (due := self.store.schedules.soonest_due(d.id, partial(_has_face, d))) is not None
         ]
         return min(dues) if dues else None
 
@@ -461,6 +462,12 @@ class Session:
         self.store.preferences.save(settings)
         self.settings = settings
         self.srs = Srs(settings.desired_retention, fuzz=self.srs.fuzz)
+
+
+def _has_face(deck: Deck, item_id: str, face: str) -> bool:
+    """Whether the deck, as loaded, still asks this face (a card may outlive its item)."""
+    item = deck.item(item_id)
+    return item is not None and face in item_faces(item)
 
 
 def only_tagged(decks: Sequence[Deck], tag: str) -> list[Deck]:

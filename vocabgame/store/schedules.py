@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
 
 from fsrs import Card
@@ -117,6 +117,23 @@ class Schedules(Part):
         return found
 
     @reads
+    def soonest_due(self, deck_id: str, keep: Callable[[str, str], bool]) -> datetime | None:
+        """The soonest due time of this deck's cards whose (item id, face) `keep` accepts, or
+        None: the cards are read in due order through the index on deck and due, and only
+        until one is kept, so no card is decoded and a deck's whole schedule is not read."""
+        rows = self.conn.execute(
+            "SELECT item_id, face, due FROM cards WHERE deck_id = ? ORDER BY due", (deck_id,)
+        )
+        try:
+            while batch := rows.fetchmany(64):
+                for item_id, face, due in batch:
+                    if keep(item_id, face):
+                        return as_utc(datetime.fromisoformat(due))
+        finally:
+            rows.close()
+        return None
+
+    @reads
     def keys(self) -> set[FaceKey]:
         """Every face that has a schedule, that is, every face answered at least once."""
         return {
@@ -187,6 +204,44 @@ class Schedules(Part):
                 yield FaceKey(d, i, f)
         except sqlite3.Error as exc:
             raise explain(self.path, exc) from None
+
+    def least_remembered(
+        self, deck_ids: Iterable[str], now: datetime, curve: tuple[float, float]
+    ) -> Iterator[tuple[str, str, str]]:
+        """Every scheduled face of these decks as (deck id, item id, face), least remembered
+        first, then by key: the order of sorting by (`Srs.retrievability`, key), with the
+        retrievability worked out by SQLite as in `weakest`, so no card is decoded."""
+        ids = list(deck_ids)
+        factor, decay = curve
+        self._ensure_pow()
+        try:
+            rows = self.conn.execute(
+                "WITH c AS MATERIALIZED (SELECT deck_id, item_id, face,"
+                " json_extract(card, '$.last_review') AS last,"
+                " json_extract(card, '$.stability') AS stability FROM cards"
+                f" WHERE deck_id IN ({','.join('?' * len(ids))}))"
+                " SELECT deck_id, item_id, face FROM c ORDER BY"
+                " CASE WHEN last IS NULL OR stability IS NULL THEN 0"
+                f" ELSE pow(1 + ? * MAX(0, (? - {_MICROSECONDS.format('last')}) / 86400000000)"
+                " / stability, ?) END, deck_id, item_id, face",
+                (*ids, factor, _microseconds(now), decay),
+            )
+            yield from rows
+        except sqlite3.Error as exc:
+            raise explain(self.path, exc) from None
+
+    @reads
+    def answered_in(self, deck_ids: Iterable[str]) -> set[tuple[str, str, str]]:
+        """(deck id, item id, face) of every face of these decks that has a schedule, as plain
+        tuples, read from the table's key alone (no card decoded)."""
+        ids = list(deck_ids)
+        return set(
+            self.conn.execute(
+                "SELECT deck_id, item_id, face FROM cards"
+                f" WHERE deck_id IN ({','.join('?' * len(ids))})",
+                ids,
+            )
+        )
 
     def _ensure_pow(self) -> None:
         """SQLite's `pow`, or Python's where SQLite was built without its math functions;

@@ -9,7 +9,7 @@ report and keeps it in the store. `markdown` prints a saved report.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -101,6 +101,11 @@ class InterviewMode(Mode):
                 break
             # a typed term is no interview question; its picks are
             ours = [k for k in round_robin(ctx.decks, sections) if k.face != "typed"]
+            if not ours:
+                continue
+            if ctx.store is not None and ctx.curve is not None:
+                picked += one_per_item(_new_then_weakest(ctx, ours), ctx.size - len(picked), taken)
+                continue
             cards = ctx.cards_of(ours)
             # Never asked first, then the least remembered: an interview tests what is shaky.
             new = [k for k in ours if k not in cards]
@@ -457,3 +462,18 @@ def report_row(record: ReportRecord) -> dict[str, Any]:
 
 
 register(InterviewMode())
+
+
+def _new_then_weakest(ctx: PlanContext, ours: list[FaceKey]) -> Iterator[FaceKey]:
+    """`ours` never asked first (in their order), then the least remembered, as the plan
+    from every card orders them; the store orders the cards (`least_remembered`), read only
+    once the new faces run out, so no card is decoded."""
+    store, curve = ctx.store, ctx.curve
+    assert store is not None and curve is not None
+    deck_ids = sorted({d.id for d in ctx.decks})
+    answered = store.schedules.answered_in(deck_ids)
+    yield from (k for k in ours if (k.deck_id, k.item_id, k.face) not in answered)
+    wanted = {(k.deck_id, k.item_id, k.face) for k in ours}
+    for row in store.schedules.least_remembered(deck_ids, ctx.now, curve):
+        if row in wanted:
+            yield FaceKey(*row)
