@@ -140,6 +140,7 @@ class Interview:
     question_limit: int
     asked: list[Asked] = field(default_factory=list)
     ticks: dict[int, list[int]] = field(default_factory=dict)  # by place in `asked`
+    made: set[int] = field(default_factory=set)  # recall answers that made the common mistake
     _shown: tuple[int, datetime] | None = None  # (position, when) the question went up
 
     # -- the clock ------------------------------------------------------------------------------
@@ -219,11 +220,16 @@ class Interview:
 
     # -- the end ----------------------------------------------------------------------------------
 
-    def finish(self, ticks: Mapping[int, Collection[int]]) -> ReportRecord:
+    def finish(
+        self, ticks: Mapping[int, Collection[int]], made: Collection[int] = ()
+    ) -> ReportRecord:
         """Grade each recall answer by the key points ticked for it (`ticks[n]`: the indexes of
         the points ticked for `asked[n]`), save them as reviews of their faces, end the round,
-        and keep the report (when anything was asked). Returns it (id 0: not kept)."""
+        and keep the report (when anything was asked). `made`: the places in `asked` of the
+        recall answers the player marked as making the question's common mistake (the report
+        lists those; the ticks alone grade). Returns the report (id 0: not kept)."""
         now = self.context.clock()
+        self.made = {n for n, asked in self.recalls() if n in set(made) and asked.question.mistake}
         for n, asked in self.recalls():
             points = len(asked.question.key_points)
             ticked = {i for i in ticks.get(n, ()) if 0 <= i < max(points, 1)}
@@ -283,6 +289,8 @@ def build_body(interview: Interview, seconds: float) -> dict[str, Any]:
                 "tags": tags,
                 "key_points": list(question.key_points),
                 "ticks": interview.ticks.get(n) if question.kind == Kind.RECALL else None,
+                "mistake": question.mistake,
+                "made_mistake": n in interview.made if question.mistake else None,
                 "explanation": grade.explanation if grade else "",
                 "why_not": grade.why_not if grade else None,
                 "distinction": grade.distinction if grade else None,
@@ -312,6 +320,7 @@ def build_body(interview: Interview, seconds: float) -> dict[str, Any]:
         "by_tag": dict(sorted(by_tag.items())),
         "by_kind": dict(sorted(by_kind.items())),
         "weakest": weakest,
+        "mistakes_made": sorted(interview.made),
         "next": next_steps(questions, by_tag, decks),
     }
 
@@ -409,8 +418,15 @@ def markdown(record: ReportRecord) -> str:
             ticked = set(q["ticks"] or [])
             points = q["key_points"] or [q["right_answer"]]
             lines += [f"- [{'x' if i in ticked else ' '}] {p}" for i, p in enumerate(points)]
+            if q.get("mistake"):
+                said = " (your answer made it)" if q.get("made_mistake") else ""
+                lines += ["", f"Common mistake{said}: {q['mistake']}"]
             lines.append("")
         lines.pop()
+    made = [questions[n] for n in body.get("mistakes_made", []) if 0 <= n < len(questions)]
+    if made:
+        lines += ["", "## Common mistakes your answers made", ""]
+        lines += [f"- {q['mistake']} ({_cell(q['prompt'])})" for q in made]
     lines += ["", "## By tag", ""]
     lines += [f"- {t}: {r} of {n}" for t, (r, n) in body.get("by_tag", {}).items()] or ["- none"]
     lines += ["", "## By kind", ""]
