@@ -26,8 +26,8 @@ def parse_levels(text: str) -> tuple[str, ...]:
     LEVELS order; ValueError with the sentence to show for anything else."""
     chosen: set[str] = set()
     for part in (p.strip().upper() for p in text.split(",")):
-        low, _, high = part.partition("-")
-        if low not in LEVELS or (high and high not in LEVELS):
+        low, dash, high = part.partition("-")
+        if low not in LEVELS or (dash and high not in LEVELS):
             raise ValueError(
                 f"{text.strip()!r} is not a level or a range of levels; levels are "
                 f"{', '.join(LEVELS)}, a range is written L3-L4"
