@@ -273,3 +273,25 @@ def test_a_topic_outside_the_map_comes_after_the_maps(tmp_path: Path, now: Now) 
     session = make_session(tmp_path, [deck], now)
     coverage = topic_coverage(session.store, [deck], now[0])
     assert list(coverage)[-1] == "cooking" and coverage["cooking"].items == 1
+
+
+def test_the_deck_list_counts_items_per_level(tmp_path: Path, capsys) -> None:
+    import json
+
+    text = TEXT.replace(
+        "    level: L3\n    topic: batching-scheduling\n    term: Prefill", "    term: Prefill"
+    )
+    (tmp_path / "d.yaml").write_text(text, encoding="utf-8")
+    (tmp_path / "plain.yaml").write_text(
+        "format: 1\nid: plain\ntitle: Plain\nterms:\n  - {id: a, term: A, definition: The A.}\n",
+        encoding="utf-8",
+    )
+    args = ["--data-dir", str(tmp_path / "data"), "decks", "--decks", str(tmp_path)]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "    levels: 1 L3, 2 L4, 1 L5, 1 with no level\n" in out
+    assert out.count("levels:") == 1  # a deck without levels keeps its two lines
+    assert main([*args, "--json"]) == 0
+    rows = {row["id"]: row for row in json.loads(capsys.readouterr().out)}
+    assert rows["levelled"]["levels"] == {"L3": 1, "L4": 2, "L5": 1, "-": 1}
+    assert rows["plain"]["levels"] == {}

@@ -17,7 +17,6 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from vocabgame.deck.entry import Entry
-from vocabgame.deck.topics import topic_map
 from vocabgame.kinds import KINDS, ItemKind
 from vocabgame.model import FORMAT_VERSION, LEVELS, Deck, Source
 from vocabgame.problems import Problem
@@ -300,6 +299,8 @@ class DeckReader:
         for key, pos in c.source_nodes.items():
             if key not in c.cited:
                 c.warn(pos, f"source {key!r} is cited by no item")
+        from vocabgame.deck.topics import topic_map  # its reading loads tempfile and random
+
         known = topic_map()
         for topic, node in self.topics.values():
             if topic not in known:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
-from importlib import resources
 from types import MappingProxyType
 
 TOPICS_FILE = "topics.yaml"
@@ -18,7 +17,11 @@ TOPICS_FILE = "topics.yaml"
 @cache
 def topic_map() -> Mapping[str, str]:
     """Topic id -> its one-line description, in the map's order."""
-    import yaml  # here: a game whose decks come from the deck cache never reads the map
+    # here: a game whose decks come from the deck cache never reads the map, and resources
+    # loads tempfile and random with it
+    from importlib import resources
+
+    import yaml
 
     text = resources.files(__package__).joinpath(TOPICS_FILE).read_text(encoding="utf-8")
     data = yaml.safe_load(text)
