@@ -293,6 +293,12 @@ class InterviewReportScreen(Screen[None]):
             return self.report is not None and bool(self.report.questions)
         if action in ("next", "home"):  # the ticks come first: they are the grade
             return (self.report is None) == (action == "next")
+        if action == "made_mistake":  # only while grading an answer whose question has one
+            return (
+                self.report is None
+                and bool(self.pending)
+                and bool(self.pending[self.at][1].question.mistake)
+            )
         return True
 
     def title_line(self, what: str) -> None:
@@ -307,6 +313,7 @@ class InterviewReportScreen(Screen[None]):
         self.title_line(f"grading recall answer {self.at + 1} of {len(self.pending)}")
         ticked = self.ticks.get(n, set())
         self.query_one("#report", Static).update(tick_text(asked, ticked, n in self.made))
+        self.refresh_bindings()
         count = len(asked.question.key_points) or 1
         mistake = " c: your answer made the common mistake." if asked.question.mistake else ""
         self.query_one("#hint", Static).update(
