@@ -29,8 +29,17 @@ def test_the_old_store_has_the_schema_of_today(tmp_path: Path) -> None:
         conn.close()
 
 
+# Keys `stats --json` gained after the old store's figures were written down: new figures, not
+# a new reading of the old ones.
+ADDED_SINCE = ("topics",)
+
+
 def test_stats_json_reads_the_same_figures(tmp_path: Path) -> None:
-    assert stats_json(copied(tmp_path)) == json.loads(STATS.read_text("utf-8"))
+    now = {
+        scope: {k: v for k, v in out.items() if k not in ADDED_SINCE}  # type: ignore[union-attr]
+        for scope, out in stats_json(copied(tmp_path)).items()
+    }
+    assert now == json.loads(STATS.read_text("utf-8"))
 
 
 def test_export_progress_writes_the_same_file(tmp_path: Path) -> None:
