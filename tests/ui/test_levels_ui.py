@@ -106,3 +106,17 @@ async def test_l_steps_through_every_level_and_back_to_all(make_app) -> None:
             seen.append(app.screen.levels)
         assert seen == [("L3",), ("L4",), ("L5",), ("L6",), ()]
         assert "· L" not in screen_text(app).splitlines()[0]
+
+
+async def test_a_level_with_no_item_says_so_and_stays_home(make_app) -> None:
+    from vocabgame.ui.screens.home import HomeScreen
+
+    app = make_app(folders=LEVELS_DECKS)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await pilot.press("g", "l", "l", "l", "l")  # L6: the deck has none
+        await pilot.pause()
+        assert "· L6 as …" in screen_text(app)
+        await pilot.press("5")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        assert [n.message for n in app._notifications] == ["no item is of level L6"]
