@@ -157,7 +157,8 @@ def test_play_level_is_checked_before_the_game_opens(tmp_path: Path, capsys) -> 
         main([*args, "--level", "L9"])
     assert caught.value.code == 2
     assert "argument --level: 'L9' is not a level or a range of levels" in capsys.readouterr().err
-    assert main([*args, "--level", "L6"]) == 2  # no item of that level: said before the screen
+    # no item of that level in the deck: said before the screen is needed
+    assert main([*args, "--deck", "levelled", "--level", "L6"]) == 2
     err = capsys.readouterr().err
     assert "no item is of level L6; vocabgame decks lists each deck's tags and levels" in err
 
@@ -233,6 +234,7 @@ def test_the_report_lists_the_mistakes_the_answers_made(tmp_path: Path, now: Now
     assert "## Common mistakes your answers made" in text
     assert f"- {MISTAKE} (Why does running many requests together" in text
     assert interview.asked[0].outcome.grade.rating == 3  # the ticks alone grade: all, Good
+    assert report.body["levels"] == ["L5"] and "- Levels: L5\n" in text
 
 
 def test_a_mistake_avoided_is_shown_but_not_listed(tmp_path: Path, now: Now) -> None:
@@ -288,9 +290,15 @@ def test_the_deck_list_counts_items_per_level(tmp_path: Path, capsys) -> None:
     )
     args = ["--data-dir", str(tmp_path / "data"), "decks", "--decks", str(tmp_path)]
     assert main(args) == 0
-    out = capsys.readouterr().out
-    assert "    levels: 1 L3, 2 L4, 1 L5, 1 with no level\n" in out
-    assert out.count("levels:") == 1  # a deck without levels keeps its two lines
+    # each deck: its id and title, then its indented lines (the built-in decks are listed too)
+    blocks: dict[str, list[str]] = {}
+    for line in capsys.readouterr().out.splitlines():
+        if not line.startswith(" "):
+            blocks[line.split()[0]] = []
+        else:
+            blocks[list(blocks)[-1]].append(line)
+    assert blocks["levelled"][1] == "    levels: 1 L3, 2 L4, 1 L5, 1 with no level"
+    assert len(blocks["plain"]) == 2  # a deck without levels keeps its two lines
     assert main([*args, "--json"]) == 0
     rows = {row["id"]: row for row in json.loads(capsys.readouterr().out)}
     assert rows["levelled"]["levels"] == {"L3": 1, "L4": 2, "L5": 1, "-": 1}

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from vocabgame.insights import face_kind
 from vocabgame.kinds import sections_with
-from vocabgame.model import Deck, FaceKey
+from vocabgame.model import Deck, FaceKey, levels_label
 from vocabgame.play.context import Limits, RoundContext
 from vocabgame.play.modes.base import (
     Mode,
@@ -123,7 +123,7 @@ class InterviewMode(Mode):
         round_ = starter.open_round(self, choice, size=size, limits=limits)
         if round_ is None:
             return None
-        return Interview(starter.round_context(), round_, size)
+        return Interview(starter.round_context(), round_, size, levels=choice.levels)
 
     def bests(self, store: Store, settings: Settings) -> dict[str, Any] | None:
         interviews = store.saved_reports.all(self.id)
@@ -141,6 +141,7 @@ class Interview:
     asked: list[Asked] = field(default_factory=list)
     ticks: dict[int, list[int]] = field(default_factory=dict)  # by place in `asked`
     made: set[int] = field(default_factory=set)  # recall answers that made the common mistake
+    levels: tuple[str, ...] = ()  # the levels asked (empty: every item)
     _shown: tuple[int, datetime] | None = None  # (position, when) the question went up
 
     # -- the clock ------------------------------------------------------------------------------
@@ -314,6 +315,7 @@ def build_body(interview: Interview, seconds: float) -> dict[str, Any]:
         "decks": [{"id": d.id, "title": d.title} for d in interview.decks()],
         "minutes": round((interview.deadline - interview.round.started_at).total_seconds() / 60, 2),
         "question_limit": interview.question_limit,
+        "levels": list(interview.levels),
         "seconds": round(seconds, 1),
         "time_ran_out": interview.out_of_time and len(interview.asked) < interview.question_limit,
         "questions": questions,
@@ -390,6 +392,7 @@ def markdown(record: ReportRecord) -> str:
         "",
         f"- Date: {record.made_at.strftime('%Y-%m-%d %H:%M')} UTC",
         f"- Decks: {decks}",
+        *([f"- Levels: {levels_label(tuple(body['levels']))}"] if body.get("levels") else []),
         f"- Time: {duration(record.seconds)} of {duration(float(body.get('minutes', 0)) * 60)}"
         + (" (time ran out)" if body.get("time_ran_out") else ""),
     ]
