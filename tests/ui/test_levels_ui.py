@@ -120,3 +120,11 @@ async def test_a_level_with_no_item_says_so_and_stays_home(make_app) -> None:
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
         assert [n.message for n in app._notifications] == ["no item is of level L6"]
+
+
+def test_a_recall_card_shows_its_common_mistake() -> None:
+    from vocabgame.deck import load_deck
+    from vocabgame.ui.screens.card import card_text
+
+    text = card_text(load_deck(DATA / "levels" / "levelled.yaml"), "why-batch-decode").plain
+    assert text.index("Answer: Each decode step") < text.index(MISTAKE)
