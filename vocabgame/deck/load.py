@@ -206,10 +206,12 @@ class DeckReader:
             level = node.value if node.kind == "scalar" else None
             if isinstance(level, str) and level in LEVELS:
                 self.levels[item_id] = level
+            elif node.kind == "scalar" and level is None:
+                c.error(node, f"level is empty; write one of {', '.join(LEVELS)}")
             else:
                 shown = repr(level) if isinstance(level, str) else node.raw or describe(node)
                 hint = did_you_mean(level.upper(), LEVELS) if isinstance(level, str) else ""
-                c.error(node, f"level {shown} is not a level{hint}; levels are {', '.join(LEVELS)}")
+                c.error(node, f"level {shown} is not one of {', '.join(LEVELS)}{hint}")
         if "topic" in fields:
             topic = c.slug(fields["topic"], "topic")
             if topic is not None:
