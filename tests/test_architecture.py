@@ -349,7 +349,7 @@ def test_a_kind_registered_from_outside_is_read_checked_asked_graded_and_played(
     assert bad is None
     assert [str(p) for p in problems] == [
         "riddles.yaml:9:5: error: unknown key 'colour' in riddle 'r1'; allowed keys: id, "
-        "riddle, answer, tags, sources, formerly, version, lint"
+        "riddle, answer, tags, sources, formerly, version, level, topic, lint"
     ]
     deck, problems = load_text(RIDDLES, "riddles.yaml")
     assert deck is not None and problems == []

@@ -13,6 +13,7 @@ import pytest
 import vocabgame.play
 from vocabgame.cli import main
 from vocabgame.deck import load_catalog
+from vocabgame.deck.topics import topic_ids
 from vocabgame.insights import Confusion, Tally
 from vocabgame.play import Session
 from vocabgame.play.overview import confusion_faces
@@ -202,6 +203,10 @@ def test_the_documented_example_has_every_key(stats_json) -> None:
     for key in ("retention", "modes", "per_tag", "per_kind", "confusions", "flagged"):
         assert example[key] == out[key]
     assert list(example["weakest"][0]) == list(out["weakest"][0])
+    # Every topic of the map, in its order; the two the example shows, as they are.
+    assert list(out["topics"]) == list(topic_ids())
+    for topic in example["topics"]:
+        assert example["topics"][topic] == out["topics"][topic]
 
 
 def test_stats_collects_garbage_rarely_while_it_reads_then_as_before(

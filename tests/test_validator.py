@@ -209,7 +209,7 @@ def test_unknown_key_with_nothing_close_lists_the_allowed_keys() -> None:
     assert errors(text) == [
         "deck.yaml:13:5: error: unknown key 'colour' in term 'decode'; allowed keys: "
         "id, term, definition, aliases, caveat, example, legacy_names, tags, sources, formerly, "
-        "version, lint"
+        "version, level, topic, lint"
     ]
 
 

@@ -15,6 +15,37 @@ from typing import Any, Protocol, cast
 
 FORMAT_VERSION = 1
 
+# How hard an item is, as interview rounds grade candidates: L3 new grad (define, recognise),
+# L4 mid (apply, one-step numbers), L5 senior (trade-offs, diagnosis, multi-step numbers),
+# L6 staff (design across constraints, capacity end to end, frontier techniques' limits).
+LEVELS: tuple[str, ...] = ("L3", "L4", "L5", "L6")
+
+
+def parse_levels(text: str) -> tuple[str, ...]:
+    """The levels a player named: one ("L4"), a range ("L3-L5") or a list ("L3,L5"), in
+    LEVELS order; ValueError with the sentence to show for anything else."""
+    chosen: set[str] = set()
+    for part in (p.strip().upper() for p in text.split(",")):
+        low, dash, high = part.partition("-")
+        if low not in LEVELS or (dash and high not in LEVELS):
+            raise ValueError(
+                f"{text.strip()!r} is not a level or a range of levels; levels are "
+                f"{', '.join(LEVELS)}, a range is written L3-L4"
+            )
+        first, last = LEVELS.index(low), LEVELS.index(high or low)
+        chosen.update(LEVELS[min(first, last) : max(first, last) + 1])
+    return tuple(level for level in LEVELS if level in chosen)
+
+
+def levels_label(levels: tuple[str, ...]) -> str:
+    """Levels as a player writes them: "L4", "L3-L5" for a run, else "L3, L5"."""
+    if not levels:
+        return "every level"
+    at = [LEVELS.index(level) for level in levels]
+    if len(levels) > 1 and at == list(range(at[0], at[-1] + 1)):
+        return f"{levels[0]}-{levels[-1]}"
+    return ", ".join(levels)
+
 
 @dataclass(frozen=True, slots=True, order=True)
 class FaceKey:
@@ -115,6 +146,7 @@ class Recall:
     prompt: str
     answer: str
     key_points: tuple[str, ...] = ()
+    mistake: str | None = None  # what a weak answer says: shown after the model answer
     tags: tuple[str, ...] = ()
     sources: tuple[str, ...] = ()
     line: int = 0
@@ -196,6 +228,9 @@ class Deck:
     renamed: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # old -> new
     # item id -> the release a version-sensitive fact describes, e.g. "vLLM 0.11"
     versions: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    # item id -> its level (one of LEVELS) and its topic (an id of the topic map), where given
+    levels: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    topics: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def section(self, name: str) -> tuple[Any, ...]:
         return self.sections.get(name, ())
@@ -245,3 +280,10 @@ class Deck:
 
     def item_count(self) -> int:
         return sum(len(items) for items in self.sections.values())
+
+    def level_counts(self) -> dict[str, int]:
+        """Items per level, in LEVELS order, levels with no item left out ("-": no level)."""
+        counts = {level: 0 for level in (*LEVELS, "-")}
+        for item in self.items():
+            counts[self.levels.get(item.id, "-")] += 1
+        return {level: n for level, n in counts.items() if n}

@@ -13,8 +13,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from fsrs import State
+
+from vocabgame.deck.topics import topic_ids
 from vocabgame.kinds import KINDS, item_faces
-from vocabgame.model import Deck
+from vocabgame.model import Deck, FaceKey
 from vocabgame.store import Store
 
 DayOf = Callable[[datetime], date]
@@ -179,3 +182,42 @@ def collect(
         decks=deck_progress(store, decks, now, new_left),
         overrides=store.answers.override_count(),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class TopicStats:
+    """One topic's coverage over the decks: its items, and of their questions (faces) how
+    many there are, how many were answered, how many are learned (FSRS's review state) and
+    how many are due now."""
+
+    items: int
+    total: int
+    seen: int
+    learned: int
+    due: int
+
+
+def topic_coverage(store: Store, decks: Iterable[Deck], now: datetime) -> dict[str, TopicStats]:
+    """Per topic: every topic of the topic map in its order (an uncovered one with zeros),
+    then any other topic a deck names, by id. Items without a topic are not counted. One
+    read of the decks' schedules."""
+    decks = list(decks)
+    cards = store.schedules.cards([d.id for d in decks])
+    tally: dict[str, list[int]] = {topic: [0, 0, 0, 0, 0] for topic in topic_ids()}
+    for deck in decks:
+        for item in deck.items():
+            topic = deck.topics.get(item.id)
+            if topic is None:
+                continue
+            row = tally.setdefault(topic, [0, 0, 0, 0, 0])
+            row[0] += 1
+            for face in item_faces(item):
+                card = cards.get(FaceKey(deck.id, item.id, face))
+                row[1] += 1
+                if card is not None:
+                    row[2] += 1
+                    row[3] += card.state == State.Review
+                    row[4] += card.due <= now
+    known = dict.fromkeys(topic_ids())
+    order = [*known, *sorted(t for t in tally if t not in known)]
+    return {t: TopicStats(*tally[t]) for t in order}

@@ -156,6 +156,8 @@ def cmd_decks(folders: list[Path], as_json: bool) -> int:
                 "title": d.title,
                 "counts": d.counts(),
                 "items": d.item_count(),
+                # items per level, "-" for those without one; {} for a deck with no levels
+                "levels": d.level_counts() if d.levels else {},
                 "path": d.path,
             }
             for d in catalog.decks
@@ -166,7 +168,13 @@ def cmd_decks(folders: list[Path], as_json: bool) -> int:
             print("No decks found. Searched: " + ", ".join(printable(str(f)) for f in folders))
         for d in catalog.decks:
             counts = ", ".join(KINDS[s].count(n) for s, n in d.counts().items() if n)
-            print(f"{d.id}  {printable(d.title)}\n    {counts}\n    {printable(d.path)}")
+            print(f"{d.id}  {printable(d.title)}\n    {counts}")
+            if d.levels:  # a deck without levels keeps its two lines
+                levels = d.level_counts()
+                shown = [f"{n} {level}" for level, n in levels.items() if level != "-"]
+                shown += [f"{levels['-']} with no level"] if "-" in levels else []
+                print(f"    levels: {', '.join(shown)}")
+            print(f"    {printable(d.path)}")
     for problem in catalog.problems:
         print(problem, file=sys.stderr)
     return EXIT_PROBLEM if catalog.problems else EXIT_OK

@@ -39,6 +39,13 @@ def play_options(p: argparse.ArgumentParser, settings: Settings) -> None:
     )
     p.add_argument("--tag", metavar="TAG", help="play only the items tagged TAG, across the decks")
     p.add_argument(
+        "--level",
+        type=levels_option,
+        metavar="LEVEL",
+        help="play only the items of this level: L3 (define), L4 (apply), L5 (trade-offs, "
+        "diagnosis), L6 (design); a range such as L3-L4, or a list such as L3,L5",
+    )
+    p.add_argument(
         "--size",
         type=positive_int,
         metavar="N",
@@ -68,6 +75,16 @@ def play_options(p: argparse.ArgumentParser, settings: Settings) -> None:
     )
 
 
+def levels_option(text: str) -> tuple[str, ...]:
+    """`--level`: one level, a range or a list, checked as argparse checks a type."""
+    from vocabgame.model import parse_levels
+
+    try:
+        return parse_levels(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def run_play(args: argparse.Namespace, where: Where) -> int:
     from vocabgame.play.modes import by_name
 
@@ -80,6 +97,7 @@ def run_play(args: argparse.Namespace, where: Where) -> int:
         start=True,
         mode=str(by_name(args.mode).id),
         tag=args.tag,
+        levels=args.level or (),
         minutes=args.minutes,
         questions=args.questions,
     )
@@ -127,6 +145,7 @@ def run_app(
     lab: bool = False,
     mode: str = "review",
     tag: str | None = None,
+    levels: tuple[str, ...] = (),
     minutes: float | None = None,
     questions: int | None = None,
 ) -> int:
@@ -141,11 +160,11 @@ def run_app(
         err(f"no deck with id {unknown[0]!r}; known decks: {known}")
         session.close()
         return EXIT_USAGE
-    if tag is not None:
+    if tag is not None or levels:
         try:
-            session.decks_chosen(ids, tag)
+            session.decks_chosen(ids, tag, levels)
         except ValueError as exc:
-            err(f"{exc}; vocabgame decks lists each deck's tags")
+            err(f"{exc}; vocabgame decks lists each deck's tags and levels")
             session.close()
             return EXIT_USAGE
     problem = screen_problem(sys.stdin, sys.stdout)
@@ -159,6 +178,7 @@ def run_app(
         session,
         deck=ids[0] if len(ids) == 1 else (tuple(ids) or None),
         tag=tag,
+        levels=levels,
         mode=mode,
         minutes=minutes,
         questions=questions,

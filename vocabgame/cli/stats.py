@@ -70,6 +70,7 @@ def cmd_stats(
     from dataclasses import asdict
 
     from vocabgame.play.overview import as_json as overview_json
+    from vocabgame.stats import TopicStats, topic_coverage
 
     session = open_session(data_dir, folders)
     if session is None:
@@ -82,6 +83,10 @@ def cmd_stats(
             return EXIT_PROBLEM
         stats = session.stats()
         modes = session.mode_bests() if as_json else {}
+        topics: dict[str, TopicStats] = {}
+        if as_json:
+            chosen = [d for d in session.catalog.decks if deck is None or d.id == deck]
+            topics = topic_coverage(session.store, chosen, session.clock())
         view = session.insights(deck, tag)
     finally:
         session.close()
@@ -100,7 +105,11 @@ def cmd_stats(
             for d in out["decks"]
         ]
         # beside "modes" (the best finished round per stored mode): each game mode's records
-        print_json(out | overview_json(view) | {"mode_bests": modes})
+        print_json(
+            out
+            | overview_json(view)
+            | {"mode_bests": modes, "topics": {t: asdict(f) for t, f in topics.items()}}
+        )
     else:
         print(render_stats(stats))
         print()

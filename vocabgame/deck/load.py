@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from vocabgame.deck.entry import Entry
 from vocabgame.kinds import KINDS, ItemKind
-from vocabgame.model import FORMAT_VERSION, Deck, Source
+from vocabgame.model import FORMAT_VERSION, LEVELS, Deck, Source
 from vocabgame.problems import Problem
 from vocabgame.reading.checker import Checker, describe, did_you_mean
 from vocabgame.reading.yamltree import Node, YamlProblem, parse
@@ -37,7 +37,8 @@ HEADER_KEYS = (
     "formerly",
 )
 SOURCE_KEYS = ("title", "url")
-ITEM_KEYS = ("tags", "sources", "formerly", "version", "lint")  # keys every kind of item may have
+# keys every kind of item may have
+ITEM_KEYS = ("tags", "sources", "formerly", "version", "level", "topic", "lint")
 LINT_KEYS = ("ignore", "reason")
 EMPTY = "file is empty; a deck needs format, id, title and items"
 
@@ -77,6 +78,8 @@ class DeckReader:
         self.ids: dict[str, Node] = {}
         self.renamed: dict[str, tuple[str, Node]] = {}  # old item id -> (new id, its node)
         self.versions: dict[str, str] = {}  # item id -> the release its fact describes
+        self.levels: dict[str, str] = {}  # item id -> its level
+        self.topics: dict[str, tuple[str, Node]] = {}  # item id -> its topic and where it is
         self.linted: list[Entry] = []  # every item with its nodes, for the lint rules
         self.sections_at: dict[str, tuple[int, int]] = {}  # where each section's key is
 
@@ -120,6 +123,8 @@ class DeckReader:
             formerly=header.formerly,
             renamed=MappingProxyType({old: new for old, (new, _) in self.renamed.items()}),
             versions=MappingProxyType(self.versions),
+            levels=MappingProxyType(self.levels),
+            topics=MappingProxyType({i: topic for i, (topic, _) in self.topics.items()}),
         )
 
     def format_ok(self, top: dict[str, Node]) -> bool:
@@ -210,10 +215,31 @@ class DeckReader:
                     version = c.text(fields["version"], "version")
                     if version is not None and isinstance(fields["id"].value, str):
                         self.versions[fields["id"].value] = version
+                if "id" in fields and isinstance(fields["id"].value, str):
+                    self.level_and_topic(fields["id"].value, fields)
                 rows.append((entry, fields))
             sections[section] = rows
         self.check_renames()
         return sections
+
+    def level_and_topic(self, item_id: str, fields: dict[str, Node]) -> None:
+        """An item's `level` (one of LEVELS) and `topic` (any slug; `strict` checks the map)."""
+        c = self.checker
+        if "level" in fields:
+            node = fields["level"]
+            level = node.value if node.kind == "scalar" else None
+            if isinstance(level, str) and level in LEVELS:
+                self.levels[item_id] = level
+            elif node.kind == "scalar" and level is None:
+                c.error(node, f"level is empty; write one of {', '.join(LEVELS)}")
+            else:
+                shown = repr(level) if isinstance(level, str) else node.raw or describe(node)
+                hint = did_you_mean(level.upper(), LEVELS) if isinstance(level, str) else ""
+                c.error(node, f"level {shown} is not one of {', '.join(LEVELS)}{hint}")
+        if "topic" in fields:
+            topic = c.slug(fields["topic"], "topic")
+            if topic is not None:
+                self.topics[item_id] = (topic, fields["topic"])
 
     def old_ids(self, node: Node, what: str) -> tuple[str, ...]:
         """A `formerly` list: the ids something had before, as slugs."""
@@ -299,6 +325,13 @@ class DeckReader:
         for key, pos in c.source_nodes.items():
             if key not in c.cited:
                 c.warn(pos, f"source {key!r} is cited by no item")
+        from vocabgame.deck.topics import topic_map  # its reading loads tempfile and random
+
+        known = topic_map()
+        for topic, node in self.topics.values():
+            if topic not in known:
+                hint = did_you_mean(topic, known) or f"; the topics are {', '.join(known)}"
+                c.warn(node, f"topic {topic!r} is not in the topic map{hint}")
         c.problems.extend(lint.problems(c.path, deck, self.linted, self.sections_at))
 
 

@@ -20,8 +20,12 @@ sources:
     title: vLLM benchmark serving (calculate_metrics)
     url: https://github.com/vllm-project/vllm/blob/main/vllm/benchmarks/serve.py
 
+# Any item may say how hard it is (level: L3 define, L4 apply, L5 trade-offs, L6 design) and
+# which topic of the topic map it belongs to (docs/deck-format.md, "Levels and topics").
 terms:
   - id: ttft
+    level: L3
+    topic: latency-metrics
     term: Time to first token
     aliases: [TTFT]
     definition: Time from sending a request until the first output token arrives.
@@ -72,6 +76,8 @@ recall:
     prompt: Why do serving benchmarks report TTFT and TPOT separately?
     answer: They measure different phases, prefill and decode, that different settings change.
     key_points: [TTFT covers queueing and prefill, TPOT covers decode]
+    # what a weak answer says: shown after the model answer
+    mistake: Says they are two measures of one speed, so one of them would do.
     sources: [vllm-bench]
 
 # Numbers are drawn from `given`; the answer is plain arithmetic over those names.

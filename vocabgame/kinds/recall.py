@@ -33,7 +33,7 @@ class RecallKind(ItemKind):
     singular = "recall question"
     plural = "recall questions"
     required = ("id", "prompt", "answer")
-    optional = ("key_points",)
+    optional = ("key_points", "mistake")
     item_type = Recall
 
     def read(self, checker: Checker, entry: Node, fields: dict[str, Node]) -> Recall:
@@ -42,6 +42,7 @@ class RecallKind(ItemKind):
             prompt=checker.req_text(f, "prompt"),
             answer=checker.req_text(f, "answer"),
             key_points=checker.texts(f["key_points"], "key_points") if "key_points" in f else (),
+            mistake=checker.opt_text(f, "mistake"),
             **checker.common(f),
         )
 
@@ -55,6 +56,7 @@ class RecallKind(ItemKind):
             prompt=item.prompt,
             answer=item.answer,
             key_points=item.key_points,
+            mistake=item.mistake,
             key=FaceKey(deck.id, item.id, face),
             deck_title=deck.title,
         )
@@ -70,6 +72,7 @@ class RecallKind(ItemKind):
             given=response.notes.strip() or RATING_NAMES[response.rating],
             right_answer=question.answer,
             key_points=question.key_points,
+            mistake=question.mistake,
             sources=sources_of(deck, item),
         )
 

@@ -24,7 +24,7 @@ from vocabgame import backup, stats
 from vocabgame.deck import Catalog, load_catalog
 from vocabgame.deck.cache import DECK_CACHE, DeckCache
 from vocabgame.kinds import faces, item_faces
-from vocabgame.model import Deck, FaceKey
+from vocabgame.model import Deck, FaceKey, levels_label
 from vocabgame.play.context import NO_LIMITS, Limits, RoundContext
 from vocabgame.play.home import (
     LEARN_MORE,
@@ -294,22 +294,29 @@ class Session:
         )
 
     def decks_chosen(
-        self, deck: str | Sequence[str] | None = None, tag: str | None = None
+        self,
+        deck: str | Sequence[str] | None = None,
+        tag: str | None = None,
+        levels: tuple[str, ...] = (),
     ) -> list[Deck]:
         """The decks a round plays: one deck id, several, or None for every deck; with `tag`,
         only the items tagged with it (or every item of a deck tagged with it), as decks of
-        those items. KeyError for a deck that is not there; ValueError when no item has the
-        tag."""
+        those items; with `levels`, only the items of those levels. KeyError for a deck that
+        is not there; ValueError when no item has the tag, or none is of those levels."""
         ids = [deck] if isinstance(deck, str) else list(deck or [])
         decks = [d for i in dict.fromkeys(ids) for d in self.decks_for(i)] if ids else []
         if not ids:
             decks = list(self.catalog.decks)
-        return decks if tag is None else only_tagged(decks, tag)
+        decks = decks if tag is None else only_tagged(decks, tag)
+        return decks if not levels else only_levels(decks, levels)
 
-    def round_title(self, deck: str | Sequence[str] | None, tag: str | None = None) -> str:
+    def round_title(
+        self, deck: str | Sequence[str] | None, tag: str | None = None, levels: tuple[str, ...] = ()
+    ) -> str:
         ids = [deck] if isinstance(deck, str) else list(deck or [])
         title = "All decks" if not ids else ", ".join(self.decks_for(i)[0].title for i in ids)
-        return title if tag is None else f"{title} · tag {tag}"
+        title = title if tag is None else f"{title} · tag {tag}"
+        return title if not levels else f"{title} · {levels_label(levels)}"
 
     def plan(
         self,
@@ -317,12 +324,13 @@ class Session:
         size: int,
         mode: str = ModeId.LEARN,
         tag: str | None = None,
+        levels: tuple[str, ...] = (),
     ) -> tuple[list[FaceKey], str]:
         """The faces of a round and the mode that plays them: the chosen mode's plan, or its
         fallback's when it plans nothing (learn falls back to practice), in the order the
         round asks them (`spacing.space_round`). `deck_id` is one deck id, several, or None
-        (every deck); `tag` keeps only the items tagged with it."""
-        ctx = self._context(self.decks_chosen(deck_id, tag), size)
+        (every deck); `tag` keeps only the items tagged with it, `levels` those of the levels."""
+        ctx = self._context(self.decks_chosen(deck_id, tag, levels), size)
         rules = MODES[mode]
         keys = rules.plan(ctx)
         while not keys and rules.fallback is not None:
@@ -347,7 +355,7 @@ class Session:
         stored when the mode keeps rounds; None when there is nothing to ask (an empty deck,
         or every new item for today used up before anything was ever answered)."""
         size = size or choice.size or self.round_size
-        keys, mode_id = self.plan(choice.deck, size, mode.id, choice.tag)
+        keys, mode_id = self.plan(choice.deck, size, mode.id, choice.tag, choice.levels)
         if not keys:
             return None
         now = self.clock()
@@ -362,7 +370,7 @@ class Session:
             round_id=round_id,
             rules=rules,
             deck_id=stored_deck,
-            title=self.round_title(choice.deck, choice.tag),
+            title=self.round_title(choice.deck, choice.tag, choice.levels),
             queue=keys,
             rng=random.Random(choice.seed),
             started_at=now,
@@ -378,7 +386,7 @@ class Session:
             round_id=None,
             rules=mode,
             deck_id=_stored_deck(choice),
-            title=self.round_title(choice.deck, choice.tag),
+            title=self.round_title(choice.deck, choice.tag, choice.levels),
             queue=queue,
             rng=random.Random(choice.seed),
             started_at=self.clock(),
@@ -486,6 +494,21 @@ def only_tagged(decks: Sequence[Deck], tag: str) -> list[Deck]:
     return chosen
 
 
+def only_levels(decks: Sequence[Deck], levels: tuple[str, ...]) -> list[Deck]:
+    """The decks as decks of only the items of these levels; ValueError when none is."""
+    chosen: list[Deck] = []
+    for d in decks:
+        sections = {
+            name: tuple(i for i in items if d.levels.get(i.id) in levels)
+            for name, items in d.sections.items()
+        }
+        if any(sections.values()):
+            chosen.append(replace(d, sections=MappingProxyType(sections)))
+    if not chosen:
+        raise ValueError(f"no item is of level {levels_label(levels)}")
+    return chosen
+
+
 def _faces_round(
     session: Session,
     rules: Mode,
@@ -509,6 +532,6 @@ def _faces_round(
 
 def _stored_deck(choice: Selection) -> str | None:
     """The deck a round is kept under: a round of exactly one deck is that deck's; any other
-    choice (several decks, a tag, every deck) is kept as all decks."""
+    choice (several decks, a tag, some levels, every deck) is kept as all decks."""
     ids = choice.deck_ids
-    return ids[0] if len(set(ids)) == 1 and choice.tag is None else None
+    return ids[0] if len(set(ids)) == 1 and choice.tag is None and not choice.levels else None

@@ -62,6 +62,7 @@ class Question:
     values: tuple[tuple[str, float], ...] = ()  # calculations: the numbers drawn
     labels: tuple[tuple[str, str], ...] = ()  # calculations: each number's label as shown
     version: str | None = None  # the release a version-sensitive fact describes
+    mistake: str | None = None  # recall: what a weak answer says
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +78,7 @@ class Grade:
     distinction: str | None = None
     note: str | None = None  # e.g. a forgiven typo
     key_points: tuple[str, ...] = ()
+    mistake: str | None = None  # recall: what a weak answer says, shown after the model answer
     sources: tuple[Source, ...] = ()
     explains_why: bool = False  # the explanation says why the answer fits (not a definition)
     next_due: datetime | None = field(default=None, compare=False)

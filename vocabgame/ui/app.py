@@ -60,6 +60,7 @@ class VocabApp(App[int]):
         *,
         deck: str | Sequence[str] | None = None,
         tag: str | None = None,
+        levels: tuple[str, ...] = (),
         size: int | None = None,
         seed: int | None = None,
         start_round: bool = False,
@@ -79,6 +80,7 @@ class VocabApp(App[int]):
         self.session = session
         self.deck = deck
         self.tag = tag  # rounds started from the command line play only items with this tag
+        self.levels = levels  # ...and only the items of these levels (empty: every item)
         self.round_size = size
         self.seed = seed
         self.start_round = start_round
@@ -101,7 +103,7 @@ class VocabApp(App[int]):
             self.notify(printable(notice), markup=False, timeout=10)
         self.warn_unsaved()
         if self.start_round:
-            self.play(self.deck, self.mode, self.tag)
+            self.play(self.deck, self.mode, self.tag, self.levels)
         elif self.open_lab:
             self.show_lab()
 
@@ -132,18 +134,24 @@ class VocabApp(App[int]):
             )
 
     def play(
-        self, deck_id: str | Sequence[str] | None, mode: str = ModeId.LEARN, tag: str | None = None
+        self,
+        deck_id: str | Sequence[str] | None,
+        mode: str = ModeId.LEARN,
+        tag: str | None = None,
+        levels: tuple[str, ...] = (),
     ) -> None:
-        """Start playing a deck (None: all decks; or several) in a mode, and show it on the
-        mode's screen (`mode_screen`)."""
+        """Start playing a deck (None: all decks; or several) in a mode, only the items with
+        `tag` and of `levels` when given, and show it on the mode's screen (`mode_screen`)."""
         rules = by_name(mode)
-        choice = Selection(deck_id, tag, self.round_size, self.seed, self.minutes, self.questions)
+        choice = Selection(
+            deck_id, tag, self.round_size, self.seed, self.minutes, self.questions, levels
+        )
         try:
             started = self.session.start(rules.id, choice)
         except StoreError as exc:
             self.cannot_start(exc)
             return
-        except ValueError as exc:  # a tag no item has
+        except ValueError as exc:  # a tag no item has, or levels no item is of
             self.notify(printable(str(exc)), title="Nothing to play", markup=False, timeout=8)
             return
         if started is None:

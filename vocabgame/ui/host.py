@@ -18,7 +18,11 @@ class Host(Protocol):
     seed: int | None
 
     def play(
-        self, deck_id: str | Sequence[str] | None, mode: str = ..., tag: str | None = None
+        self,
+        deck_id: str | Sequence[str] | None,
+        mode: str = ...,
+        tag: str | None = None,
+        levels: tuple[str, ...] = (),
     ) -> None: ...
 
     def play_misses(

@@ -110,7 +110,8 @@ class PlanContext:
 class Selection:
     """What the player chose to play: one deck id, several or None (every deck), only the items
     with a tag, and what the command line may set (round size, seed, an interview's minutes
-    and questions; None: the settings')."""
+    and questions; None: the settings'), and only the items of some levels (empty: every
+    item, levelled or not)."""
 
     deck: str | Sequence[str] | None = None
     tag: str | None = None
@@ -118,6 +119,7 @@ class Selection:
     seed: int | None = None
     minutes: float | None = None
     questions: int | None = None
+    levels: tuple[str, ...] = ()
 
     @property
     def deck_ids(self) -> list[str]:
@@ -145,10 +147,15 @@ class Starter(Protocol):
     def round_context(self) -> RoundContext: ...
 
     def decks_chosen(
-        self, deck: str | Sequence[str] | None = None, tag: str | None = None
+        self,
+        deck: str | Sequence[str] | None = None,
+        tag: str | None = None,
+        levels: tuple[str, ...] = (),
     ) -> list[Deck]: ...
 
-    def round_title(self, deck: str | Sequence[str] | None, tag: str | None = None) -> str: ...
+    def round_title(
+        self, deck: str | Sequence[str] | None, tag: str | None = None, levels: tuple[str, ...] = ()
+    ) -> str: ...
 
     def open_round(
         self, mode: Mode, choice: Selection, size: int | None = None, limits: Limits = NO_LIMITS

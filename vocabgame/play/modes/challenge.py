@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from vocabgame.kinds import sections_with
-from vocabgame.model import FaceKey
+from vocabgame.model import FaceKey, levels_label
 from vocabgame.play.context import Limits, RoundContext
 from vocabgame.play.modes.base import (
     Mode,
@@ -124,6 +124,8 @@ class ChallengeMode(Mode):
         key = "+".join(sorted(choice.deck_ids)) or "all decks"
         if choice.tag is not None:
             key += f" #{choice.tag}"
+        if choice.levels:
+            key += f" {levels_label(choice.levels)}"
         return Challenge(starter.round_context(), round_, key)
 
     def bests(self, store: Store, settings: Settings) -> dict[str, Any] | None:

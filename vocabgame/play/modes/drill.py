@@ -136,7 +136,7 @@ class DrillMode(Mode):
         """A drill of the chosen decks' most-confused pairs (with none on record: their
         confusable groups); None when there is nothing to drill."""
         context, settings = starter.round_context(), starter.settings
-        decks = starter.decks_chosen(choice.deck, choice.tag)
+        decks = starter.decks_chosen(choice.deck, choice.tag, choice.levels)
         retire_after = settings.drill_retire_after
         keys, pair_of, from_groups, retired = plan_drill(
             decks, context.store, choice.size or settings.round_size, retire_after

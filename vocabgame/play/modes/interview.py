@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from vocabgame.insights import face_kind
 from vocabgame.kinds import sections_with
-from vocabgame.model import Deck, FaceKey
+from vocabgame.model import Deck, FaceKey, levels_label
 from vocabgame.play.context import Limits, RoundContext
 from vocabgame.play.modes.base import (
     Mode,
@@ -128,7 +128,7 @@ class InterviewMode(Mode):
         round_ = starter.open_round(self, choice, size=size, limits=limits)
         if round_ is None:
             return None
-        return Interview(starter.round_context(), round_, size)
+        return Interview(starter.round_context(), round_, size, levels=choice.levels)
 
     def bests(self, store: Store, settings: Settings) -> dict[str, Any] | None:
         interviews = store.saved_reports.all(self.id)
@@ -145,6 +145,8 @@ class Interview:
     question_limit: int
     asked: list[Asked] = field(default_factory=list)
     ticks: dict[int, list[int]] = field(default_factory=dict)  # by place in `asked`
+    made: set[int] = field(default_factory=set)  # recall answers that made the common mistake
+    levels: tuple[str, ...] = ()  # the levels asked (empty: every item)
     _shown: tuple[int, datetime] | None = None  # (position, when) the question went up
 
     # -- the clock ------------------------------------------------------------------------------
@@ -224,11 +226,16 @@ class Interview:
 
     # -- the end ----------------------------------------------------------------------------------
 
-    def finish(self, ticks: Mapping[int, Collection[int]]) -> ReportRecord:
+    def finish(
+        self, ticks: Mapping[int, Collection[int]], made: Collection[int] = ()
+    ) -> ReportRecord:
         """Grade each recall answer by the key points ticked for it (`ticks[n]`: the indexes of
         the points ticked for `asked[n]`), save them as reviews of their faces, end the round,
-        and keep the report (when anything was asked). Returns it (id 0: not kept)."""
+        and keep the report (when anything was asked). `made`: the places in `asked` of the
+        recall answers the player marked as making the question's common mistake (the report
+        lists those; the ticks alone grade). Returns the report (id 0: not kept)."""
         now = self.context.clock()
+        self.made = {n for n, asked in self.recalls() if n in set(made) and asked.question.mistake}
         for n, asked in self.recalls():
             points = len(asked.question.key_points)
             ticked = {i for i in ticks.get(n, ()) if 0 <= i < max(points, 1)}
@@ -288,6 +295,8 @@ def build_body(interview: Interview, seconds: float) -> dict[str, Any]:
                 "tags": tags,
                 "key_points": list(question.key_points),
                 "ticks": interview.ticks.get(n) if question.kind == Kind.RECALL else None,
+                "mistake": question.mistake,
+                "made_mistake": n in interview.made if question.mistake else None,
                 "explanation": grade.explanation if grade else "",
                 "why_not": grade.why_not if grade else None,
                 "distinction": grade.distinction if grade else None,
@@ -311,12 +320,14 @@ def build_body(interview: Interview, seconds: float) -> dict[str, Any]:
         "decks": [{"id": d.id, "title": d.title} for d in interview.decks()],
         "minutes": round((interview.deadline - interview.round.started_at).total_seconds() / 60, 2),
         "question_limit": interview.question_limit,
+        "levels": list(interview.levels),
         "seconds": round(seconds, 1),
         "time_ran_out": interview.out_of_time and len(interview.asked) < interview.question_limit,
         "questions": questions,
         "by_tag": dict(sorted(by_tag.items())),
         "by_kind": dict(sorted(by_kind.items())),
         "weakest": weakest,
+        "mistakes_made": sorted(interview.made),
         "next": next_steps(questions, by_tag, decks),
     }
 
@@ -386,6 +397,7 @@ def markdown(record: ReportRecord) -> str:
         "",
         f"- Date: {record.made_at.strftime('%Y-%m-%d %H:%M')} UTC",
         f"- Decks: {decks}",
+        *([f"- Levels: {levels_label(tuple(body['levels']))}"] if body.get("levels") else []),
         f"- Time: {duration(record.seconds)} of {duration(float(body.get('minutes', 0)) * 60)}"
         + (" (time ran out)" if body.get("time_ran_out") else ""),
     ]
@@ -414,8 +426,15 @@ def markdown(record: ReportRecord) -> str:
             ticked = set(q["ticks"] or [])
             points = q["key_points"] or [q["right_answer"]]
             lines += [f"- [{'x' if i in ticked else ' '}] {p}" for i, p in enumerate(points)]
+            if q.get("mistake"):
+                said = " (your answer made it)" if q.get("made_mistake") else ""
+                lines += ["", f"Common mistake{said}: {q['mistake']}"]
             lines.append("")
         lines.pop()
+    made = [questions[n] for n in body.get("mistakes_made", []) if 0 <= n < len(questions)]
+    if made:
+        lines += ["", "## Common mistakes your answers made", ""]
+        lines += [f"- {q['mistake']} ({_cell(q['prompt'])})" for q in made]
     lines += ["", "## By tag", ""]
     lines += [f"- {t}: {r} of {n}" for t, (r, n) in body.get("by_tag", {}).items()] or ["- none"]
     lines += ["", "## By kind", ""]

@@ -222,8 +222,9 @@ class InterviewScreen(Screen[None]):
         self.app.switch_screen(InterviewReportScreen(self.interview, self.reports))
 
 
-def tick_text(asked: Asked, ticked: set[int]) -> Text:
-    """One recall answer beside the model answer, with its key points to tick."""
+def tick_text(asked: Asked, ticked: set[int], made: bool = False) -> Text:
+    """One recall answer beside the model answer, with its key points to tick, and the
+    question's common mistake, marked when the player says the answer made it (`made`)."""
     question = asked.question
     text = Text()
     text.append(question.prompt + "\n\n", style="bold")
@@ -236,6 +237,10 @@ def tick_text(asked: Asked, ticked: set[int]) -> Text:
     for n, point in enumerate(points, 1):
         text.append(f"[{'x' if n - 1 in ticked else ' '}] {n}  ", style="bold")
         text.append(point + "\n")
+    if question.mistake:
+        text.append("\nCommon mistake\n", style="bold")
+        text.append(f"[{'x' if made else ' '}] c  ", style="bold")
+        text.append(question.mistake + "\n")
     return text
 
 
@@ -251,6 +256,7 @@ class InterviewReportScreen(Screen[None]):
         # One key, named as the footer and the line above it name it: Next, then Home.
         Binding("enter", "next", "Next", tooltip="done ticking this answer"),
         Binding("enter", "home", "Home", tooltip="back to the home screen"),
+        Binding("c", "made_mistake", show=False, tooltip="mark that your answer made the mistake"),
         Binding("m", "save", "Save .md", tooltip="save the report as a Markdown file"),
         Binding("escape", "home", "Home", show=False, tooltip="back to the home screen"),
         Binding("question_mark", "help", "Keys", tooltip="these keys"),
@@ -263,6 +269,7 @@ class InterviewReportScreen(Screen[None]):
         self.pending = interview.recalls()
         self.at = 0
         self.ticks: dict[int, set[int]] = {}
+        self.made: set[int] = set()  # answers the player says made the common mistake
         self.report: ReportRecord | None = None
 
     def compose(self) -> ComposeResult:
@@ -286,6 +293,12 @@ class InterviewReportScreen(Screen[None]):
             return self.report is not None and bool(self.report.questions)
         if action in ("next", "home"):  # the ticks come first: they are the grade
             return (self.report is None) == (action == "next")
+        if action == "made_mistake":  # only while grading an answer whose question has one
+            return (
+                self.report is None
+                and bool(self.pending)
+                and bool(self.pending[self.at][1].question.mistake)
+            )
         return True
 
     def title_line(self, what: str) -> None:
@@ -298,11 +311,15 @@ class InterviewReportScreen(Screen[None]):
     def show_ticks(self) -> None:
         n, asked = self.pending[self.at]
         self.title_line(f"grading recall answer {self.at + 1} of {len(self.pending)}")
-        self.query_one("#report", Static).update(tick_text(asked, self.ticks.get(n, set())))
+        ticked = self.ticks.get(n, set())
+        self.query_one("#report", Static).update(tick_text(asked, ticked, n in self.made))
+        self.refresh_bindings()
         count = len(asked.question.key_points) or 1
+        mistake = " c: your answer made the common mistake." if asked.question.mistake else ""
         self.query_one("#hint", Static).update(
             Text(
-                f"Press 1–{count} to tick what you covered, then Enter. The ticks are the grade.",
+                f"Press 1–{count} to tick what you covered, then Enter. The ticks are the grade."
+                + mistake,
                 style="dim",
             )
         )
@@ -313,6 +330,14 @@ class InterviewReportScreen(Screen[None]):
         n, asked = self.pending[self.at]
         if 1 <= digit <= (len(asked.question.key_points) or 1):
             self.ticks.setdefault(n, set()).symmetric_difference_update({digit - 1})
+            self.show_ticks()
+
+    def action_made_mistake(self) -> None:
+        if self.report is not None or not self.pending:
+            return
+        n, asked = self.pending[self.at]
+        if asked.question.mistake:
+            self.made.symmetric_difference_update({n})
             self.show_ticks()
 
     def action_next(self) -> None:
@@ -326,7 +351,7 @@ class InterviewReportScreen(Screen[None]):
 
     def make_report(self) -> None:
         try:
-            self.report = self.interview.finish(self.ticks)
+            self.report = self.interview.finish(self.ticks, self.made)
         except StoreError as exc:
             self.app.notify(
                 printable(str(exc)), title="Report not saved", severity="error", markup=False

@@ -21,6 +21,7 @@ _FIELDS = (
     ("caveat", "Caveat: "),
     ("example", "Example: "),
     ("answer", "Answer: "),
+    ("mistake", "Common mistake: "),
     ("explanation", ""),
 )
 

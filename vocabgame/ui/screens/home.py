@@ -346,11 +346,13 @@ class HomeScreen(Screen[None]):
             return
         deck_id = row.id
 
+        picker = ModePickerScreen(row.title)
+
         def picked(mode: str | None) -> None:
             if mode is not None:
-                self.vocab.play(deck_id, mode)
+                self.vocab.play(deck_id, mode, levels=picker.levels)
 
-        self.app.push_screen(ModePickerScreen(row.title), picked)
+        self.app.push_screen(picker, picked)
 
     def action_browse(self) -> None:
         from vocabgame.ui.screens.browse import BrowseScreen

@@ -1,5 +1,6 @@
 """The mode picker over the home screen: each game mode with one line saying what it is; a
-digit or Enter plays it on the highlighted deck, Escape goes back."""
+digit or Enter plays it on the highlighted deck, `l` steps through the levels the round keeps
+(every level, then L3 to L6 one at a time), Escape goes back."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from vocabgame.model import LEVELS, levels_label
 from vocabgame.play import Mode
 from vocabgame.play.modes import pickable
 from vocabgame.ui.widgets.feedback import numbered
@@ -42,6 +44,7 @@ class ModePickerScreen(ModalScreen[str | None]):
             Binding(str(n), f"pick({n})", show=False, tooltip="play this mode")
             for n in range(1, 10)
         ),
+        Binding("l", "level", show=False, tooltip="play only one level: L3, L4, L5, L6, or all"),
         Binding("escape", "cancel", show=False, tooltip="back to the decks"),
     ]
 
@@ -49,15 +52,20 @@ class ModePickerScreen(ModalScreen[str | None]):
         super().__init__()
         self.deck_title = deck_title
         self.modes = pickable()  # the modes registered for the picker, in their order
+        self.levels: tuple[str, ...] = ()  # the round's levels, `l` to change (empty: all)
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(Text(f"Play {self.deck_title} as …"), id="modes-title")
+            yield Static(self.title_text(), id="modes-title")
             yield OptionList(
                 *(Option(mode_option(n, m), id=m.id) for n, m in enumerate(self.modes, 1)),
                 id="modes",
             )
             yield Static(id="keys")
+
+    def title_text(self) -> Text:
+        levels = f" · {levels_label(self.levels)}" if self.levels else ""
+        return Text(f"Play {self.deck_title}{levels} as …")
 
     def on_mount(self) -> None:
         self.query_one("#modes", OptionList).focus()
@@ -70,13 +78,20 @@ class ModePickerScreen(ModalScreen[str | None]):
         # The keys on one line: the longest that fits the box (its border and padding: 4).
         n = len(self.modes)
         keys = (
-            f"1–{n} or ↑ ↓ and Enter: play   Escape: back",
+            f"1–{n} or ↑ ↓ and Enter: play   l: level   Escape: back",
+            f"1–{n} ↑ ↓ Enter: play · l: level · Esc: back",
             f"1–{n} ↑ ↓ Enter: play · Esc: back",
         )
         room = min(event.size.width, 90) - 4
         self.query_one("#keys", Static).update(
             Text(next((k for k in keys if len(k) <= room), keys[-1]))
         )
+
+    def action_level(self) -> None:
+        # Every level, then each on its own: one key, no menu within the menu.
+        at = LEVELS.index(self.levels[0]) + 1 if len(self.levels) == 1 else 0
+        self.levels = (LEVELS[at],) if at < len(LEVELS) else ()
+        self.query_one("#modes-title", Static).update(self.title_text())
 
     def action_pick(self, number: int) -> None:
         if number <= len(self.modes):

@@ -303,6 +303,7 @@ def _answer_text(outcome: Outcome, picked: int | None) -> Text:
         for point in grade.key_points:
             text.append("  • ")
             text.append(point + "\n")
+        _labelled(text, "Common mistake: ", grade.mistake)
     elif question.kind == Kind.CHOICE:
         chosen = question.choices[picked].text if picked is not None else ""
         extra = grade.given[len(chosen) :].strip() if grade.given.startswith(chosen) else ""
@@ -388,6 +389,7 @@ def reveal_text(question: Question) -> Text:
     for point in question.key_points:
         text.append("  • ")
         text.append(point + "\n")
+    _labelled(text, "Common mistake: ", question.mistake)
     text.append("\nHow well did you recall it?  ", style="bold")
     text.append("  ".join(f"{n} {name}" for n, name in RATING_NAMES.items()))
     return text
