@@ -835,21 +835,12 @@ def test_tail_bounds(chances: list[float], expected: tuple[int, int]) -> None:
 
 # -- levels, topics and common mistakes (issue 32, "Levels and the interviewer's view") ---------
 
-# UNTIL EVERY DECK IS TAGGED: the three tests below are xfail(strict=False) on the branch that
-# adds the keys, while the other decks are tagged on theirs. Once the branches are merged and
-# each of the three passes, remove its `@_UNTIL_TAGGED` line: then they guard the content.
-_UNTIL_TAGGED = pytest.mark.xfail(
-    strict=False, reason="passes once every built-in deck is tagged; then remove this mark"
-)
-
-
 def _items(decks: list[Deck]) -> Iterator[tuple[Deck, Any]]:
     for deck in decks:
         for item in deck.items():
             yield deck, item
 
 
-@_UNTIL_TAGGED
 def test_every_builtin_item_has_a_level_and_a_topic(decks: list[Deck]) -> None:
     missing = [
         _where(deck, item.id)
@@ -861,7 +852,6 @@ def test_every_builtin_item_has_a_level_and_a_topic(decks: list[Deck]) -> None:
     assert not missing, f"{len(missing)} items lack a level or a topic:\n" + _listing(missing)
 
 
-@_UNTIL_TAGGED
 def test_every_topic_of_the_map_has_an_item(decks: list[Deck]) -> None:
     from vocabgame.deck.topics import topic_ids
 
@@ -870,7 +860,6 @@ def test_every_topic_of_the_map_has_an_item(decks: list[Deck]) -> None:
     assert not uncovered, "topics with no item: " + ", ".join(uncovered)
 
 
-@_UNTIL_TAGGED
 def test_every_builtin_recall_item_has_a_common_mistake(decks: list[Deck]) -> None:
     missing = [_where(deck, r.id) for deck in decks for r in deck.recall if not r.mistake]
     assert not missing, f"{len(missing)} recall items lack a mistake:\n" + _listing(missing)
