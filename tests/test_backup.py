@@ -514,7 +514,7 @@ def test_restore_refuses_a_file_that_is_not_a_database(
     bogus.write_text("shopping list\n" * 100)
     assert main(["restore", "--yes", str(bogus)]) == 1
     err = capsys.readouterr().err
-    assert err.startswith(f"vocabgame: {bogus} is not a usable backup (")
+    assert err.startswith(f"vocabgame: {bogus} is not a vocabgame store: ")
     assert err.endswith("nothing was restored.\n")
     assert rows_of(data_dir / DB_NAME) == current
     assert sorted(p.name for p in data_dir.iterdir() if p.name.startswith(".")) == []

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from vocabgame.store import DB_NAME
 from vocabgame.store.audit import Audit
+from vocabgame.store.verify import store_problem
 
 BACKUP_DIR = "backups"
 LOCK_NAME = "vocabgame.lock"
@@ -406,13 +407,20 @@ def restore(data_dir: Path, source: Path, now: datetime, tz: tzinfo | None = Non
         finally:
             conn.close()
     except sqlite3.Error as exc:
+        _remove(tmp)
         raise BackupError(
-            f"{source} is not a usable backup ({exc}); nothing was restored."
+            f"{source} is not a vocabgame store ({exc}); nothing was restored."
         ) from None
     except OSError as exc:
+        _remove(tmp)
         raise BackupError(
             f"Could not copy {source} into {data_dir} ({_reason(exc)}); nothing was restored."
         ) from None
+    # The copy is what goes in place, so the copy is what is checked.
+    problem = store_problem(tmp)
+    if problem is not None:
+        _remove(tmp)
+        raise BackupError(f"{source} is not a vocabgame store: {problem}; nothing was restored.")
     try:
         before = _save_current(data_dir, now, tz)
         for suffix in ("-wal", "-shm"):
@@ -425,6 +433,20 @@ def restore(data_dir: Path, source: Path, now: datetime, tz: tzinfo | None = Non
             tmp.unlink()
     _fsync_dir(data_dir)
     return before
+
+
+def check_backup(source: Path) -> None:
+    """Raise BackupError, in one sentence, unless `source` is a vocabgame store a restore
+    accepts (`store_problem`); asked before the player is asked to confirm."""
+    problem = store_problem(source)
+    if problem is not None:
+        raise BackupError(f"{source} is not a vocabgame store: {problem}; nothing was restored.")
+
+
+def _remove(path: Path) -> None:
+    for leftover in (path, path.with_name(path.name + "-journal")):
+        with contextlib.suppress(OSError):
+            leftover.unlink()
 
 
 def damage_hint(data_dir: Path) -> str:
