@@ -4,7 +4,9 @@
 
 Answers ANSWERS questions as fast as it can (0: until killed), every face of the deck over
 and over with the schedule updated, and prints one line the moment each action is
-acknowledged by the store: `answer ID@TIME`, `undoing ID@TIME` (before an undo starts) and `undone ID@TIME`.
+acknowledged by the store: `answer ID@TIME`, `undoing ID@TIME` (before an undo starts),
+`undone ID@TIME`, and `refused ID@TIME` when the store refused the undo (another player
+answered the same face since) and the answer stays.
 `--slow` sleeps a random few milliseconds before every SQL statement, so that a kill lands
 inside transactions and commits as often as between them."""
 
@@ -22,7 +24,7 @@ from vocabgame.deck import load_catalog
 from vocabgame.kinds import faces
 from vocabgame.play import Session
 from vocabgame.quiz import Kind
-from vocabgame.store import DB_NAME, Store
+from vocabgame.store import DB_NAME, Store, StoreError
 
 
 class Slow(sqlite3.Connection):
@@ -74,8 +76,13 @@ def main() -> int:
         done += 1
         if args.undo_every and done % args.undo_every == 0:
             print(f"undoing {review_id}", flush=True)
-            round_.undo()
-            print(f"undone {review_id}", flush=True)
+            try:
+                round_.undo()
+            except StoreError:  # another player answered that face since: refused, unchanged
+                print(f"refused {review_id}", flush=True)
+                round_.advance()
+            else:
+                print(f"undone {review_id}", flush=True)
         else:
             round_.advance()
     session.close()
