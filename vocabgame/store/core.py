@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
@@ -48,6 +48,20 @@ DB_NAME = "vocabgame.db"
 QUICK_CHECK_BYTES = 32 * 1024 * 1024  # stores up to this size are checked whole at opening
 
 
+def _connect(path: Path, timeout: float, factory: type[sqlite3.Connection]) -> sqlite3.Connection:
+    return sqlite3.connect(
+        path, timeout=timeout, isolation_level=None, check_same_thread=False, factory=factory
+    )
+
+
+def _configure(conn: sqlite3.Connection) -> None:
+    """What every connection of the store is set to (journal_mode=WAL stays with the file)."""
+    # FULL: an acknowledged answer survives a power loss, not only a crash (about 0.3 ms more
+    # per answer; see docs/reliability.md).
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("PRAGMA foreign_keys=ON")
+
+
 class Store:
     """The SQLite store. Open with `Store.open(path)`; every write commits before returning."""
 
@@ -57,6 +71,11 @@ class Store:
         # Set when the database cannot be written: reading and playing go on, unsaved.
         self.read_only: StoreReadOnly | None = None
         self.notices: list[str] = []  # sentences to show once, e.g. an empty file set up anew
+        self._depth = 0  # transactions of this store open on the connection
+        # How to open the connection anew after a transaction could not be ended.
+        self._reconnect: Callable[[], sqlite3.Connection] = lambda: sqlite3.connect(
+            path, isolation_level=None, check_same_thread=False
+        )
         self.schedules = Schedules(self)
         self.scoreboard = Scoreboard(self)
         self.answers = Answers(self, self.schedules, self.scoreboard)
@@ -88,24 +107,16 @@ class Store:
             ) from None
         notice = check_path(path)
         try:
-            conn = sqlite3.connect(
-                path,
-                timeout=timeout,
-                isolation_level=None,
-                check_same_thread=False,
-                factory=factory,
-            )
+            conn = _connect(path, timeout, factory)
         except sqlite3.Error as exc:
             raise explain(path, exc) from None
         store = cls(conn, path)
+        store._reconnect = lambda: _connect(path, timeout, factory)
         if notice:
             store.notices.append(notice)
         try:
             store.schema_version()  # a newer database is refused before anything is written
-            # FULL: an acknowledged answer survives a power loss, not only a crash (about
-            # 0.3 ms more per answer; see docs/reliability.md).
-            conn.execute("PRAGMA synchronous=FULL")
-            conn.execute("PRAGMA foreign_keys=ON")
+            _configure(conn)
             try:
                 conn.execute("PRAGMA journal_mode=WAL")
                 store.migrate()
@@ -167,39 +178,85 @@ class Store:
         """One write transaction. Any SQLite error inside it becomes a StoreError with one
         sentence; the transaction is rolled back if SQLite has not already done so, so
         nothing of it is kept and the store stays usable."""
+        self._settle_stray()
         try:
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
+            self._settle()  # a BEGIN that failed may still have begun
             raise self._refused(exc) from None
+        self._depth += 1
         try:
             yield self.conn
             self.conn.execute("COMMIT")
         except BaseException as exc:
-            if self.conn.in_transaction:  # SQLite rolls back by itself on a full disk
-                with suppress(sqlite3.Error):  # the cause below is the one to report
-                    self.conn.execute("ROLLBACK")
+            self._settle()  # SQLite rolls back by itself on a full disk
             if isinstance(exc, sqlite3.Error):
                 raise self._refused(exc) from None
             raise
+        finally:
+            self._depth -= 1
 
     @contextmanager
     def snapshot(self) -> Iterator[sqlite3.Connection]:
         """A read transaction: every read inside sees the same moment, even while another
         vocabgame writes. Errors become the store's own one sentence."""
+        self._settle_stray()
         try:
-            self.conn.execute("BEGIN")
+            try:
+                self.conn.execute("BEGIN")
+            except sqlite3.Error:
+                self._settle()
+                raise
+            self._depth += 1
             try:
                 yield self.conn
             finally:
+                self._depth -= 1
                 if self.conn.in_transaction:
                     try:
                         self.conn.execute("COMMIT")
                     except sqlite3.Error:  # never leave the read transaction open
-                        with suppress(sqlite3.Error):
-                            self.conn.execute("ROLLBACK")
+                        self._settle()
                         raise
         except sqlite3.Error as exc:
             raise explain(self.path, exc) from None
+
+    def _settle_stray(self) -> None:
+        """End a transaction that is open though none of this store's is (one that failed to
+        end, or a BEGIN that failed after beginning): it is not the one about to start."""
+        if self._depth == 0:
+            self._settle()
+
+    def _settle(self) -> None:
+        """Leave no transaction open: roll back, and if even the rollback fails, close the
+        connection (which ends the transaction) and open a new one, so one failed BEGIN or
+        ROLLBACK does not make every later write fail until the game restarts. The error
+        that led here is the one reported, not a failure of this."""
+        try:
+            if not self.conn.in_transaction:
+                return
+        except sqlite3.ProgrammingError:  # closed: a reopen below failed before
+            pass
+        else:
+            with suppress(sqlite3.Error):
+                self.conn.execute("ROLLBACK")
+            if not self.conn.in_transaction:
+                return
+        self.reconnect()
+
+    def reconnect(self) -> None:
+        """Close the connection and open a new one on the same file, set up as at opening.
+        If the file cannot be opened now, the store keeps a closed connection, and the next
+        read or write says so in one sentence."""
+        with suppress(sqlite3.Error):
+            self.conn.close()
+        try:
+            conn = self._reconnect()
+            _configure(conn)
+        except sqlite3.Error:
+            return
+        self.conn = conn
+        self.schedules.connection_changed()
 
     def _refused(self, exc: sqlite3.Error) -> StoreError:
         error = explain(self.path, exc, unsaved=True)

@@ -174,6 +174,10 @@ class Schedules(Part):
         except sqlite3.Error as exc:
             raise explain(self.path, exc) from None
 
+    def connection_changed(self) -> None:
+        """The store opened a new connection: what was known of the old one is not known."""
+        self._has_pow = False
+
     def _ensure_pow(self) -> None:
         """SQLite's `pow`, or Python's where SQLite was built without its math functions;
         asked once per connection."""
