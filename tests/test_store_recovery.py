@@ -69,3 +69,102 @@ def test_check_refuses_a_version_it_does_not_know_in_one_sentence(
     err = capsys.readouterr().err
     assert f"its schema version is {version}, which this vocabgame" in err
     assert (data_dir / DB_NAME).read_bytes() == before
+
+
+# -- a database moved away without its -wal -------------------------------------------------------
+
+
+def moved_without_its_log(data_dir: Path, elsewhere: Path) -> dict[str, bytes]:
+    """A store whose answers are still in its -wal, the database then moved elsewhere while
+    the -wal and -shm stay: what the data folder holds, byte for byte."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    store = Store.open(data_dir / DB_NAME)
+    for n in range(6):
+        store.preferences.set(f"answer {n}", n)  # committed, still in the -wal
+    wal = data_dir / f"{DB_NAME}-wal"
+    assert wal.stat().st_size > 0
+    # Copied while the store is open, as a crash or a `mv` during play leaves them.
+    saved = {p.name: p.read_bytes() for p in data_dir.iterdir() if p.name.startswith(DB_NAME)}
+    store.close()
+    for p in data_dir.iterdir():
+        if p.name.startswith(DB_NAME):
+            p.unlink()
+    for name, data in saved.items():
+        (elsewhere if name == DB_NAME else data_dir).joinpath(name).write_bytes(data)
+    return {p.name: p.read_bytes() for p in sorted(data_dir.iterdir())}
+
+
+@pytest.mark.parametrize(
+    "command", [["stats"], ["check"], ["backup"], ["settings"], ["restore", "--yes", "x.db"]]
+)
+def test_a_log_with_no_database_beside_it_is_never_deleted_or_reused(
+    data_dir: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    command: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    before = moved_without_its_log(data_dir, elsewhere)
+    if command[0] == "restore":  # a real backup to restore, in the backups folder
+        (data_dir / "backups").mkdir()
+        Store.open(data_dir / "backups" / "vocabgame-2026-12-01T0900.db").close()
+        command = ["restore", "--yes", "vocabgame-2026-12-01T0900.db"]
+        before = {p.name: p.read_bytes() for p in sorted(data_dir.iterdir()) if p.is_file()}
+    monkeypatch.chdir(tmp_path)
+
+    assert main(command) == 1
+
+    err = capsys.readouterr().err
+    assert f"{DB_NAME} is missing, but {DB_NAME}-wal and {DB_NAME}-shm beside it" in err, err
+    assert f"move {DB_NAME} back beside them" in err and err.count("\n") == 1
+    after = {p.name: p.read_bytes() for p in sorted(data_dir.iterdir()) if p.is_file()}
+    after.pop("vocabgame.lock", None)
+    before.pop("vocabgame.lock", None)
+    assert after == before  # no new database, the log as it was
+
+
+def test_moving_the_database_back_finds_every_answer(data_dir: Path, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    moved_without_its_log(data_dir, elsewhere)
+    with pytest.raises(Exception, match="is missing, but"):
+        Store.open(data_dir / DB_NAME)
+    (elsewhere / DB_NAME).rename(data_dir / DB_NAME)
+    with Store.open(data_dir / DB_NAME) as store:
+        assert [store.preferences.get(f"answer {n}") for n in range(6)] == list(range(6))
+
+
+def test_a_restore_killed_at_its_final_rename_leaves_the_old_store_whole(
+    data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game killed left answers in the -wal; a restore then removes the -wal and renames the
+    copy over the store. Killed between the two, the store must still hold those answers: the
+    restore writes the log into the store first."""
+    from datetime import UTC, datetime
+
+    from vocabgame import backup
+
+    crashed = tmp_path / "crashed"
+    crashed.mkdir()
+    moved_without_its_log(crashed, crashed)  # a store and the -wal a killed game left
+    assert (crashed / f"{DB_NAME}-wal").stat().st_size > 0
+    data_dir.mkdir(parents=True, exist_ok=True)
+    for p in crashed.iterdir():
+        (data_dir / p.name).write_bytes(p.read_bytes())
+    source = tmp_path / "backup.db"
+    Store.open(source).close()
+    real_replace = backup.os.replace
+
+    def killed(src: object, dst: object) -> None:
+        if str(dst).endswith(DB_NAME) and ".restoring" in str(src):
+            raise SystemExit("killed")  # the process ends here, before the rename
+        real_replace(src, dst)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(backup.os, "replace", killed)
+    with pytest.raises(SystemExit):
+        backup.restore(data_dir, source, datetime(2026, 12, 3, tzinfo=UTC), UTC)
+    monkeypatch.setattr(backup.os, "replace", real_replace)
+    with Store.open(data_dir / DB_NAME) as store:
+        assert [store.preferences.get(f"answer {n}") for n in range(6)] == list(range(6))

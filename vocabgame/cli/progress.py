@@ -168,8 +168,11 @@ def cmd_backup(data_dir: Path) -> int:
     """Write a backup of the progress database now and print its name; the exit code."""
     from vocabgame.backup import BackupError, backup_now
     from vocabgame.srs import utc_now
-    from vocabgame.store import DB_NAME
+    from vocabgame.store import DB_NAME, orphaned_log
 
+    if orphan := orphaned_log(data_dir / DB_NAME):
+        err(orphan)
+        return EXIT_PROBLEM
     if not (data_dir / DB_NAME).is_file():
         err(f"there is no progress database in {data_dir} yet; nothing to back up")
         return EXIT_PROBLEM
@@ -306,10 +309,13 @@ CHECK = Command(
 
 def _up_to_date(db: Path, as_json: bool) -> bool:
     """Migrate a store left at an older schema before checking it, saying so; False (and the
-    sentence why) when it cannot be."""
+    sentence why) when it cannot be, or when only its -wal is there (nothing is touched)."""
     from vocabgame.check import bring_up_to_date
-    from vocabgame.store import StoreError
+    from vocabgame.store import StoreError, orphaned_log
 
+    if orphan := orphaned_log(db):
+        err(orphan)
+        return False
     try:
         migrated = bring_up_to_date(db)
     except StoreError as exc:
@@ -330,12 +336,12 @@ def cmd_check(data_dir: Path, fix: bool, as_json: bool) -> int:
     from vocabgame.store import DB_NAME
 
     db = data_dir / DB_NAME
+    if not _up_to_date(db, as_json):
+        return EXIT_PROBLEM
     if not db.is_file():
         print(printable(f"There is no progress database in {data_dir} yet; nothing to check."))
         return EXIT_OK
     remaining: list[Finding] | None = None
-    if not _up_to_date(db, as_json):
-        return EXIT_PROBLEM
     try:
         conn = sqlite3.connect(db, isolation_level=None, timeout=2.0)
     except sqlite3.Error as exc:
