@@ -1,19 +1,41 @@
-"""A store that was left half way: a first start or an upgrade stopped by a full disk (check
-migrates it, or says why not), a database moved away without its `-wal` (nothing is created
-over the log), a connection left in a transaction by a failed BEGIN or ROLLBACK (reset), and
-the temporary files a killed backup or restore left (removed at the next backup)."""
+"""A store that was left half way, or that cannot be written: a first start or an upgrade
+stopped by a full disk (check migrates it, or says why not), a database moved away without its
+`-wal` (nothing is created over the log), a connection left in a transaction by a failed BEGIN
+or ROLLBACK (reset), the temporary files a killed backup or restore left (removed at the next
+backup), and a data folder nothing can be created in (read, and played unsaved)."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import sqlite3
+import subprocess
+from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from vocabgame import check as check_module
+from vocabgame import paths
 from vocabgame.cli import main
-from vocabgame.store import DB_NAME, MIGRATIONS, SCHEMA_VERSION, Store, StoreFull
+from vocabgame.play import open_session
+from vocabgame.store import DB_NAME, MIGRATIONS, SCHEMA_VERSION, Store, StoreError, StoreFull
 from vocabgame.store.schema import statements
+
+from .conftest import DATA
+from .faults import answer_right
+
+DECKS = DATA / "ui"
+NOW = datetime(2026, 12, 3, 9, 0, tzinfo=UTC)
+
+
+@pytest.fixture(autouse=True)
+def _no_builtin_decks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the tests' own deck: the built-in ones are edited by others meanwhile."""
+    empty = tmp_path / "builtin"
+    empty.mkdir()
+    monkeypatch.setattr(paths, "builtin_decks_dir", lambda: empty)
 
 
 def half_migrated(db: Path, version: int) -> None:
@@ -142,8 +164,6 @@ def test_a_restore_killed_at_its_final_rename_leaves_the_old_store_whole(
     """A game killed left answers in the -wal; a restore then removes the -wal and renames the
     copy over the store. Killed between the two, the store must still hold those answers: the
     restore writes the log into the store first."""
-    from datetime import UTC, datetime
-
     from vocabgame import backup
 
     crashed = tmp_path / "crashed"
@@ -168,3 +188,88 @@ def test_a_restore_killed_at_its_final_rename_leaves_the_old_store_whole(
     monkeypatch.setattr(backup.os, "replace", real_replace)
     with Store.open(data_dir / DB_NAME) as store:
         assert [store.preferences.get(f"answer {n}") for n in range(6)] == list(range(6))
+
+
+# -- a data folder that cannot be written -------------------------------------------------------
+
+
+@pytest.fixture
+def read_only_folder(data_dir: Path) -> Iterator[Path]:
+    """A data folder holding a store with progress, that nothing can be created in: mode 555
+    for a player who is not root; for root, which permissions do not stop, the immutable
+    attribute (skipped where the file system cannot set it)."""
+    session = open_session(data_dir, [DECKS], clock=lambda: NOW, tz=UTC)
+    try:
+        round_ = session.start_round(None, size=3, seed=1)
+        assert round_ is not None
+        answer_right(round_)
+        round_.advance()
+    finally:
+        session.close()
+    for p in data_dir.iterdir():  # what a first day leaves beside the store: lock, cache
+        if p.is_dir():
+            shutil.rmtree(p)
+    as_root = hasattr(os, "geteuid") and os.geteuid() == 0
+    if as_root:
+        done = subprocess.run(["chattr", "+i", str(data_dir)], capture_output=True, check=False)
+        if done.returncode != 0:
+            pytest.skip("root, and chattr +i is not available here")
+    else:
+        data_dir.chmod(0o555)
+    try:
+        yield data_dir
+    finally:
+        if as_root:
+            subprocess.run(["chattr", "-i", str(data_dir)], check=True)
+        else:
+            data_dir.chmod(0o755)
+
+
+def test_a_read_only_folder_opens_for_reading_and_play_goes_on_unsaved(
+    read_only_folder: Path,
+) -> None:
+    before = {p.name: p.read_bytes() for p in read_only_folder.iterdir()}
+    session = open_session(read_only_folder, [DECKS], clock=lambda: NOW, tz=UTC)
+    try:
+        assert session.not_saving is not None and "read-only" in session.not_saving
+        assert not any("backup" in n for n in session.notices)  # said once, by the store
+        assert session.store.answers.count() == 1  # what was played before is all there
+        round_ = session.start_round(None, size=3, seed=2)
+        assert round_ is not None
+        for _ in range(2):
+            answer_right(round_)
+            round_.advance()
+        assert round_.undo() is not None
+        round_.finish()
+    finally:
+        session.close()
+    assert {p.name: p.read_bytes() for p in read_only_folder.iterdir()} == before
+
+
+def test_stats_read_a_read_only_folder(
+    read_only_folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--decks", str(DECKS), "stats", "--json"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_a_read_only_folder_opens_read_only_where_it_cannot_be_made_for_real(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Root in CI without chattr: SQLite's refusal to make the -shm, stood in for."""
+    from vocabgame.store import core
+
+    data_dir.mkdir(parents=True, exist_ok=True)
+    with Store.open(data_dir / DB_NAME) as store:
+        store.preferences.set("round_size", 12)
+
+    def cannot_make_the_shm(self: Store) -> None:
+        raise sqlite3.OperationalError("unable to open database file")
+
+    monkeypatch.setattr(core.Store, "_prepare", cannot_make_the_shm)
+    monkeypatch.setattr(core, "folder_writable", lambda folder: False)
+    with Store.open(data_dir / DB_NAME) as store:
+        assert store.read_only is not None
+        assert store.preferences.get("round_size") == 12
+        with pytest.raises(StoreError):
+            store.preferences.set("round_size", 13)

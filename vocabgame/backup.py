@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
 from pathlib import Path
 
+from vocabgame.paths import folder_writable
 from vocabgame.store import DB_NAME
 from vocabgame.store.audit import Audit
 from vocabgame.store.errors import orphaned_log
@@ -187,6 +188,8 @@ def daily_backup(
     try:
         today = _local(now, tz).date()
         if any(b.day == today for b in list_backups(data_dir)) or not Audit(source).has_progress():
+            return None, None
+        if not folder_writable(data_dir):  # a read-only folder: the store says nothing is saved
             return None, None
         written = backup_now(source, data_dir, now, tz)
         prune(data_dir)

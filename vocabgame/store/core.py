@@ -30,9 +30,17 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
+from vocabgame.paths import folder_writable
 from vocabgame.store.answers import Answers
 from vocabgame.store.confusables import Confusables
-from vocabgame.store.errors import StoreError, StoreReadOnly, check_path, explain, read_only
+from vocabgame.store.errors import (
+    StoreDamaged,
+    StoreError,
+    StoreReadOnly,
+    check_path,
+    explain,
+    read_only,
+)
 from vocabgame.store.figures import Figures
 from vocabgame.store.flags import FaceFlags
 from vocabgame.store.items import Items
@@ -48,10 +56,23 @@ DB_NAME = "vocabgame.db"
 QUICK_CHECK_BYTES = 32 * 1024 * 1024  # stores up to this size are checked whole at opening
 
 
-def _connect(path: Path, timeout: float, factory: type[sqlite3.Connection]) -> sqlite3.Connection:
+def _connect(
+    target: Path | str, timeout: float, factory: type[sqlite3.Connection], uri: bool = False
+) -> sqlite3.Connection:
     return sqlite3.connect(
-        path, timeout=timeout, isolation_level=None, check_same_thread=False, factory=factory
+        target,
+        timeout=timeout,
+        isolation_level=None,
+        check_same_thread=False,
+        factory=factory,
+        uri=uri,
     )
+
+
+def _folder_read_only(path: Path) -> bool:
+    """Whether the database is there but nothing can be created beside it (a read-only folder
+    or file system), as SQLite would need to for its -wal and -shm."""
+    return path.is_file() and not folder_writable(path.parent)
 
 
 def _configure(conn: sqlite3.Connection) -> None:
@@ -115,30 +136,45 @@ class Store:
         if notice:
             store.notices.append(notice)
         try:
-            store.schema_version()  # a newer database is refused before anything is written
-            _configure(conn)
-            try:
-                conn.execute("PRAGMA journal_mode=WAL")
-                store.migrate()
-            except (sqlite3.Error, StoreReadOnly) as exc:
-                error = explain(path, exc) if isinstance(exc, sqlite3.Error) else exc
-                if not isinstance(error, StoreReadOnly):
-                    raise error from None
-                if store.schema_version() != SCHEMA_VERSION:
-                    raise error from None  # an old schema that cannot be migrated
-                store.read_only = error
-            if store.read_only is None and not os.access(path, os.W_OK):
-                store.read_only = read_only(path, unsaved=False)
-            # quick_check reads every page: at opening, only while that is quick. A larger
-            # store's damage is reported, in one sentence, where a read or write meets it,
-            # and `vocabgame check` (and every backup) checks the whole file.
-            check = "ok"
-            if path.exists() and path.stat().st_size <= QUICK_CHECK_BYTES:
-                check = conn.execute("PRAGMA quick_check").fetchone()[0]
-            else:  # the schema at least must read
-                conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
-            if check != "ok":
-                raise sqlite3.DatabaseError(f"database disk image is malformed: {check}")
+            store._prepare()
+        except (sqlite3.Error, StoreError) as exc:
+            conn.close()
+            if not isinstance(exc, StoreDamaged) and _folder_read_only(path):
+                return cls._open_in_read_only_folder(path, timeout, factory)
+            if isinstance(exc, sqlite3.Error):
+                raise explain(path, exc) from None
+            raise
+        return store
+
+    @classmethod
+    def _open_in_read_only_folder(
+        cls, path: Path, timeout: float, factory: type[sqlite3.Connection]
+    ) -> Store:
+        """The database's folder cannot be written, so SQLite cannot make the -wal and -shm a
+        WAL database is read through: read the file as it is (`immutable`), unless a log
+        beside it holds answers that only a writable folder lets SQLite read."""
+        uri = f"{path.resolve().as_uri()}?mode=ro"
+        wal = path.with_name(path.name + "-wal")
+        try:
+            conn = _connect(uri, timeout, factory, uri=True)
+            conn.execute("PRAGMA user_version").fetchone()  # reads through an existing -shm
+        except sqlite3.Error:
+            conn.close()
+            if wal.exists() and wal.stat().st_size > 0:
+                raise StoreReadOnly(
+                    f"The data folder {path.parent} is read-only and {wal.name} beside the "
+                    "progress database holds answers SQLite can read only where it can write; "
+                    "make the folder writable to play (nothing was changed)."
+                ) from None
+            uri = f"{path.resolve().as_uri()}?immutable=1"  # nothing can change it meanwhile
+            conn = _connect(uri, timeout, factory, uri=True)
+        store = cls(conn, path)
+        store._reconnect = lambda: _connect(uri, timeout, factory, uri=True)
+        store.read_only = read_only(path, unsaved=False)
+        try:
+            if store.schema_version() != SCHEMA_VERSION:
+                raise store.read_only  # an old schema that cannot be migrated
+            store._check_pages()
         except sqlite3.Error as exc:
             conn.close()
             raise explain(path, exc) from None
@@ -146,6 +182,38 @@ class Store:
             conn.close()
             raise
         return store
+
+    def _prepare(self) -> None:
+        """Set up a connection just opened: refuse a newer schema, migrate, and check the
+        pages (raises sqlite3.Error or StoreError)."""
+        path, conn = self.path, self.conn
+        self.schema_version()  # a newer database is refused before anything is written
+        _configure(conn)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            self.migrate()
+        except (sqlite3.Error, StoreReadOnly) as exc:
+            error = explain(path, exc) if isinstance(exc, sqlite3.Error) else exc
+            if not isinstance(error, StoreReadOnly):
+                raise error from None
+            if self.schema_version() != SCHEMA_VERSION:
+                raise error from None  # an old schema that cannot be migrated
+            self.read_only = error
+        if self.read_only is None and not os.access(path, os.W_OK):
+            self.read_only = read_only(path, unsaved=False)
+        self._check_pages()
+
+    def _check_pages(self) -> None:
+        # quick_check reads every page: at opening, only while that is quick. A larger
+        # store's damage is reported, in one sentence, where a read or write meets it,
+        # and `vocabgame check` (and every backup) checks the whole file.
+        check = "ok"
+        if self.path.exists() and self.path.stat().st_size <= QUICK_CHECK_BYTES:
+            check = self.conn.execute("PRAGMA quick_check").fetchone()[0]
+        else:  # the schema at least must read
+            self.conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        if check != "ok":
+            raise sqlite3.DatabaseError(f"database disk image is malformed: {check}")
 
     def schema_version(self) -> int:
         version = int(self.conn.execute("PRAGMA user_version").fetchone()[0])
