@@ -38,12 +38,14 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 DECKS = ROOT / "tests" / "data" / "ui"
 SESSION = f"vocabgame-kills-{os.getpid()}"
+DAYS_AHEAD = "VOCABGAME_KILLS_DAYS_AHEAD"  # the launched game's clock runs this many days ahead
 
 
 # -- the game under test, slowed ----------------------------------------------------------------
@@ -55,6 +57,7 @@ def launch(argv: list[str]) -> int:
     import vocabgame.backup as backup
     from vocabgame import paths
     from vocabgame.cli import main
+    from vocabgame.play import session
     from vocabgame.store import core
 
     class Slow(sqlite3.Connection):
@@ -86,6 +89,10 @@ def launch(argv: list[str]) -> int:
     backup.os = SlowOs()  # type: ignore[assignment]
     empty = Path(tempfile.mkdtemp(prefix="vocabgame-no-builtin-"))
     paths.builtin_decks_dir = lambda: empty  # type: ignore[assignment]
+    # Each start is a day later than the last, so the small deck always has something to ask
+    # (new items for the day, reviews come due) and each start takes the day's backup.
+    days = int(os.environ.get(DAYS_AHEAD, "0"))
+    session.open_session.__defaults__ = (lambda: datetime.now(UTC) + timedelta(days=days), None)
     return main(argv)
 
 
@@ -98,10 +105,21 @@ def tmux(*args: str) -> str:
     ).stdout
 
 
-def start(data_dir: Path, *args: str) -> int:
-    """A tmux window running the slowed vocabgame with `args`; returns the process id."""
+def start(data_dir: Path, *args: str, days: int = 0) -> int:
+    """A tmux window running the slowed vocabgame with `args`, its clock `days` ahead;
+    returns the process id."""
     command = shlex.join(
-        [sys.executable, "-m", "tests.tmux_kills", "--launch", "--data-dir", str(data_dir), *args]
+        [
+            "env",
+            f"{DAYS_AHEAD}={days}",
+            sys.executable,
+            "-m",
+            "tests.tmux_kills",
+            "--launch",
+            "--data-dir",
+            str(data_dir),
+            *args,
+        ]
     )
     window = f"cd {shlex.quote(str(ROOT))} && exec {command}"
     out = tmux("new-window", "-d", "-P", "-F", "#{pane_pid} #{window_id}", "-t", SESSION, window)
@@ -120,6 +138,9 @@ def screen(pid: int) -> str:
 
 
 def keys(pid: int, *names: str) -> None:
+    """Send keys to the game's pane, once the screen has settled: a key that comes before the
+    new screen's widget has the focus is lost, as it would be for a player that fast."""
+    time.sleep(0.25)
     for pane in tmux(
         "list-panes", "-s", "-t", SESSION, "-F", "#{pane_pid} #{pane_id}"
     ).splitlines():
@@ -212,14 +233,20 @@ class Tally:
     findings: list[str] = field(default_factory=list)
 
 
-ANSWERING = ("Press 1", "Enter to reveal", "How well did you recall", "Type the term")
+ANSWERING = (
+    "Press 1",
+    "Enter to reveal",
+    "How well did you recall",
+    "Type the term",
+    "Type a number",
+)
 
 
-def play_until_killed(data_dir: Path, rng: random.Random, tally: Tally) -> str:
+def play_until_killed(data_dir: Path, rng: random.Random, tally: Tally, day: int) -> str:
     """Play by keys until a random moment, then SIGKILL the game; returns what was under way."""
     db = data_dir / "vocabgame.db"
     expected = len(answers(db)) if db.exists() else 0
-    pid = start(data_dir, "--decks", str(DECKS))
+    pid = start(data_dir, "--decks", str(DECKS), days=day)
     deadline = time.monotonic() + 20
     while "Enter: play" not in screen(pid):
         if time.monotonic() > deadline:
@@ -256,24 +283,54 @@ def play_until_killed(data_dir: Path, rng: random.Random, tally: Tally) -> str:
                 expected -= 1
                 tally.undos += 1
             pending = ""
-        elif "Enter to reveal" in shown:
+        elif "Enter to reveal" in shown and "How well did you recall" not in shown:
+            # An Enter that comes before the box has the focus is lost: sent again after a
+            # second (revealing saves nothing, and a rating screen ignores Enter).
             keys(pid, "Enter")
-            if wait(lambda s: "Enter to reveal" not in s) is None:
+            revealed = None
+            while revealed is None and time.monotonic() < kill_at:
+                since = time.monotonic()
+                revealed = wait(
+                    lambda s, since=since: (
+                        "How well did you recall" in s or since + 1 < time.monotonic()
+                    )
+                )
+                if revealed is not None and "How well did you recall" not in revealed:
+                    keys(pid, "Enter")
+                    revealed = None
+            if revealed is None:
                 break
         elif "Enter: home" in shown or "Enter: play" in shown:  # between rounds
             keys(pid, "Enter")
             if wait(lambda s: "Enter: home" not in s and "Enter: play" not in s) is None:
                 break
         else:
+            pick = ""
             if "How well did you recall" in shown:
-                keys(pid, str(rng.randint(1, 4)))
+                pick = str(rng.randint(1, 4))
+                keys(pid, pick)
             elif "Type the term" in shown:
                 keys(pid, "-l", "kv cache" if rng.random() < 0.5 else "no idea")
                 keys(pid, "Enter")
+            elif "Type a number" in shown:
+                keys(pid, "-l", str(rng.choice([20, 21, 2000])))
+                keys(pid, "Enter")
             else:
-                keys(pid, "1" if rng.random() < 0.5 else "2")
+                pick = "1" if rng.random() < 0.5 else "2"
+                keys(pid, pick)
             pending = "answer"
-            if wait(feedback) is None:
+            if pick:  # a pick or rating the game did not get is sent again; on the feedback
+                # digits are ignored, so this never answers twice
+                got = None
+                while got is None and time.monotonic() < kill_at:
+                    since = time.monotonic()
+                    got = wait(lambda s, since=since: feedback(s) or since + 1.5 < time.monotonic())
+                    if got is not None and not feedback(got):
+                        keys(pid, pick)
+                        got = None
+                if got is None:
+                    break
+            elif wait(feedback) is None:
                 break
             expected += 1
             tally.acknowledged += 1
@@ -337,7 +394,7 @@ def run(kills: int, seed: int, data_dir: Path) -> Tally:
             if n % 5 == 4:
                 what = restore_until_killed(data_dir, rng, tally)
             else:
-                what = play_until_killed(data_dir, rng, tally)
+                what = play_until_killed(data_dir, rng, tally, day=n)
             found = problems(data_dir / "vocabgame.db")
             tally.findings += [f"kill {n + 1}: {f}" for f in found]
             print(f"kill {n + 1:2}: {what}; check: {found or 'clean'}", flush=True)
