@@ -1,6 +1,6 @@
 """A scripted player in a process of its own, for the crash and two-process tests.
 
-    python tests/player.py DATA_DIR DECKS_DIR ANSWERS SEED [--slow] [--undo-every N]
+    python tests/player.py DATA_DIR DECKS_DIR ANSWERS SEED [--slow] [--undo-every N] [--faces N]
 
 Answers ANSWERS questions as fast as it can (0: until killed), every face of the deck over
 and over with the schedule updated, and prints one line the moment each action is
@@ -41,6 +41,7 @@ def main() -> int:
     parser.add_argument("seed", type=int)
     parser.add_argument("--slow", action="store_true")
     parser.add_argument("--undo-every", type=int, default=0)
+    parser.add_argument("--faces", type=int, default=0, help="play only the deck's first N faces")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     random.seed(args.seed)
@@ -50,7 +51,7 @@ def main() -> int:
     deck = session.catalog.decks[0]
     round_ = session.start_round(deck.id, size=5, seed=args.seed)
     assert round_ is not None
-    every = list(faces(deck))
+    every = list(faces(deck))[: args.faces or None]
     round_.queue[:] = [every[rng.randrange(len(every))] for _ in range(100_000)]
     done = 0
     while args.answers == 0 or done < args.answers:
