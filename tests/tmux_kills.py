@@ -82,9 +82,16 @@ def launch(argv: list[str]) -> int:
 
         @staticmethod
         def replace(src: Any, dst: Any) -> None:
-            time.sleep(0.15)
+            """The final rename over the store, slowed on both sides and marked on screen, so
+            a kill can be seen to land just before, at or just after it."""
+            if not str(dst).endswith("vocabgame.db"):
+                os.replace(src, dst)
+                return
+            print("[final rename begins]", flush=True)
+            time.sleep(0.3)
             os.replace(src, dst)
-            time.sleep(0.15)
+            print("[final rename done]", flush=True)
+            time.sleep(0.3)
 
     backup.os = SlowOs()  # type: ignore[assignment]
     empty = Path(tempfile.mkdtemp(prefix="vocabgame-no-builtin-"))
@@ -226,6 +233,7 @@ def problems(db: Path) -> list[str]:
 class Tally:
     kills: int = 0
     in_restore: int = 0
+    in_rename: int = 0  # killed between "final rename begins" and "done"
     acknowledged: int = 0  # answers acknowledged on screen, over the whole run
     undos: int = 0
     lost: int = 0
@@ -367,20 +375,30 @@ def restore_until_killed(data_dir: Path, rng: random.Random, tally: Tally) -> st
     while "Restore " not in screen(pid) and alive(pid) and time.monotonic() < deadline:
         time.sleep(0.005)
     # From the line it prints before it starts, the copy, checks, checkpoint and the slowed
-    # final rename take a few tenths of a second: the kill lands among them.
-    time.sleep(rng.random() * 0.6)
+    # final rename take about a second: the kill lands among them.
+    time.sleep(rng.random() * 1.2)
+    where = screen(pid)
     kill(pid)
     tally.kills += 1
     tally.in_restore += 1
+    if "[final rename done]" in where:
+        moment = "just after the final rename"
+    elif "[final rename begins]" in where:
+        moment = "inside the final rename"
+        tally.in_rename += 1
+    else:
+        moment = "before the final rename"
+    if "Restored " in where:
+        moment = "after it finished"
     now = answers(db)
-    if now == old:
-        return "restore killed before its rename: the old store is whole"
+    if now == old and moment != "just after the final rename":
+        return f"restore killed {moment}: the old store is whole"
     if now == restored:
         kept = [answers(p) for p in set(folder.glob("vocabgame-before-restore-*.db")) - befores]
         if old not in kept:
             tally.lost += len(old)
-            return "restored, but the old store is in no before-restore copy"
-        return "restore killed after its rename: the backup in place, the old store kept"
+            return f"restore killed {moment}, but the old store is in no before-restore copy"
+        return f"restore killed {moment}: the backup in place, the old store kept"
     tally.lost += 1
     return f"restore left neither store: {len(now)} answers"
 
@@ -424,7 +442,8 @@ def main() -> int:
         if args.keep is None:
             shutil.rmtree(data_dir, ignore_errors=True)
     print(
-        f"{tally.kills} SIGKILLs ({tally.in_restore} inside restore) in "
+        f"{tally.kills} SIGKILLs ({tally.in_restore} inside restore, {tally.in_rename} of them"
+        " inside its final rename) in "
         f"{time.monotonic() - started:.0f} s: {tally.acknowledged} answers and {tally.undos} "
         f"undos acknowledged; {tally.lost} lost, {tally.doubled} doubled, "
         f"{len(tally.findings)} check findings"
