@@ -377,7 +377,7 @@ def restore_until_killed(data_dir: Path, rng: random.Random, tally: Tally) -> st
     # From the line it prints before it starts, the copy, checks, checkpoint and the slowed
     # final rename take about a second: the kill lands among them.
     time.sleep(rng.random() * 1.2)
-    where = screen(pid)
+    where = screen(pid) if alive(pid) else "Restored "  # a window closes when it ends
     kill(pid)
     tally.kills += 1
     tally.in_restore += 1
