@@ -266,7 +266,7 @@ def test_a_read_only_folder_opens_read_only_where_it_cannot_be_made_for_real(
     def cannot_make_the_shm(self: Store) -> None:
         raise sqlite3.OperationalError("unable to open database file")
 
-    monkeypatch.setattr(core.Store, "_prepare", cannot_make_the_shm)
+    monkeypatch.setattr(core.Store, "prepare", cannot_make_the_shm)
     monkeypatch.setattr(core, "folder_writable", lambda folder: False)
     with Store.open(data_dir / DB_NAME) as store:
         assert store.read_only is not None

@@ -86,7 +86,14 @@ def _configure(conn: sqlite3.Connection) -> None:
 class Store:
     """The SQLite store. Open with `Store.open(path)`; every write commits before returning."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        path: Path,
+        reconnect: Callable[[], sqlite3.Connection] | None = None,
+    ) -> None:
+        """The store over `conn`, the database at `path`; `reconnect` opens a connection like
+        `conn` anew (by default a plain one on `path`)."""
         self.conn = conn
         self.path = path
         # Set when the database cannot be written: reading and playing go on, unsaved.
@@ -94,9 +101,7 @@ class Store:
         self.notices: list[str] = []  # sentences to show once, e.g. an empty file set up anew
         self._depth = 0  # transactions of this store open on the connection
         # How to open the connection anew after a transaction could not be ended.
-        self._reconnect: Callable[[], sqlite3.Connection] = lambda: sqlite3.connect(
-            path, isolation_level=None, check_same_thread=False
-        )
+        self._reconnect = reconnect or (lambda: _connect(path, 2.0, sqlite3.Connection))
         self.schedules = Schedules(self)
         self.scoreboard = Scoreboard(self)
         self.answers = Answers(self, self.schedules, self.scoreboard)
@@ -131,12 +136,11 @@ class Store:
             conn = _connect(path, timeout, factory)
         except sqlite3.Error as exc:
             raise explain(path, exc) from None
-        store = cls(conn, path)
-        store._reconnect = lambda: _connect(path, timeout, factory)
+        store = cls(conn, path, lambda: _connect(path, timeout, factory))
         if notice:
             store.notices.append(notice)
         try:
-            store._prepare()
+            store.prepare()
         except (sqlite3.Error, StoreError) as exc:
             conn.close()
             if not isinstance(exc, StoreDamaged) and _folder_read_only(path):
@@ -168,13 +172,12 @@ class Store:
                 ) from None
             uri = f"{path.resolve().as_uri()}?immutable=1"  # nothing can change it meanwhile
             conn = _connect(uri, timeout, factory, uri=True)
-        store = cls(conn, path)
-        store._reconnect = lambda: _connect(uri, timeout, factory, uri=True)
+        store = cls(conn, path, lambda: _connect(uri, timeout, factory, uri=True))
         store.read_only = read_only(path, unsaved=False)
         try:
             if store.schema_version() != SCHEMA_VERSION:
                 raise store.read_only  # an old schema that cannot be migrated
-            store._check_pages()
+            store.check_pages()
         except sqlite3.Error as exc:
             conn.close()
             raise explain(path, exc) from None
@@ -183,7 +186,7 @@ class Store:
             raise
         return store
 
-    def _prepare(self) -> None:
+    def prepare(self) -> None:
         """Set up a connection just opened: refuse a newer schema, migrate, and check the
         pages (raises sqlite3.Error or StoreError)."""
         path, conn = self.path, self.conn
@@ -201,9 +204,11 @@ class Store:
             self.read_only = error
         if self.read_only is None and not os.access(path, os.W_OK):
             self.read_only = read_only(path, unsaved=False)
-        self._check_pages()
+        self.check_pages()
 
-    def _check_pages(self) -> None:
+    def check_pages(self) -> None:
+        """Raise sqlite3.DatabaseError if the file is damaged: every page checked for a store up
+        to QUICK_CHECK_BYTES, the schema only for a larger one."""
         # quick_check reads every page: at opening, only while that is quick. A larger
         # store's damage is reported, in one sentence, where a read or write meets it,
         # and `vocabgame check` (and every backup) checks the whole file.
