@@ -140,7 +140,8 @@ def screen(pid: int) -> str:
     ).splitlines():
         pane_pid, pane_id = pane.split()
         if int(pane_pid) == pid:
-            return tmux("capture-pane", "-p", "-t", pane_id)
+            with quietly():  # the window may close as it is read
+                return tmux("capture-pane", "-p", "-t", pane_id)
     return ""
 
 
@@ -153,7 +154,8 @@ def keys(pid: int, *names: str) -> None:
     ).splitlines():
         pane_pid, pane_id = pane.split()
         if int(pane_pid) == pid:
-            tmux("send-keys", "-t", pane_id, *names)
+            with quietly():
+                tmux("send-keys", "-t", pane_id, *names)
 
 
 def alive(pid: int) -> bool:
@@ -377,7 +379,9 @@ def restore_until_killed(data_dir: Path, rng: random.Random, tally: Tally) -> st
     # From the line it prints before it starts, the copy, checks, checkpoint and the slowed
     # final rename take about a second: the kill lands among them.
     time.sleep(rng.random() * 1.2)
-    where = screen(pid) if alive(pid) else "Restored "  # a window closes when it ends
+    where = screen(pid)
+    if not where and not alive(pid):  # a window closes when its restore ends
+        where = "Restored "
     kill(pid)
     tally.kills += 1
     tally.in_restore += 1
