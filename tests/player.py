@@ -1,6 +1,7 @@
 """A scripted player in a process of its own, for the crash and two-process tests.
 
     python tests/player.py DATA_DIR DECKS_DIR ANSWERS SEED [--slow] [--undo-every N] [--faces N]
+        [--start-at TIME]
 
 Answers ANSWERS questions as fast as it can (0: until killed), every face of the deck over
 and over with the schedule updated, and prints one line the moment each action is
@@ -42,6 +43,7 @@ def main() -> int:
     parser.add_argument("--slow", action="store_true")
     parser.add_argument("--undo-every", type=int, default=0)
     parser.add_argument("--faces", type=int, default=0, help="play only the deck's first N faces")
+    parser.add_argument("--start-at", type=float, default=0.0, help="wait until this time.time()")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     random.seed(args.seed)
@@ -53,6 +55,7 @@ def main() -> int:
     assert round_ is not None
     every = list(faces(deck))[: args.faces or None]
     round_.queue[:] = [every[rng.randrange(len(every))] for _ in range(100_000)]
+    time.sleep(max(0.0, args.start_at - time.time()))  # players started together play together
     done = 0
     while args.answers == 0 or done < args.answers:
         question = round_.question()
