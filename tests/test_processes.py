@@ -58,7 +58,7 @@ def test_two_processes_answering_at_full_speed_lose_and_double_nothing(data_dir:
     Store.open(data_dir / DB_NAME).close()  # created once, before both start
     # Every tenth answer undone, on few enough faces that the other player has often answered
     # the same face since: then that undo is refused, and the answer stays.
-    go = f"{time.time() + 3:.3f}"  # both play at once, however long each takes to start
+    go = f"{time.time() + 2:.3f}"  # both play at once, however long each takes to start
     players = [
         player(data_dir, 150, seed, "--undo-every", "10", "--faces", "4", "--start-at", go)
         for seed in (1, 2)

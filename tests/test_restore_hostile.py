@@ -58,6 +58,7 @@ def copy_store(source: Path, dest: Path) -> None:
 def migrated(dest: Path, version: int) -> None:
     conn = sqlite3.connect(dest, isolation_level=None)
     try:
+        conn.execute("PRAGMA synchronous=OFF")  # a test file: no need to wait for the disk
         for number in range(version):
             for statement in statements(MIGRATIONS[number]):
                 conn.execute(statement)
@@ -105,12 +106,21 @@ def snapshot(folder: Path) -> dict[str, bytes]:
     }
 
 
+@pytest.fixture(scope="module")
+def real_store_files(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real store, opened once (migrated, in WAL mode) and closed: made once, copied."""
+    folder = tmp_path_factory.mktemp("real-store")
+    copy_store(REAL, folder / DB_NAME)
+    Store.open(folder / DB_NAME).close()
+    return folder
+
+
 @pytest.fixture
-def real_store(data_dir: Path) -> Path:
-    """A data folder holding a real store, opened once (migrated, in WAL mode) and closed."""
+def real_store(data_dir: Path, real_store_files: Path) -> Path:
+    """A data folder holding a copy of that real store."""
     data_dir.mkdir(parents=True, exist_ok=True)
-    copy_store(REAL, data_dir / DB_NAME)
-    Store.open(data_dir / DB_NAME).close()
+    for path in real_store_files.iterdir():
+        shutil.copy(path, data_dir / path.name)
     (data_dir / backup.LOCK_NAME).touch()  # any vocabgame makes it; only it may change
     return data_dir
 
