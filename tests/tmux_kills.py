@@ -94,7 +94,8 @@ def launch(argv: list[str]) -> int:
             time.sleep(0.3)
 
     backup.os = SlowOs()  # type: ignore[assignment]
-    empty = Path(tempfile.mkdtemp(prefix="vocabgame-no-builtin-"))
+    empty = Path(tempfile.gettempdir()) / "vocabgame-kills-no-builtin-decks"  # one for every run
+    empty.mkdir(exist_ok=True)
     paths.builtin_decks_dir = lambda: empty  # type: ignore[assignment]
     # Each start is a day later than the last, so the small deck always has something to ask
     # (new items for the day, reviews come due) and each start takes the day's backup.
