@@ -30,9 +30,19 @@ class FaultyConnection(sqlite3.Connection):
     statements: int = 0
     fail_at: int | None = None
     error: sqlite3.Error = ERRORS["full"]
+    rollbacks_fail: bool = False  # while armed, every ROLLBACK is refused too
+    begin_fails_after: bool = False  # the next BEGIN begins, then reports `error`
 
-    def arm(self, k: int | None, error: sqlite3.Error | None = None) -> None:
+    def arm(
+        self,
+        k: int | None,
+        error: sqlite3.Error | None = None,
+        *,
+        rollbacks_fail: bool = False,
+        begin_fails_after: bool = False,
+    ) -> None:
         self.statements, self.fail_at = 0, k
+        self.rollbacks_fail, self.begin_fails_after = rollbacks_fail, begin_fails_after
         if error is not None:
             self.error = error
 
@@ -43,8 +53,14 @@ class FaultyConnection(sqlite3.Connection):
             raise self.error
 
     def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
+        if self.rollbacks_fail and sql.lstrip().upper().startswith("ROLLBACK"):
+            raise self.error
         self._tick()
-        return super().execute(sql, parameters)
+        cursor = super().execute(sql, parameters)
+        if self.begin_fails_after and sql.lstrip().upper().startswith("BEGIN"):
+            self.begin_fails_after = False
+            raise self.error
+        return cursor
 
     def executemany(self, sql: str, parameters: Iterable[Any], /) -> sqlite3.Cursor:
         self._tick()

@@ -1,10 +1,13 @@
 """A scripted player in a process of its own, for the crash and two-process tests.
 
-    python tests/player.py DATA_DIR DECKS_DIR ANSWERS SEED [--slow] [--undo-every N]
+    python tests/player.py DATA_DIR DECKS_DIR ANSWERS SEED [--slow] [--undo-every N] [--faces N]
+        [--start-at TIME]
 
 Answers ANSWERS questions as fast as it can (0: until killed), every face of the deck over
 and over with the schedule updated, and prints one line the moment each action is
-acknowledged by the store: `answer ID@TIME`, `undoing ID@TIME` (before an undo starts) and `undone ID@TIME`.
+acknowledged by the store: `answer ID@TIME`, `undoing ID@TIME` (before an undo starts),
+`undone ID@TIME`, and `refused ID@TIME` when the store refused the undo (another player
+answered the same face since) and the answer stays.
 `--slow` sleeps a random few milliseconds before every SQL statement, so that a kill lands
 inside transactions and commits as often as between them."""
 
@@ -22,7 +25,7 @@ from vocabgame.deck import load_catalog
 from vocabgame.kinds import faces
 from vocabgame.play import Session
 from vocabgame.quiz import Kind
-from vocabgame.store import DB_NAME, Store
+from vocabgame.store import DB_NAME, Store, StoreError
 
 
 class Slow(sqlite3.Connection):
@@ -39,6 +42,8 @@ def main() -> int:
     parser.add_argument("seed", type=int)
     parser.add_argument("--slow", action="store_true")
     parser.add_argument("--undo-every", type=int, default=0)
+    parser.add_argument("--faces", type=int, default=0, help="play only the deck's first N faces")
+    parser.add_argument("--start-at", type=float, default=0.0, help="wait until this time.time()")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     random.seed(args.seed)
@@ -48,8 +53,9 @@ def main() -> int:
     deck = session.catalog.decks[0]
     round_ = session.start_round(deck.id, size=5, seed=args.seed)
     assert round_ is not None
-    every = list(faces(deck))
+    every = list(faces(deck))[: args.faces or None]
     round_.queue[:] = [every[rng.randrange(len(every))] for _ in range(100_000)]
+    time.sleep(max(0.0, args.start_at - time.time()))  # players started together play together
     done = 0
     while args.answers == 0 or done < args.answers:
         question = round_.question()
@@ -74,8 +80,13 @@ def main() -> int:
         done += 1
         if args.undo_every and done % args.undo_every == 0:
             print(f"undoing {review_id}", flush=True)
-            round_.undo()
-            print(f"undone {review_id}", flush=True)
+            try:
+                round_.undo()
+            except StoreError:  # another player answered that face since: refused, unchanged
+                print(f"refused {review_id}", flush=True)
+                round_.advance()
+            else:
+                print(f"undone {review_id}", flush=True)
         else:
             round_.advance()
     session.close()

@@ -138,20 +138,39 @@ def test_rolling_backup_once_per_local_day_pruned_to_7_daily_and_4_weekly(data_d
 def test_pruning_removes_what_a_crashed_copy_left_but_not_a_copy_under_way(
     data_dir: Path,
 ) -> None:
+    """A killed copy's temporary files go at the next backup, however fresh: their process is
+    gone (before, only after a day, so a late kill left a file as large as the store). A
+    running process's copy stays; any temporary file over a day old goes (ids are reused)."""
     some_progress(data_dir, Clock())
     folder = backup.backups_dir(data_dir)
     folder.mkdir()
-    crashed = folder / ".vocabgame-2026-09-01T0930.db.4242.tmp"
-    under_way = folder / ".vocabgame-2026-10-02T0930.db.4343.tmp"
-    for path in (crashed, under_way):
-        path.write_bytes(b"half a copy")
-    two_days_ago = crashed.stat().st_mtime - 2 * 86400
-    os.utime(crashed, (two_days_ago, two_days_ago))
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    gone = int(dead.stdout)  # a process that has ended (and was reaped)
+    running = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        crashed = folder / f".vocabgame-2026-09-01T0930.db.{gone}.tmp"
+        journal = folder / f".vocabgame-2026-09-01T0930.db.{gone}.tmp-journal"
+        restoring = data_dir / f".vocabgame.db.{gone}.restoring"
+        old = folder / f".vocabgame-2026-08-01T0930.db.{running.pid}.tmp"
+        under_way = folder / f".vocabgame-2026-10-02T0930.db.{running.pid}.tmp"
+        for path in (crashed, journal, restoring, old, under_way):
+            path.write_bytes(b"half a copy")
+        two_days_ago = old.stat().st_mtime - 2 * 86400
+        os.utime(old, (two_days_ago, two_days_ago))
 
-    session = open_session(data_dir, FOLDERS, clock=Clock(START + timedelta(days=1)), tz=UTC)
-    session.close()
+        session = open_session(data_dir, FOLDERS, clock=Clock(START + timedelta(days=1)), tz=UTC)
+        session.close()
 
-    assert not crashed.exists() and under_way.exists()
+        assert [p.exists() for p in (crashed, journal, restoring, old)] == [False] * 4
+        assert under_way.exists()
+    finally:
+        running.kill()
+        running.wait()
     assert [b.path.name for b in list_backups(data_dir)] == ["vocabgame-2026-10-02T0930.db"]
 
 
@@ -514,7 +533,7 @@ def test_restore_refuses_a_file_that_is_not_a_database(
     bogus.write_text("shopping list\n" * 100)
     assert main(["restore", "--yes", str(bogus)]) == 1
     err = capsys.readouterr().err
-    assert err.startswith(f"vocabgame: {bogus} is not a usable backup (")
+    assert err.startswith(f"vocabgame: {bogus} is not a vocabgame store: ")
     assert err.endswith("nothing was restored.\n")
     assert rows_of(data_dir / DB_NAME) == current
     assert sorted(p.name for p in data_dir.iterdir() if p.name.startswith(".")) == []

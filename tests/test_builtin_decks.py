@@ -835,6 +835,7 @@ def test_tail_bounds(chances: list[float], expected: tuple[int, int]) -> None:
 
 # -- levels, topics and common mistakes (issue 32, "Levels and the interviewer's view") ---------
 
+
 def _items(decks: list[Deck]) -> Iterator[tuple[Deck, Any]]:
     for deck in decks:
         for item in deck.items():

@@ -188,3 +188,45 @@ def test_a_wrong_pick_and_its_confusion_are_kept_together_or_not_at_all(tmp_path
             assert len(game.session.store.confusables.all()) == 1
         finally:
             game.session.close()
+
+
+@pytest.mark.parametrize("action", list(ACTIONS))
+def test_a_refused_rollback_does_not_leave_the_store_stuck_in_a_transaction(
+    tmp_path: Path, action: str
+) -> None:
+    """Every statement refused, and the ROLLBACK after it refused too: the connection is
+    opened anew, so nothing of the action is kept and the next try goes through (before, every
+    later write failed with "cannot start a transaction within a transaction")."""
+    run = ACTIONS[action]
+    total = statements_in(run, tmp_path / "count")
+    for k in range(1, total + 1):
+        game = start(tmp_path / f"k{k}")
+        try:
+            before, figures = contents(game.path), round_figures(game)
+            game.conn.arm(k, ERRORS["locked"], rollbacks_fail=True)
+            with pytest.raises(StoreError) as info:
+                run(game)
+            assert one_sentence(str(info.value)), (k, str(info.value))
+            store = game.session.store
+            assert not store.conn.in_transaction, f"statement {k} of {action}"
+            assert contents(game.path) == before, f"statement {k} of {action} left a change"
+            assert round_figures(game) == figures
+            run(game)  # the store is usable at once, without a restart
+            assert integrity(game.path) == "ok"
+        finally:
+            game.session.close()
+
+
+@pytest.mark.parametrize("action", list(ACTIONS))
+def test_a_begin_that_began_but_failed_is_rolled_back(tmp_path: Path, action: str) -> None:
+    game = start(tmp_path)
+    try:
+        before = contents(game.path)
+        game.conn.arm(None, ERRORS["io"], begin_fails_after=True)
+        with pytest.raises(StoreError):
+            ACTIONS[action](game)
+        assert not game.session.store.conn.in_transaction
+        assert contents(game.path) == before
+        ACTIONS[action](game)
+    finally:
+        game.session.close()

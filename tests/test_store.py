@@ -537,3 +537,29 @@ def test_weakest_brings_pythons_pow_where_sqlite_was_built_without_it(tmp_path: 
         store.conn = without.conn
     assert without.given
     assert got == sorted(cards, key=lambda k: (srs.retrievability(cards[k], NOW), cards[k].due, k))
+
+
+def test_undo_and_override_refuse_once_another_process_answered_the_same_face(
+    tmp_path: Path,
+) -> None:
+    """Two connections on one file stand for two vocabgames: B answers a face after A did; A's
+    undo or "I was right" would put back or rebuild a card B's answer moved on from."""
+    srs = Srs(fuzz=False)
+
+    def wrong(before: Card | None, new_id: int) -> Card:
+        return srs.review(before or srs.new_card(new_id, NOW), 1, NOW)
+
+    path = tmp_path / "vocabgame.db"
+    with Store.open(path) as a, Store.open(path) as b:
+        review = Review(KEY, NOW, 1, False, 900, "review", "tpot")
+        first, _ = a.answers.record(review, wrong, None)
+        _, card = b.answers.record(review, wrong, None)
+        for action in (
+            lambda: a.answers.undo(first),
+            lambda: a.answers.override(first, rating=3, points=10, schedule=wrong),
+        ):
+            with pytest.raises(StoreError, match="another vocabgame on this data folder") as exc:
+                action()
+            assert one_sentence(str(exc.value))
+            assert len(a.answers.all()) == 2 and a.answers.overridden_ids() == []
+            assert a.schedules.card(KEY).to_dict() == card.to_dict()  # type: ignore[union-attr]

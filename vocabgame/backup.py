@@ -28,8 +28,11 @@ from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
 from pathlib import Path
 
+from vocabgame.paths import folder_writable
 from vocabgame.store import DB_NAME
 from vocabgame.store.audit import Audit
+from vocabgame.store.errors import orphaned_log
+from vocabgame.store.verify import store_problem
 
 BACKUP_DIR = "backups"
 LOCK_NAME = "vocabgame.lock"
@@ -167,6 +170,7 @@ def backup_now(
 ) -> Path:
     """Write a backup named by the local time `now`; raises BackupError with one sentence."""
     folder = backups_dir(data_dir)
+    remove_stale_temporaries(data_dir)  # what killed copies left, before writing another
     try:
         folder.mkdir(parents=True, exist_ok=True)
         return copy_database(source, _free_name(folder, prefix, _local(now, tz)))
@@ -184,6 +188,8 @@ def daily_backup(
     try:
         today = _local(now, tz).date()
         if any(b.day == today for b in list_backups(data_dir)) or not Audit(source).has_progress():
+            return None, None
+        if not folder_writable(data_dir):  # a read-only folder: the store says nothing is saved
             return None, None
         written = backup_now(source, data_dir, now, tz)
         prune(data_dir)
@@ -215,24 +221,64 @@ def to_keep(
 
 
 STALE_SECONDS = 86400  # a temporary file this old is from a copy that crashed
+# A copy's temporary name holds the id of the process writing it: `.NAME.PID.tmp` (and its
+# `-journal`) in backups/, `.vocabgame.db.PID.restoring` (and what its copy left) beside the store.
+_TEMPORARY = re.compile(r"^\.vocabgame.*?\.(?P<pid>\d+)\.(?:tmp|restoring)(?:-journal)?$")
 
 
-def prune(data_dir: Path, daily: int = KEEP_DAILY, weekly: int = KEEP_WEEKLY) -> list[Path]:
-    """Delete the regular backups `to_keep` does not keep, and temporary files a crashed copy
-    left (by their age on disk: a copy never takes a day); returns what was deleted."""
-    backups = list_backups(data_dir)
-    keep = to_keep(backups, daily, weekly)
-    doomed = [b.path for b in backups if b.path not in keep]
-    with contextlib.suppress(OSError):
-        for path in backups_dir(data_dir).glob(".vocabgame*.tmp*"):
-            if time.time() - path.stat().st_mtime > STALE_SECONDS:
-                doomed.append(path)
+def _alive(pid: int) -> bool:
+    """Whether a process with this id runs (an unknown answer counts as yes)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError, ValueError):  # someone else's, or no way to ask here
+        return True
+    return True
+
+
+def stale_temporaries(data_dir: Path, now: float | None = None) -> list[Path]:
+    """The temporary files that copies killed half way left in the backups folder and beside
+    the store: those of processes no longer running, and any older than a day (a process id
+    may have been reused). A copy under way in a running process is never among them."""
+    now = time.time() if now is None else now
+    found = []
+    for folder in (backups_dir(data_dir), data_dir):
+        with contextlib.suppress(OSError):
+            for path in folder.iterdir():
+                match = _TEMPORARY.match(path.name)
+                if match is None or not path.is_file():
+                    continue
+                with contextlib.suppress(OSError):
+                    old = now - path.stat().st_mtime > STALE_SECONDS
+                    if old or not _alive(int(match["pid"])):
+                        found.append(path)
+    return sorted(found)
+
+
+def remove_stale_temporaries(data_dir: Path) -> list[Path]:
+    """Delete `stale_temporaries`; returns what was deleted."""
     removed = []
-    for path in doomed:
+    for path in stale_temporaries(data_dir):
         with contextlib.suppress(OSError):
             path.unlink()
             removed.append(path)
     return removed
+
+
+def prune(data_dir: Path, daily: int = KEEP_DAILY, weekly: int = KEEP_WEEKLY) -> list[Path]:
+    """Delete the regular backups `to_keep` does not keep, and the temporary files killed
+    copies left (`stale_temporaries`); returns what was deleted."""
+    backups = list_backups(data_dir)
+    keep = to_keep(backups, daily, weekly)
+    removed = []
+    for path in [b.path for b in backups if b.path not in keep]:
+        with contextlib.suppress(OSError):
+            path.unlink()
+            removed.append(path)
+    return removed + remove_stale_temporaries(data_dir)
 
 
 # -- the data folder's lock ---------------------------------------------------------------------
@@ -398,6 +444,10 @@ def restore(data_dir: Path, source: Path, now: datetime, tz: tzinfo | None = Non
     db = data_dir / DB_NAME
     if db.exists() and source.resolve() == db.resolve():
         raise BackupError(f"{source} is the progress database itself; choose a backup.")
+    orphan = orphaned_log(db)
+    if orphan is not None:  # removing that log would lose what it holds
+        raise BackupError(orphan)
+    remove_stale_temporaries(data_dir)
     tmp = data_dir / f".{DB_NAME}.{os.getpid()}.restoring"
     try:
         conn = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)
@@ -406,15 +456,23 @@ def restore(data_dir: Path, source: Path, now: datetime, tz: tzinfo | None = Non
         finally:
             conn.close()
     except sqlite3.Error as exc:
+        _remove(tmp)
         raise BackupError(
-            f"{source} is not a usable backup ({exc}); nothing was restored."
+            f"{source} is not a vocabgame store ({exc}); nothing was restored."
         ) from None
     except OSError as exc:
+        _remove(tmp)
         raise BackupError(
             f"Could not copy {source} into {data_dir} ({_reason(exc)}); nothing was restored."
         ) from None
+    # The copy is what goes in place, so the copy is what is checked.
+    problem = store_problem(tmp)
+    if problem is not None:
+        _remove(tmp)
+        raise BackupError(f"{source} is not a vocabgame store: {problem}; nothing was restored.")
     try:
         before = _save_current(data_dir, now, tz)
+        _checkpoint(db)
         for suffix in ("-wal", "-shm"):
             db.with_name(db.name + suffix).unlink(missing_ok=True)
         os.replace(tmp, db)
@@ -425,6 +483,35 @@ def restore(data_dir: Path, source: Path, now: datetime, tz: tzinfo | None = Non
             tmp.unlink()
     _fsync_dir(data_dir)
     return before
+
+
+def _checkpoint(db: Path) -> None:
+    """Write everything of the store's -wal into the store and empty the log, so a restore
+    killed after removing the log and before the rename leaves the old store whole. Nothing
+    else runs on the folder (the caller holds its lock alone). A store that cannot be
+    checkpointed (damaged) has its files kept by `_save_current`."""
+    if not db.exists():
+        return
+    with contextlib.suppress(sqlite3.Error):
+        conn = sqlite3.connect(db, isolation_level=None)
+        try:
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        finally:
+            conn.close()
+
+
+def check_backup(source: Path) -> None:
+    """Raise BackupError, in one sentence, unless `source` is a vocabgame store a restore
+    accepts (`store_problem`); asked before the player is asked to confirm."""
+    problem = store_problem(source)
+    if problem is not None:
+        raise BackupError(f"{source} is not a vocabgame store: {problem}; nothing was restored.")
+
+
+def _remove(path: Path) -> None:
+    for leftover in (path, path.with_name(path.name + "-journal")):
+        with contextlib.suppress(OSError):
+            leftover.unlink()
 
 
 def damage_hint(data_dir: Path) -> str:

@@ -43,8 +43,9 @@ from fsrs import Card, State
 
 from vocabgame.settings import Settings
 from vocabgame.srs import Srs, as_utc, dump_card, load_card
-from vocabgame.store import SUMMARIES, Summary
+from vocabgame.store import SCHEMA_VERSION, SUMMARIES, Store, StoreDamaged, StoreError, Summary
 from vocabgame.store.audit import Audit
+from vocabgame.store.verify import SchemaProblem, schema_problems
 
 INTEGRITY = "integrity"
 ORPHAN_REVIEW = "orphan-review"
@@ -53,6 +54,7 @@ MISSING_CARD = "missing-card"
 CARD_MISMATCH = "card-mismatch"
 DUE_COLUMN = "due-column"
 SUMMARY = "summary"
+SCHEMA = "schema"
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +136,11 @@ def run(conn: sqlite3.Connection, srs: Srs) -> tuple[list[Finding], list[_Repair
                     fixable=False,
                 )
             )
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    if 1 <= version <= SCHEMA_VERSION:
+        incomplete = _schema(conn, version, findings, repairs)
+        if incomplete:  # the checks below read the tables that are not there
+            return findings, repairs
     orphans = audit.orphan_answers()
     for review_id, round_id in orphans:
         findings.append(
@@ -164,6 +171,85 @@ def run(conn: sqlite3.Connection, srs: Srs) -> tuple[list[Finding], list[_Repair
     for summary in SUMMARIES:
         _compare(audit, summary, findings, repairs)
     return findings, repairs
+
+
+# What is dropped by `--fix`: objects no vocabgame makes and that hold no data of their own.
+_DROPPABLE = ("trigger", "view", "index")
+
+
+def _schema(
+    conn: sqlite3.Connection, version: int, findings: list[Finding], repairs: list[_Repair]
+) -> bool:
+    """A finding for each object that is not what vocabgame creates at `version`: a foreign
+    trigger, view or index is dropped by the repair (it may change or hide answers); a
+    foreign table, an altered object or a missing one is left for a backup to replace.
+    Returns whether a table is missing or altered (then nothing else can be checked)."""
+    problems = schema_problems(conn, version)
+    droppable: list[SchemaProblem] = []
+    for problem in problems:
+        if problem.what == "foreign" and problem.found and problem.found.type in _DROPPABLE:
+            droppable.append(problem)
+            advice = "--fix drops it"
+        elif problem.what == "foreign":
+            advice = "vocabgame never reads it; move its rows elsewhere and drop it to be rid of it"
+        else:
+            advice = "restore a backup with `vocabgame restore`"
+        fixable = problem in droppable
+        findings.append(Finding(SCHEMA, f"the database holds {problem} ({advice})", fixable))
+    if droppable:
+        repairs.append(lambda a: _drop(a.conn, droppable))
+    return any(p.what != "foreign" and _is_table(p) for p in problems)
+
+
+def _is_table(problem: SchemaProblem) -> bool:
+    obj = problem.found or problem.wanted
+    return obj is not None and obj.type == "table"
+
+
+def _drop(conn: sqlite3.Connection, problems: list[SchemaProblem]) -> None:
+    for problem in problems:
+        assert problem.found is not None
+        name = problem.found.name.replace('"', '""')
+        conn.execute(f'DROP {problem.found.type.upper()} IF EXISTS "{name}"')
+
+
+def bring_up_to_date(db: Path) -> str | None:
+    """Before a check: a store left at an older schema version (a first start or an upgrade
+    that stopped half way, say on a full disk) is migrated as any command would; returns the
+    sentence saying so (None: nothing to do, or a damaged file that the check reports).
+    Raises StoreError, one sentence naming the version, when it cannot be migrated or is of
+    a version this vocabgame does not know."""
+    try:
+        conn = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            empty = not conn.execute("SELECT COUNT(*) FROM sqlite_schema").fetchone()[0]
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return None  # the check says what is wrong with it
+    if version == SCHEMA_VERSION:
+        return None
+    if version > SCHEMA_VERSION or version < 0 or (version == 0 and not empty):
+        raise StoreError(
+            f"Cannot check {db}: its schema version is {version}, which this vocabgame "
+            f"(schema {SCHEMA_VERSION}) does not know; upgrade vocabgame, or restore a backup "
+            "(nothing was changed)."
+        )
+    try:
+        Store.open(db).close()
+    except StoreDamaged:
+        return None
+    except StoreError as exc:
+        raise StoreError(
+            f"Cannot check {db}: it is at schema version {version} of {SCHEMA_VERSION} and "
+            f"could not be brought up to date ({str(exc).rstrip('.')}); once that is solved, "
+            "run `vocabgame check` again."
+        ) from None
+    return (
+        f"{db} was at schema version {version} of {SCHEMA_VERSION} (an upgrade or first start "
+        "stopped half way); it was brought up to date first, as any vocabgame command does."
+    )
 
 
 def _compare(

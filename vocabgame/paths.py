@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -42,3 +43,18 @@ def deck_folders(
     """Folders searched for decks, in order: built-in, --decks, $VOCABGAME_DECKS, <data>/decks."""
     from_env = [Path(p).expanduser() for p in environ.get(DECKS_ENV, "").split(os.pathsep) if p]
     return [builtin_decks_dir(), *extra, *from_env, data_dir / "decks"]
+
+
+def folder_writable(folder: Path) -> bool:
+    """Whether a file can be made in `folder` now, tried by making and removing one (the
+    permission bits do not say it for root, a read-only mount or an immutable folder)."""
+    import tempfile  # here: it loads `random`, which commands such as validate never need
+
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".vocabgame-probe-", dir=folder)
+    except OSError:
+        return False
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(probe)
+    return True

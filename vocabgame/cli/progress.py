@@ -172,8 +172,11 @@ def cmd_backup(data_dir: Path) -> int:
     """Write a backup of the progress database now and print its name; the exit code."""
     from vocabgame.backup import BackupError, backup_now
     from vocabgame.srs import utc_now
-    from vocabgame.store import DB_NAME
+    from vocabgame.store import DB_NAME, orphaned_log
 
+    if orphan := orphaned_log(data_dir / DB_NAME):
+        err(orphan)
+        return EXIT_PROBLEM
     if not (data_dir / DB_NAME).is_file():
         err(f"there is no progress database in {data_dir} yet; nothing to back up")
         return EXIT_PROBLEM
@@ -237,7 +240,7 @@ def describe(path: Path) -> str:
 
 def cmd_restore(data_dir: Path, file: Path | None, yes: bool) -> int:
     """Put a backup in place of the progress database, after asking; the exit code."""
-    from vocabgame.backup import BackupError, DataLock, find_backup, restore
+    from vocabgame.backup import BackupError, DataLock, check_backup, find_backup, restore
     from vocabgame.srs import utc_now
     from vocabgame.store import DB_NAME
 
@@ -248,6 +251,7 @@ def cmd_restore(data_dir: Path, file: Path | None, yes: bool) -> int:
         with DataLock(data_dir).exclusive() as lock:
             enforced = lock.enforced
         source = find_backup(data_dir, file)
+        check_backup(source)  # refused before the question, not after it
         if not enforced:
             err(
                 "cannot tell whether another vocabgame is running on this data folder "
@@ -307,6 +311,25 @@ CHECK = Command(
 )
 
 
+def _up_to_date(db: Path, as_json: bool) -> bool:
+    """Migrate a store left at an older schema before checking it, saying so; False (and the
+    sentence why) when it cannot be, or when only its -wal is there (nothing is touched)."""
+    from vocabgame.check import bring_up_to_date
+    from vocabgame.store import StoreError, orphaned_log
+
+    if orphan := orphaned_log(db):
+        err(orphan)
+        return False
+    try:
+        migrated = bring_up_to_date(db)
+    except StoreError as exc:
+        err(str(exc))
+        return False
+    if migrated and not as_json:
+        print(printable(migrated))
+    return True
+
+
 def cmd_check(data_dir: Path, fix: bool, as_json: bool) -> int:
     """Check the progress database (and with `fix`, repair it after a backup)."""
     import sqlite3
@@ -317,6 +340,8 @@ def cmd_check(data_dir: Path, fix: bool, as_json: bool) -> int:
     from vocabgame.store import DB_NAME
 
     db = data_dir / DB_NAME
+    if not _up_to_date(db, as_json):
+        return EXIT_PROBLEM
     if not db.is_file():
         print(printable(f"There is no progress database in {data_dir} yet; nothing to check."))
         return EXIT_OK

@@ -12,6 +12,7 @@ from vocabgame.store.errors import (
     StoreFull,
     StoreLocked,
     StoreReadOnly,
+    orphaned_log,
 )
 from vocabgame.store.records import Confusion, ReportRecord, Review, RoundRecord
 from vocabgame.store.schema import LEARNED, MIGRATIONS, QUARTER, SCHEMA_VERSION, SUMMARIES, Summary
@@ -36,4 +37,5 @@ __all__ = [
     "StoreLocked",
     "StoreReadOnly",
     "Summary",
+    "orphaned_log",
 ]

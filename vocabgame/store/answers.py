@@ -99,7 +99,9 @@ class Answers(Part):
         round_totals: tuple[int, int, int, int] | None = None,
     ) -> Review | None:
         """Remove an answer, put its face's schedule back to how it was before it, and set the
-        round's totals, all in one transaction. None: there was no such answer."""
+        round's totals, all in one transaction. None: there was no such answer. Refused with
+        one sentence (StoreError, nothing changed) when a scheduled answer to the same face
+        was saved after it, as another vocabgame on the same data folder may have done."""
         with self.transaction() as conn:
             row = conn.execute(
                 "SELECT deck_id, item_id, face, reviewed_at, rating, correct, response_ms, mode,"
@@ -111,6 +113,12 @@ class Answers(Part):
             deck_id, item_id, face, at, rating, correct, ms, mode, answer, points, before, sched = (
                 row
             )
+            if sched and self._answered_since(review_id, FaceKey(deck_id, item_id, face)):
+                raise StoreError(
+                    "That answer cannot be undone: another vocabgame on this data folder has "
+                    "answered the same question since, and its schedule follows from it "
+                    "(nothing was changed)."
+                )
             conn.execute("DELETE FROM reviews WHERE id=?", (review_id,))
             if sched and before is None:
                 conn.execute(
@@ -135,6 +143,17 @@ class Answers(Part):
             answer,
             points,
         )
+
+    def _answered_since(self, review_id: int, key: FaceKey) -> bool:
+        """Whether a scheduled answer to the face was saved after this one (by another
+        process): its card was scheduled from this answer's, so putting back the card before
+        this one would throw that answer's schedule away."""
+        row = self.conn.execute(
+            "SELECT 1 FROM reviews WHERE deck_id=? AND item_id=? AND face=? AND scheduled=1"
+            " AND id>? LIMIT 1",
+            (key.deck_id, key.item_id, key.face, review_id),
+        ).fetchone()
+        return row is not None
 
     @reads
     def all(self, deck_id: str | None = None) -> list[Review]:
@@ -200,6 +219,12 @@ class Answers(Part):
                 )
             deck_id, item_id, face, round_id, before, scheduled = row
             key = FaceKey(deck_id, item_id, face)
+            if scheduled and schedule is not None and self._answered_since(review_id, key):
+                raise StoreError(
+                    "That answer cannot be counted as right: another vocabgame on this data "
+                    "folder has answered the same question since, and its schedule follows "
+                    "from it (nothing was changed)."
+                )
             conn.execute(
                 "UPDATE reviews SET correct=1, rating=?, points=?, overridden=1 WHERE id=?",
                 (rating, points, review_id),

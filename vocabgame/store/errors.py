@@ -76,6 +76,9 @@ def check_path(path: Path) -> str | None:
             f"The progress database {path} is a folder, not a file; move that folder aside "
             "or choose another data folder with --data-dir (nothing was changed)."
         )
+    orphan = orphaned_log(path)
+    if orphan is not None:
+        raise StoreError(orphan)
     if path.exists() and not path.is_file():
         raise StoreError(
             f"The progress database {path} is not a regular file; move it aside or choose "
@@ -93,3 +96,26 @@ def check_path(path: Path) -> str | None:
             "was set up as a new one."
         )
     return None
+
+
+def orphaned_log(path: Path) -> str | None:
+    """When the database is not there but its `-wal` or `-shm` is (the database was moved or
+    deleted without them): the sentence saying where the answers may be and what to move back.
+    SQLite would take such a log as the new database's, and delete or replay it; nothing is
+    opened while it is there. None when the database is there, or nothing is beside it."""
+    if path.exists() or path.is_symlink():
+        return None
+    left = [p for p in (path.with_name(path.name + s) for s in ("-wal", "-shm")) if p.exists()]
+    if not left:
+        return None
+    names = " and ".join(p.name for p in left)
+    held = (
+        "may hold answers not yet written into it"
+        if left[0].name.endswith("-wal")
+        else ("belongs to it")
+    )
+    return (
+        f"The progress database {path} is missing, but {names} beside it {held}; move "
+        f"{path.name} back beside {'them' if len(left) > 1 else 'it'} (the three files go "
+        f"together), or move {names} aside to start a new database (nothing was changed)."
+    )

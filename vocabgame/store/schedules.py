@@ -243,6 +243,10 @@ class Schedules(Part):
             )
         )
 
+    def connection_changed(self) -> None:
+        """The store opened a new connection: what was known of the old one is not known."""
+        self._has_pow = False
+
     def _ensure_pow(self) -> None:
         """SQLite's `pow`, or Python's where SQLite was built without its math functions;
         asked once per connection."""

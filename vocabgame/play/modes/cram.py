@@ -35,9 +35,7 @@ class CramMode(Mode):
     updates_schedule = False
     keeps_round = False
     picker = True
-    results_note = (
-        "A cram round counts for no best score or day streak."
-    )
+    results_note = "A cram round counts for no best score or day streak."
 
     def plan(self, ctx: PlanContext) -> list[FaceKey]:
         if ctx.store is not None and ctx.curve is not None:

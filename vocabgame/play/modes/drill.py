@@ -125,9 +125,7 @@ class DrillMode(Mode):
         "Nothing to drill: no confusions are left unretired here, and these decks have no "
         "confusable groups."
     )
-    results_note = (
-        "A drill counts for no best score or day streak."
-    )
+    results_note = "A drill counts for no best score or day streak."
 
     def plan(self, ctx: PlanContext) -> list[FaceKey]:
         return []

@@ -97,9 +97,7 @@ class MissesMode(Mode):
     banner = "your misses again"
     updates_schedule = False
     keeps_round = False  # the round itself is not kept: it sets no best score or streak
-    results_note = (
-        "Reviewing your misses counts for no best score or day streak."
-    )
+    results_note = "Reviewing your misses counts for no best score or day streak."
 
     def plan(self, ctx: PlanContext) -> list[FaceKey]:
         return []

@@ -1,0 +1,4 @@
+-- A real store with one page overwritten by random bytes.
+-- base: store
+-- scribble: 3
+-- expect: vocabgame store

@@ -1,0 +1,2 @@
+-- An empty file: SQLite would open it as an empty database.
+-- expect: it is empty

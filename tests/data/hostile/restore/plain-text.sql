@@ -1,0 +1,3 @@
+-- A text file that is no database at all.
+-- raw-text: shopping list: milk, eggs, bread
+-- expect: cannot be read as a database

@@ -1,0 +1,3 @@
+-- 4096 random bytes (seeded).
+-- raw-random: 4096
+-- expect: cannot be read as a database

@@ -1,0 +1,3 @@
+-- The 16-byte SQLite header, then random bytes.
+-- raw-header: 4096
+-- expect: vocabgame store

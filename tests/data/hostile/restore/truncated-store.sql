@@ -1,0 +1,4 @@
+-- A real store cut off after its first two pages.
+-- base: store
+-- truncate: 8192
+-- expect: vocabgame store
