@@ -940,6 +940,8 @@ def test_the_per_item_summary_is_filled_from_an_older_store(tmp_path: Path, now:
         "item_order",
     ):
         conn.execute(f"DROP TABLE {later}")
+    conn.execute("DROP INDEX cards_stability")  # and what migration 11 adds
+    conn.execute("ALTER TABLE cards DROP COLUMN stability")
     conn.execute("PRAGMA user_version = 5")
     session.close()
     with Store.open(tmp_path / "vocabgame.db") as store:

@@ -90,7 +90,7 @@ class Schedules(Part):
         row = self.conn.execute(
             "SELECT COALESCE(SUM(MIN(c.n, j.value)), 0) FROM json_each(?) AS j CROSS JOIN"
             " (SELECT item_id, COUNT(*) AS n FROM cards WHERE deck_id = ?"
-            "  AND json_extract(card, '$.stability') >= ? GROUP BY item_id) AS c"
+            "  AND stability >= ? GROUP BY item_id) AS c"
             " ON c.item_id = j.key",
             (live, deck_id, LEARNED_DAYS),
         ).fetchone()

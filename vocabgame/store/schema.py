@@ -380,10 +380,22 @@ MIGRATIONS: list[str] = [
     END;
     CREATE INDEX items_first ON items (julianday(first_at)) WHERE reviews > 0;
     """,
-    # 10 -> 11: each schedule's stability, through an index, so "learned" (stable for weeks)
-    # is counted from the index without decoding every card
+    # 10 -> 11: each schedule's stability as a column of its own, kept by triggers from the
+    # card, and an index on it, so "learned" (stable for weeks) is counted from the index
+    # without decoding every card. (A plain column: an index on json_extract() would not open
+    # where the schema is not trusted, as restore checks a backup.)
     """
-    CREATE INDEX IF NOT EXISTS cards_stability ON cards (deck_id, item_id, json_extract(card, '$.stability'));
+    ALTER TABLE cards ADD COLUMN stability REAL;
+    UPDATE cards SET stability = json_extract(card, '$.stability');
+    CREATE TRIGGER cards_stability_added AFTER INSERT ON cards BEGIN
+        UPDATE cards SET stability = json_extract(NEW.card, '$.stability')
+            WHERE rowid = NEW.rowid;
+    END;
+    CREATE TRIGGER cards_stability_changed AFTER UPDATE OF card ON cards BEGIN
+        UPDATE cards SET stability = json_extract(NEW.card, '$.stability')
+            WHERE rowid = NEW.rowid;
+    END;
+    CREATE INDEX cards_stability ON cards (deck_id, item_id, stability);
     """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
