@@ -12,6 +12,7 @@ import pytest
 from vocabgame.cli import main
 from vocabgame.deck import load_catalog
 from vocabgame.play import Session
+from vocabgame.progress import read_whole
 from vocabgame.srs import Srs
 from vocabgame.store import DB_NAME, Store
 
@@ -116,11 +117,25 @@ def good_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, o
     source, file = tmp_path / "source", tmp_path / "good.json"
     play_days(source, 0, 1)
     export(source, file, capsys)
-    return json.loads(file.read_text(encoding="utf-8"))
+    return read_whole(file)
 
 
-def broken(data: dict[str, object], how: str) -> str:
-    data = json.loads(json.dumps(data))
+def as_lines(data: dict[str, object]) -> str:
+    """The data as a version 2 file: its header, then each section's line and rows."""
+    from vocabgame.store.rows import ROWS
+
+    header = {k: v for k, v in data.items() if k not in {kind.TABLE for kind in ROWS}}
+    lines = [json.dumps(header)]
+    for kind in ROWS:
+        rows = data.get(kind.TABLE, [])
+        assert isinstance(rows, list)
+        lines.append(json.dumps({"section": kind.TABLE, "count": len(rows)}))
+        lines.extend(json.dumps(row) for row in rows)
+    return "\n".join(lines) + "\n"
+
+
+def broken(data: dict[str, object], how: str, version: int) -> str:
+    data = json.loads(json.dumps(data)) | {"version": version}
     reviews = data["reviews"]
     assert isinstance(reviews, list)
     match how:
@@ -133,12 +148,12 @@ def broken(data: dict[str, object], how: str) -> str:
         case "round":
             reviews[0]["round_id"] = 999
         case "version":
-            data["version"] = 2
+            data["version"] = 3
         case "format":
             data["format"] = "anki"
         case "card":
             data["cards"][0]["card"] = {"due": "soon"}  # type: ignore[index]
-    return json.dumps(data)
+    return as_lines(data) if version == 2 else json.dumps(data)
 
 
 @pytest.mark.parametrize(
@@ -148,20 +163,21 @@ def broken(data: dict[str, object], how: str) -> str:
         ("time", "reviews[1].reviewed_at should be a time with its zone, not 'yesterday'."),
         ("missing", "reviews[0] has no face."),
         ("round", "reviews[0].round_id 999 is not a round in the file."),
-        ("version", "progress file version 2; this vocabgame reads version 1."),
+        ("version", "progress file version 3; this vocabgame reads versions 1, 2."),
         ("format", "not a vocabgame progress file"),
         ("card", "cards[0].card is not an FSRS card"),
     ],
 )
+@pytest.mark.parametrize("version", [1, 2])
 def test_a_bad_file_is_refused_whole_with_its_place(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], how: str, message: str
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], how: str, message: str, version: int
 ) -> None:
     data = good_file(tmp_path, capsys)
     target = tmp_path / "target"
     play_days(target, 0, 1, seed=3)
     before = contents(target / DB_NAME)
     file = tmp_path / f"{how}.json"
-    file.write_text(broken(data, how), encoding="utf-8")
+    file.write_text(broken(data, how, version), encoding="utf-8")
     capsys.readouterr()
     assert main(["import-progress", str(file), "--data-dir", str(target)]) == 1
     err = capsys.readouterr().err.strip()
@@ -183,7 +199,7 @@ def test_export_does_not_replace_a_file_unless_forced(tmp_path: Path, capsys) ->
     assert main(["export-progress", str(file), "--data-dir", str(tmp_path / "d")]) == 2
     assert "--force" in capsys.readouterr().err and file.read_text() == "keep me"
     assert main(["export-progress", str(file), "--force", "--data-dir", str(tmp_path / "d")]) == 0
-    assert json.loads(file.read_text())["format"] == "vocabgame-progress"
+    assert read_whole(file)["format"] == "vocabgame-progress"
 
 
 def test_an_override_travels_and_an_older_file_without_the_mark_still_imports(
@@ -201,13 +217,13 @@ def test_an_override_travels_and_an_older_file_without_the_mark_still_imports(
     session.close()
     file = tmp_path / "p.json"
     export(home, file, capsys)
-    data = json.loads(file.read_text(encoding="utf-8"))
+    data = read_whole(file)
     assert [r["overridden"] for r in data["reviews"]] == [True]
     assert main(["import-progress", str(file), "--data-dir", str(laptop)]) == 0
     assert stats_json(laptop, capsys)["overrides"] == 1
     for review in data["reviews"]:
         del review["overridden"]  # as a file from before overrides existed
-    file.write_text(json.dumps(data), encoding="utf-8")
+    file.write_text(json.dumps(data | {"version": 1}), encoding="utf-8")
     assert main(["import-progress", str(file), "--data-dir", str(older)]) == 0
     assert stats_json(older, capsys)["overrides"] == 0
 
