@@ -4,6 +4,7 @@ merge two machines' histories, and refuse a bad file whole."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -271,3 +272,77 @@ def test_a_bad_entry_is_refused_with_its_place_and_field(tmp_path: Path) -> None
     with pytest.raises(ProgressError) as refused:
         check_progress({"format": FORMAT, "version": 1, "rounds": [{"id": 1}]}, "p.json")
     assert str(refused.value) == "p.json: rounds[0] has no mode."
+
+
+def triggers(path: Path) -> list[tuple[str, str]]:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name"
+        ).fetchall()
+    finally:
+        conn.close()
+
+
+def check_findings(path: Path) -> list[str]:
+    from vocabgame.check import run, srs_for
+
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        return [f"{f.kind}: {f.message}" for f in run(conn, srs_for(conn))[0]]
+    finally:
+        conn.close()
+
+
+def test_a_merge_of_many_answers_rebuilds_the_summaries_and_keeps_the_triggers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Batches of 4: the merge sets the triggers aside after its first batches (into an
+    empty folder at once, into a played one part of the way) and rebuilds the summaries."""
+    monkeypatch.setattr("vocabgame.progress.EVERY", 4)
+    home, laptop, empty = tmp_path / "home", tmp_path / "laptop", tmp_path / "empty"
+    play_days(home, 0, 5)
+    play_days(laptop, 3, 5, seed=7, hour=5)
+    kept = triggers(home / DB_NAME)
+    file = tmp_path / "p.json"
+    export(laptop, file, capsys)
+    for target in (home, empty):
+        assert main(["import-progress", str(file), "--data-dir", str(target)]) == 0
+        assert triggers(target / DB_NAME) == kept
+        assert items_problems(target / DB_NAME) == []
+        assert check_findings(target / DB_NAME) == []
+    assert stats_json(empty, capsys) == stats_json(laptop, capsys)
+
+
+def test_a_cut_short_or_disordered_file_is_refused_with_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source, file = tmp_path / "source", tmp_path / "p.json"
+    play_days(source, 0, 1)
+    export(source, file, capsys)
+    lines = file.read_text(encoding="utf-8").splitlines(keepends=True)
+    target = tmp_path / "target"
+    play_days(target, 0, 1, seed=3)
+    before = contents(target / DB_NAME)
+    reviews = next(n for n, line in enumerate(lines) if '"section": "reviews"' in line)
+    cases = {
+        "cut": (lines[: reviews + 3], "row(s) short of its reviews section's count"),
+        "no-sections": (lines[:1], "the file ends before its rounds section"),
+        "disordered": (
+            lines + lines[1:reviews],  # the rounds again, after the last section
+            "the section rounds is out of place",
+        ),
+        "bad-line": (
+            lines[:reviews] + ["{oops\n"] + lines[reviews:],
+            f":{reviews + 1}: not valid JSON",
+        ),
+    }
+    for name, (text, message) in cases.items():
+        bad = tmp_path / f"{name}.json"
+        bad.write_text("".join(text), encoding="utf-8")
+        capsys.readouterr()
+        assert main(["import-progress", str(bad), "--data-dir", str(target)]) == 1, name
+        err = capsys.readouterr().err.strip()
+        assert message in err and str(bad) in err and "\n" not in err, (name, err)
+        assert "Nothing was imported." in err
+        assert contents(target / DB_NAME) == before, name

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, fields
 from datetime import datetime
 from pathlib import Path
@@ -36,7 +35,7 @@ from vocabgame.store.rows import (
     RoundRow,
     Row,
 )
-from vocabgame.store.transfer import Face, Transfer
+from vocabgame.store.transfer import Bulk, Face, Transfer
 
 FORMAT = "vocabgame-progress"
 # 2: JSON lines (a header, then each section's line and one line per row); 1: one JSON
@@ -397,7 +396,7 @@ class _Merger:
         self.batch: list[list[Any]] = []
         self.added = 0  # answers written so far, before the doubled ones are dropped
         self.answers_here = transfer.answer_count()
-        self.bulk: AbstractContextManager[None] | None = None
+        self.bulk: Bulk | None = None
         self.changed: set[Face] | None = None  # once the answers are all in
         self.reviews = 0
         self.carded: set[Face] = set()
@@ -438,14 +437,13 @@ class _Merger:
 
     def flush(self) -> None:
         """Write the answers read so far. Once the merge has added many answers (a quarter
-        of those here, and at least a batch), the summaries' triggers are set aside and the
-        summaries rebuilt once at the end instead (`Transfer.summaries_rebuilt`)."""
+        of those here, and at least a batch), the summaries' triggers and the answers' indexes are
+        set aside, and made again once (`Transfer.bulk`)."""
         self.transfer.add_answers(self.batch)
         self.added += len(self.batch)
         self.batch.clear()
         if self.bulk is None and self.added >= max(EVERY, self.answers_here // 4):
-            self.bulk = self.transfer.summaries_rebuilt()
-            self.bulk.__enter__()
+            self.bulk = self.transfer.bulk()
 
     def end_answers(self) -> None:
         """Once the last answer is in: drop the ones that were here (or twice in the file)
@@ -453,6 +451,8 @@ class _Merger:
         if self.changed is not None:
             return
         self.flush()
+        if self.bulk is not None:
+            self.bulk.answers_done()  # what follows reads the answers by face
         self.transfer.drop_doubled_answers(self.last_id)
         self.reviews, self.changed = self.transfer.answers_after(self.last_id)
 
@@ -494,7 +494,7 @@ class _Merger:
             self.rescheduled += _replay(self.store, face, self.srs)
         added_settings = _merge_settings(self.transfer, settings)
         if self.bulk is not None:
-            self.bulk.__exit__(None, None, None)
+            self.bulk.done()
         return Merged(self.reviews, self.rounds, self.flags, added_settings, self.rescheduled)
 
 

@@ -6,8 +6,8 @@ inside the one transaction it holds (`store.transaction()`)."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import fields
 from typing import Any, TypeVar
 
@@ -160,24 +160,9 @@ class Transfer(Part):
         )
         return added, set(faces)
 
-    @contextmanager
-    def summaries_rebuilt(self) -> Iterator[None]:
-        """Writes to the answers without the triggers that keep the summaries: they are
-        dropped, made again afterwards, and every summary is rebuilt from the answers and
-        schedules (`SUMMARIES`). For a merge of many answers, where one rebuild costs less
-        than the triggers' writes per answer. Inside the merge's transaction: if it is
-        rolled back, the triggers are back as they were."""
-        triggers = self.conn.execute(
-            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'reviews'"
-        ).fetchall()
-        for name, _ in triggers:
-            self.conn.execute(f'DROP TRIGGER "{name}"')
-        yield
-        for _, sql in triggers:
-            self.conn.execute(sql)
-        for summary in SUMMARIES:
-            for statement in summary.rebuild:
-                self.conn.execute(statement)
+    def bulk(self) -> Bulk:
+        """Set aside what each written answer costs (see `Bulk`)."""
+        return Bulk(self.conn)
 
     def put_card(self, face: Face, card: Card) -> None:
         """Set the face's schedule."""
@@ -212,3 +197,42 @@ class Transfer(Part):
         self.conn.execute(
             "INSERT INTO settings (key, value) VALUES (?, ?)", (key, json.dumps(value))
         )
+
+
+class Bulk:
+    """Writes of many answers without the triggers that keep the summaries and without the
+    answers' indexes: both are dropped now; `answers_done` makes the indexes again (one sort
+    each, rather than a random write per answer), `done` the triggers, and rebuilds every
+    summary from the answers and schedules (`SUMMARIES`) once. For a merge of many answers;
+    inside its transaction, so that if it is rolled back everything is as it was."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.triggers = self._drop("trigger")
+        self.indexes: list[str] | None = self._drop("index")
+
+    def _drop(self, kind: str) -> list[str]:
+        made = self.conn.execute(
+            "SELECT name, sql FROM sqlite_master WHERE type = ? AND tbl_name = 'reviews'"
+            " AND sql IS NOT NULL",  # an index SQLite made itself has none, and stays
+            (kind,),
+        ).fetchall()
+        for name, _ in made:
+            self.conn.execute(f'DROP {kind.upper()} "{name}"')
+        return [sql for _, sql in made]
+
+    def answers_done(self) -> None:
+        """The answers are all written: their indexes are made again."""
+        if self.indexes is not None:
+            for sql in self.indexes:
+                self.conn.execute(sql)
+            self.indexes = None
+
+    def done(self) -> None:
+        """Everything is written: the triggers are back and the summaries rebuilt."""
+        self.answers_done()
+        for sql in self.triggers:
+            self.conn.execute(sql)
+        for summary in SUMMARIES:
+            for statement in summary.rebuild:
+                self.conn.execute(statement)
