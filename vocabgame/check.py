@@ -314,7 +314,10 @@ def srs_for(conn: sqlite3.Connection) -> Srs:
 
 
 def check(
-    conn: sqlite3.Connection, fix: bool = False, backup: Callable[[], Path] | None = None
+    conn: sqlite3.Connection,
+    fix: bool = False,
+    backup: Callable[[], Path] | None = None,
+    tick: Tick | None = None,
 ) -> Report:
     """Check the database behind `conn` (in autocommit mode: isolation_level=None), reading
     it in one transaction so a game playing meanwhile cannot make findings of half an answer.
@@ -322,11 +325,12 @@ def check(
     With `fix` that transaction is a write transaction from the start: nothing else writes
     until it ends. If anything is fixable, `backup` is called first (with its own connection,
     which reads the same state; it raises if it cannot write one, and then nothing is
-    changed), and every fixable finding is repaired in that same transaction."""
+    changed), and every fixable finding is repaired in that same transaction. `tick` is
+    told how far the replay of the answers is."""
     audit = Audit(conn)
     audit.begin(write=fix)
     try:
-        findings, repairs = run(conn, srs_for(conn))
+        findings, repairs = run(conn, srs_for(conn), tick)
         report = Report(findings)
         if fix and repairs:
             if backup is not None:

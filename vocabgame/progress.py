@@ -1,13 +1,20 @@
 """Progress that travels: everything a player has (answers, schedules, rounds and scores,
-flags, settings, carried renames) as one versioned JSON file, and a merge of such a file into
+flags, settings, carried renames) as one versioned file, and a merge of such a file into
 another data folder.
+
+Version 2 (written since) is JSON lines: a header line (format, version, schema, export time,
+settings), then for each section of `ROWS`, in that order, a line `{"section": ..., "count":
+n}` and its n rows, one per line. It is written from one read transaction a batch of rows at
+a time and merged a row at a time, so neither holds the answers in memory. Version 1 (one
+JSON document with a list per section) is still read, whole.
 
 The merge never duplicates: an answer is the same answer when its face, time, mode, rating and
 given text are the same, a round when its start, deck and mode are, a flag when its face and
-time are. The whole file is checked before anything is written, and everything is written in
-one transaction. Faces whose history gained answers get their schedule recomputed by replaying
-the merged history through FSRS, in time order, so two machines' histories combine as if they
-had been played on one; faces the file did not change keep their schedule exactly.
+time are. Every row is checked (`check_entry`) before it is used, and everything is written in
+one transaction, rolled back whole at the first bad row: a bad file changes nothing. Faces
+whose history gained answers get their schedule recomputed by replaying the merged history
+through FSRS, in time order, so two machines' histories combine as if they had been played on
+one; faces the file did not change keep their schedule exactly.
 """
 
 from __future__ import annotations

@@ -334,8 +334,11 @@ def cmd_check(data_dir: Path, fix: bool, as_json: bool) -> int:
         finally:
             source.close()
 
+    from vocabgame.cli.bar import Bar
+
     try:
-        report = check(conn, fix, backup=backup_first)
+        with Bar.on_terminal("Checking", as_json) as bar:
+            report = check(conn, fix, backup=backup_first, tick=bar)
         if fix and report.fixed:
             remaining = run(conn, srs_for(conn))[0]
     except BackupError as exc:
