@@ -346,3 +346,35 @@ def test_a_cut_short_or_disordered_file_is_refused_with_its_line(
         assert message in err and str(bad) in err and "\n" not in err, (name, err)
         assert "Nothing was imported." in err
         assert contents(target / DB_NAME) == before, name
+
+
+def test_the_fast_row_check_says_what_the_records_own_check_says() -> None:
+    """`check_entry` reads each field's metadata once per kind rather than once per row; it
+    must refuse and accept exactly what `Row.problem` does, with the same sentence."""
+    from vocabgame.progress import _problem
+    from vocabgame.store.rows import ReviewRow, RoundRow
+
+    review: dict[str, object] = {
+        "round_id": 1,
+        "deck_id": "d",
+        "item_id": "i",
+        "face": "f",
+        "reviewed_at": "2026-01-01T00:00:00+00:00",
+        "rating": 3,
+        "correct": True,
+        "response_ms": None,
+        "mode": "review",
+        "answer": "x",
+        "points": 10,
+        "scheduled": True,
+        "card_before": None,
+    }
+    cases: list[tuple[type, dict[str, object]]] = [(ReviewRow, review)]
+    for name in list(review):
+        cases.append((ReviewRow, {k: v for k, v in review.items() if k != name}))
+        for bad in (None, "x", 7, True, 1.5, {}, []):
+            cases.append((ReviewRow, review | {name: bad}))
+    cases += [(RoundRow, {"id": 1}), (RoundRow, {"id": "1", "mode": "m"})]
+    for kind, entry in cases:
+        assert _problem(kind)(entry) == kind.problem(entry), (kind, entry)
+    assert any(kind.problem(entry) is not None for kind, entry in cases)
