@@ -182,10 +182,9 @@ def _compare(
     audit: Audit, summary: Summary, findings: list[Finding], repairs: list[_Repair]
 ) -> None:
     """One finding when a summary table disagrees with the answers it summarises."""
-    kept, truth = audit.summary_rows(summary)
-    if kept == truth:
+    wrong, missing = audit.summary_differences(summary)
+    if not (wrong or missing):
         return
-    wrong, missing = len(kept - truth), len(truth - kept)
     findings.append(
         Finding(
             SUMMARY,

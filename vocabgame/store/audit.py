@@ -82,6 +82,15 @@ class Audit:
             self.conn.execute("SELECT COUNT(*) FROM reviews WHERE scheduled = 1").fetchone()[0]
         )
 
+    def summary_differences(self, summary: Summary) -> tuple[int, int]:
+        """How many rows a summary table keeps that the answers do not give, and how many
+        they give that it lacks: counted by SQLite (EXCEPT), which holds neither side in
+        memory, where a learned day per face makes a row for most answers."""
+        kept, truth = summary.kept, summary.truth
+        wrong = self.conn.execute(f"SELECT COUNT(*) FROM ({kept} EXCEPT {truth})").fetchone()[0]
+        missing = self.conn.execute(f"SELECT COUNT(*) FROM ({truth} EXCEPT {kept})").fetchone()[0]
+        return int(wrong), int(missing)
+
     def summary_rows(
         self, summary: Summary
     ) -> tuple[set[tuple[object, ...]], set[tuple[object, ...]]]:
