@@ -4,6 +4,7 @@ merge two machines' histories, and refuse a bad file whole."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 from vocabgame.cli import main
 from vocabgame.deck import load_catalog
 from vocabgame.play import Session
+from vocabgame.progress import read_whole
 from vocabgame.srs import Srs
 from vocabgame.store import DB_NAME, Store
 
@@ -116,11 +118,25 @@ def good_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, o
     source, file = tmp_path / "source", tmp_path / "good.json"
     play_days(source, 0, 1)
     export(source, file, capsys)
-    return json.loads(file.read_text(encoding="utf-8"))
+    return read_whole(file)
 
 
-def broken(data: dict[str, object], how: str) -> str:
-    data = json.loads(json.dumps(data))
+def as_lines(data: dict[str, object]) -> str:
+    """The data as a version 2 file: its header, then each section's line and rows."""
+    from vocabgame.store.rows import ROWS
+
+    header = {k: v for k, v in data.items() if k not in {kind.TABLE for kind in ROWS}}
+    lines = [json.dumps(header)]
+    for kind in ROWS:
+        rows = data.get(kind.TABLE, [])
+        assert isinstance(rows, list)
+        lines.append(json.dumps({"section": kind.TABLE, "count": len(rows)}))
+        lines.extend(json.dumps(row) for row in rows)
+    return "\n".join(lines) + "\n"
+
+
+def broken(data: dict[str, object], how: str, version: int) -> str:
+    data = json.loads(json.dumps(data)) | {"version": version}
     reviews = data["reviews"]
     assert isinstance(reviews, list)
     match how:
@@ -133,12 +149,12 @@ def broken(data: dict[str, object], how: str) -> str:
         case "round":
             reviews[0]["round_id"] = 999
         case "version":
-            data["version"] = 2
+            data["version"] = 3
         case "format":
             data["format"] = "anki"
         case "card":
             data["cards"][0]["card"] = {"due": "soon"}  # type: ignore[index]
-    return json.dumps(data)
+    return as_lines(data) if version == 2 else json.dumps(data)
 
 
 @pytest.mark.parametrize(
@@ -148,20 +164,21 @@ def broken(data: dict[str, object], how: str) -> str:
         ("time", "reviews[1].reviewed_at should be a time with its zone, not 'yesterday'."),
         ("missing", "reviews[0] has no face."),
         ("round", "reviews[0].round_id 999 is not a round in the file."),
-        ("version", "progress file version 2; this vocabgame reads version 1."),
+        ("version", "progress file version 3; this vocabgame reads versions 1, 2."),
         ("format", "not a vocabgame progress file"),
         ("card", "cards[0].card is not an FSRS card"),
     ],
 )
+@pytest.mark.parametrize("version", [1, 2])
 def test_a_bad_file_is_refused_whole_with_its_place(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], how: str, message: str
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], how: str, message: str, version: int
 ) -> None:
     data = good_file(tmp_path, capsys)
     target = tmp_path / "target"
     play_days(target, 0, 1, seed=3)
     before = contents(target / DB_NAME)
     file = tmp_path / f"{how}.json"
-    file.write_text(broken(data, how), encoding="utf-8")
+    file.write_text(broken(data, how, version), encoding="utf-8")
     capsys.readouterr()
     assert main(["import-progress", str(file), "--data-dir", str(target)]) == 1
     err = capsys.readouterr().err.strip()
@@ -183,7 +200,7 @@ def test_export_does_not_replace_a_file_unless_forced(tmp_path: Path, capsys) ->
     assert main(["export-progress", str(file), "--data-dir", str(tmp_path / "d")]) == 2
     assert "--force" in capsys.readouterr().err and file.read_text() == "keep me"
     assert main(["export-progress", str(file), "--force", "--data-dir", str(tmp_path / "d")]) == 0
-    assert json.loads(file.read_text())["format"] == "vocabgame-progress"
+    assert read_whole(file)["format"] == "vocabgame-progress"
 
 
 def test_an_override_travels_and_an_older_file_without_the_mark_still_imports(
@@ -201,13 +218,13 @@ def test_an_override_travels_and_an_older_file_without_the_mark_still_imports(
     session.close()
     file = tmp_path / "p.json"
     export(home, file, capsys)
-    data = json.loads(file.read_text(encoding="utf-8"))
+    data = read_whole(file)
     assert [r["overridden"] for r in data["reviews"]] == [True]
     assert main(["import-progress", str(file), "--data-dir", str(laptop)]) == 0
     assert stats_json(laptop, capsys)["overrides"] == 1
     for review in data["reviews"]:
         del review["overridden"]  # as a file from before overrides existed
-    file.write_text(json.dumps(data), encoding="utf-8")
+    file.write_text(json.dumps(data | {"version": 1}), encoding="utf-8")
     assert main(["import-progress", str(file), "--data-dir", str(older)]) == 0
     assert stats_json(older, capsys)["overrides"] == 0
 
@@ -255,3 +272,109 @@ def test_a_bad_entry_is_refused_with_its_place_and_field(tmp_path: Path) -> None
     with pytest.raises(ProgressError) as refused:
         check_progress({"format": FORMAT, "version": 1, "rounds": [{"id": 1}]}, "p.json")
     assert str(refused.value) == "p.json: rounds[0] has no mode."
+
+
+def triggers(path: Path) -> list[tuple[str, str]]:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name"
+        ).fetchall()
+    finally:
+        conn.close()
+
+
+def check_findings(path: Path) -> list[str]:
+    from vocabgame.check import run, srs_for
+
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        return [f"{f.kind}: {f.message}" for f in run(conn, srs_for(conn))[0]]
+    finally:
+        conn.close()
+
+
+def test_a_merge_of_many_answers_rebuilds_the_summaries_and_keeps_the_triggers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Batches of 4: the merge sets the triggers aside after its first batches (into an
+    empty folder at once, into a played one part of the way) and rebuilds the summaries."""
+    monkeypatch.setattr("vocabgame.progress.EVERY", 4)
+    home, laptop, empty = tmp_path / "home", tmp_path / "laptop", tmp_path / "empty"
+    play_days(home, 0, 5)
+    play_days(laptop, 3, 5, seed=7, hour=5)
+    kept = triggers(home / DB_NAME)
+    file = tmp_path / "p.json"
+    export(laptop, file, capsys)
+    for target in (home, empty):
+        assert main(["import-progress", str(file), "--data-dir", str(target)]) == 0
+        assert triggers(target / DB_NAME) == kept
+        assert items_problems(target / DB_NAME) == []
+        assert check_findings(target / DB_NAME) == []
+    assert stats_json(empty, capsys) == stats_json(laptop, capsys)
+
+
+def test_a_cut_short_or_disordered_file_is_refused_with_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source, file = tmp_path / "source", tmp_path / "p.json"
+    play_days(source, 0, 1)
+    export(source, file, capsys)
+    lines = file.read_text(encoding="utf-8").splitlines(keepends=True)
+    target = tmp_path / "target"
+    play_days(target, 0, 1, seed=3)
+    before = contents(target / DB_NAME)
+    reviews = next(n for n, line in enumerate(lines) if '"section": "reviews"' in line)
+    cases = {
+        "cut": (lines[: reviews + 3], "row(s) short of its reviews section's count"),
+        "no-sections": (lines[:1], "the file ends before its rounds section"),
+        "disordered": (
+            lines + lines[1:reviews],  # the rounds again, after the last section
+            "the section rounds is out of place",
+        ),
+        "bad-line": (
+            lines[:reviews] + ["{oops\n"] + lines[reviews:],
+            f":{reviews + 1}: not valid JSON",
+        ),
+    }
+    for name, (text, message) in cases.items():
+        bad = tmp_path / f"{name}.json"
+        bad.write_text("".join(text), encoding="utf-8")
+        capsys.readouterr()
+        assert main(["import-progress", str(bad), "--data-dir", str(target)]) == 1, name
+        err = capsys.readouterr().err.strip()
+        assert message in err and str(bad) in err and "\n" not in err, (name, err)
+        assert "Nothing was imported." in err
+        assert contents(target / DB_NAME) == before, name
+
+
+def test_the_fast_row_check_says_what_the_records_own_check_says() -> None:
+    """`check_entry` reads each field's metadata once per kind rather than once per row; it
+    must refuse and accept exactly what `Row.problem` does, with the same sentence."""
+    from vocabgame.progress import _problem
+    from vocabgame.store.rows import ReviewRow, RoundRow
+
+    review: dict[str, object] = {
+        "round_id": 1,
+        "deck_id": "d",
+        "item_id": "i",
+        "face": "f",
+        "reviewed_at": "2026-01-01T00:00:00+00:00",
+        "rating": 3,
+        "correct": True,
+        "response_ms": None,
+        "mode": "review",
+        "answer": "x",
+        "points": 10,
+        "scheduled": True,
+        "card_before": None,
+    }
+    cases: list[tuple[type, dict[str, object]]] = [(ReviewRow, review)]
+    for name in list(review):
+        cases.append((ReviewRow, {k: v for k, v in review.items() if k != name}))
+        for bad in (None, "x", 7, True, 1.5, {}, []):
+            cases.append((ReviewRow, review | {name: bad}))
+    cases += [(RoundRow, {"id": 1}), (RoundRow, {"id": "1", "mode": "m"})]
+    for kind, entry in cases:
+        assert _problem(kind)(entry) == kind.problem(entry), (kind, entry)
+    assert any(kind.problem(entry) is not None for kind, entry in cases)

@@ -57,8 +57,26 @@ def test_stats_json_reads_the_same_figures(tmp_path: Path) -> None:
 
 
 def test_export_progress_writes_the_same_file(tmp_path: Path) -> None:
+    """The same rows as then; only the versions differ (the file's 2: one row per line; the
+    store's schema)."""
+    from vocabgame.progress import VERSION
+
     data = exported(copied(tmp_path), tmp_path / "progress.json")
-    then = json.loads(EXPORT.read_text("utf-8"))
-    assert data.pop("schema") == SCHEMA_VERSION and then.pop("schema") == 10
-    assert data == then
+    golden = json.loads(EXPORT.read_text("utf-8"))
+    assert golden["version"] == 1 and data["version"] == VERSION == 2
+    assert data.pop("schema") == SCHEMA_VERSION and golden.pop("schema") == 10
+    assert data | {"version": 1} == golden
     assert data["reviews"] and data["cards"] and data["flags"] and data["renames"]
+
+
+def test_the_file_exported_then_still_imports_and_exports_again_the_same(tmp_path: Path) -> None:
+    """A version 1 file (one JSON document) imports into an empty folder, and what that
+    folder exports holds the same rows."""
+    from .store_compat import _run
+
+    empty = tmp_path / "empty"
+    _run(["import-progress", str(EXPORT), "--data-dir", str(empty)])
+    again = exported(empty, tmp_path / "again.json")
+    golden = json.loads(EXPORT.read_text("utf-8"))
+    assert again.pop("schema") == SCHEMA_VERSION and golden.pop("schema") == 10
+    assert again | {"version": 1} == golden

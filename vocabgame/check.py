@@ -44,7 +44,7 @@ from fsrs import Card, State
 from vocabgame.settings import Settings
 from vocabgame.srs import Srs, as_utc, dump_card, load_card
 from vocabgame.store import SCHEMA_VERSION, SUMMARIES, Store, StoreDamaged, StoreError, Summary
-from vocabgame.store.audit import Audit
+from vocabgame.store.audit import Audit, Link
 from vocabgame.store.verify import SchemaProblem, schema_problems
 
 INTEGRITY = "integrity"
@@ -121,8 +121,17 @@ def _load(text: str | None) -> Card | None:
     return None if text is None else load_card(text)
 
 
-def run(conn: sqlite3.Connection, srs: Srs) -> tuple[list[Finding], list[_Repair]]:
-    """Every finding, and the repairs for the fixable ones (run them in one transaction)."""
+# Called now and then with how many scheduled answers were replayed, and of how many.
+Tick = Callable[[int, int], None]
+EVERY = 5000  # answers between ticks
+
+
+def run(
+    conn: sqlite3.Connection, srs: Srs, tick: Tick | None = None
+) -> tuple[list[Finding], list[_Repair]]:
+    """Every finding, and the repairs for the fixable ones (run them in one transaction).
+    What it holds grows with the faces, not the answers: each face's answers are replayed
+    as they are read, and a repair replays them again when it runs."""
     audit = Audit(conn)
     findings: list[Finding] = []
     repairs: list[_Repair] = []
@@ -154,12 +163,15 @@ def run(conn: sqlite3.Connection, srs: Srs) -> tuple[list[Finding], list[_Repair
 
     cards = audit.cards()
     answered: set[_Face] = set()
+    total = audit.scheduled_count() if tick is not None else 0
+    done = ticked = 0
     for face, links in audit.scheduled_chains():
         answered.add(face)
-        chain = [
-            (rid, datetime.fromisoformat(at), rating, before) for rid, at, rating, before in links
-        ]
-        _replay(face, chain, cards.get(face), srs, findings, repairs)
+        _replay(face, _chain(links), cards.get(face), srs, findings, repairs)
+        done += len(links)
+        if tick is not None and done - ticked >= EVERY:
+            tick(done, total)
+            ticked = done
 
     unanswered = sorted(set(cards) - answered)
     for face in unanswered:
@@ -256,10 +268,9 @@ def _compare(
     audit: Audit, summary: Summary, findings: list[Finding], repairs: list[_Repair]
 ) -> None:
     """One finding when a summary table disagrees with the answers it summarises."""
-    kept, truth = audit.summary_rows(summary)
-    if kept == truth:
+    wrong, missing = audit.summary_differences(summary)
+    if not (wrong or missing):
         return
-    wrong, missing = len(kept - truth), len(truth - kept)
     findings.append(
         Finding(
             SUMMARY,
@@ -273,26 +284,36 @@ def _compare(
 _Chain = list[tuple[int, datetime, int, str | None]]
 
 
+def _chain(links: list[Link]) -> _Chain:
+    return [(rid, datetime.fromisoformat(at), rating, before) for rid, at, rating, before in links]
+
+
 def _follow(
-    chain: _Chain, card_id: int, srs: Srs
-) -> tuple[list[str], list[tuple[int, str | None]], Card]:
+    chain: _Chain, card_id: int, srs: Srs, rebuilt: list[tuple[int, str | None]] | None = None
+) -> tuple[list[str], Card]:
     """Replay a chain of answers from a new card: what disagrees with each stored card-before,
-    each answer's card-before as replayed, and the card the last answer makes."""
+    and the card the last answer makes; each answer's card-before as replayed is added to
+    `rebuilt` when one is given (for a repair, which replays again: a check keeps none)."""
     problems: list[str] = []
-    rebuilt: list[tuple[int, str | None]] = []
     card: Card | None = None
     for review_id, at, rating, before_text in chain:
-        before = _load(before_text)
-        if card is None and before is not None:
-            problems.append(f"answer {review_id} starts from a card, but it is the first")
-        elif card is not None and before is not None:  # None later on: not recorded (merged)
-            diff = differences(before, card)
-            if diff:
-                problems.append(f"answer {review_id} starts from {'; '.join(diff)}")
-        rebuilt.append((review_id, None if card is None else dump_card(card)))
+        if before_text is not None:  # None later on: not recorded (merged)
+            before = load_card(before_text)
+            if card is None:
+                problems.append(f"answer {review_id} starts from a card, but it is the first")
+            else:
+                diff = differences(before, card)
+                if diff:
+                    problems.append(f"answer {review_id} starts from {'; '.join(diff)}")
+        if rebuilt is not None:
+            rebuilt.append((review_id, None if card is None else dump_card(card)))
         card = srs.review(card or Srs.new_card(card_id, at), rating, at)
     assert card is not None
-    return problems, rebuilt, card
+    return problems, card
+
+
+def _in_time(chain: _Chain) -> _Chain:
+    return sorted(chain, key=lambda answer: (as_utc(answer[1]), answer[0]))
 
 
 def _replay(
@@ -316,18 +337,21 @@ def _replay(
         card_id = first.card_id if first is not None else 0
     saved = load_card(stored[0]) if stored is not None else None
 
-    def attempt(order: _Chain) -> tuple[list[str], list[tuple[int, str | None]], Card]:
-        problems, rebuilt, card = _follow(order, card_id, srs)
+    def attempt(order: _Chain) -> tuple[list[str], Card]:
+        problems, card = _follow(order, card_id, srs)
         if saved is not None:
             diff = differences(saved, card)
             if diff:
                 problems.append("the schedule has " + "; ".join(diff))
-        return problems, rebuilt, card
+        return problems, card
 
-    problems, rebuilt, card = attempt(chain)
-    in_time = sorted(chain, key=lambda answer: (as_utc(answer[1]), answer[0]))
-    if problems and in_time != chain:
-        problems, rebuilt, card = attempt(in_time)
+    problems, card = attempt(chain)
+    timed = False
+    if problems:
+        in_time = _in_time(chain)
+        if in_time != chain:
+            problems, card = attempt(in_time)
+            timed = True
     if stored is None:
         findings.append(
             Finding(
@@ -357,10 +381,16 @@ def _replay(
             )
         )
     if stored is None or problems:
-        final = card
+        repairs.append(lambda a: _rebuild(a, face, card_id, timed, srs))
 
-        written = (final.card_id, dump_card(final), final.due.isoformat())
-        repairs.append(lambda a: a.rebuild_chain(face, rebuilt, written))
+
+def _rebuild(audit: Audit, face: _Face, card_id: int, timed: bool, srs: Srs) -> None:
+    """Rebuild a face's chain and schedule from its answers, read and replayed again (in
+    time order when `timed`), as the check found them to agree best."""
+    chain = _chain(audit.scheduled_chain(face))
+    rebuilt: list[tuple[int, str | None]] = []
+    _, final = _follow(_in_time(chain) if timed else chain, card_id, srs, rebuilt)
+    audit.rebuild_chain(face, rebuilt, (final.card_id, dump_card(final), final.due.isoformat()))
 
 
 def srs_for(conn: sqlite3.Connection) -> Srs:
@@ -369,7 +399,10 @@ def srs_for(conn: sqlite3.Connection) -> Srs:
 
 
 def check(
-    conn: sqlite3.Connection, fix: bool = False, backup: Callable[[], Path] | None = None
+    conn: sqlite3.Connection,
+    fix: bool = False,
+    backup: Callable[[], Path] | None = None,
+    tick: Tick | None = None,
 ) -> Report:
     """Check the database behind `conn` (in autocommit mode: isolation_level=None), reading
     it in one transaction so a game playing meanwhile cannot make findings of half an answer.
@@ -377,11 +410,12 @@ def check(
     With `fix` that transaction is a write transaction from the start: nothing else writes
     until it ends. If anything is fixable, `backup` is called first (with its own connection,
     which reads the same state; it raises if it cannot write one, and then nothing is
-    changed), and every fixable finding is repaired in that same transaction."""
+    changed), and every fixable finding is repaired in that same transaction. `tick` is
+    told how far the replay of the answers is."""
     audit = Audit(conn)
     audit.begin(write=fix)
     try:
-        findings, repairs = run(conn, srs_for(conn))
+        findings, repairs = run(conn, srs_for(conn), tick)
         report = Report(findings)
         if fix and repairs:
             if backup is not None:

@@ -1,34 +1,61 @@
 """Progress that travels: everything a player has (answers, schedules, rounds and scores,
-flags, settings, carried renames) as one versioned JSON file, and a merge of such a file into
+flags, settings, carried renames) as one versioned file, and a merge of such a file into
 another data folder.
+
+Version 2 (written since) is JSON lines: a header line (format, version, schema, export time,
+settings), then for each section of `ROWS`, in that order, a line `{"section": ..., "count":
+n}` and its n rows, one per line. It is written from one read transaction a batch of rows at
+a time and merged a row at a time, so neither holds the answers in memory. Version 1 (one
+JSON document with a list per section) is still read, whole.
 
 The merge never duplicates: an answer is the same answer when its face, time, mode, rating and
 given text are the same, a round when its start, deck and mode are, a flag when its face and
-time are. The whole file is checked before anything is written, and everything is written in
-one transaction. Faces whose history gained answers get their schedule recomputed by replaying
-the merged history through FSRS, in time order, so two machines' histories combine as if they
-had been played on one; faces the file did not change keep their schedule exactly.
+time are. Every row is checked (`check_entry`) before it is used, and everything is written in
+one transaction, rolled back whole at the first bad row: a bad file changes nothing. Faces
+whose history gained answers get their schedule recomputed by replaying the merged history
+through FSRS, in time order, so two machines' histories combine as if they had been played on
+one; faces the file did not change keep their schedule exactly.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, fields
 from datetime import datetime
-from typing import Any
+from pathlib import Path
+from typing import IO, Any
 
 from fsrs import Card
 
 from vocabgame.printable import printable
-from vocabgame.progress_checks import ProgressError, check_record, check_setting, parse_json
+from vocabgame.progress_checks import ProgressError, check_fields, check_setting, parse_json
 from vocabgame.srs import Srs, load_card
 from vocabgame.store import SCHEMA_VERSION, Store
-from vocabgame.store.rows import ROWS, CardRow, FlagRow, RenameRow, ReviewRow, RoundRow, Row
-from vocabgame.store.transfer import Face, Transfer
+from vocabgame.store.rows import (
+    FLAG,
+    JSON,
+    PLAIN,
+    ROWS,
+    CardRow,
+    FlagRow,
+    RenameRow,
+    ReviewRow,
+    RoundRow,
+    Row,
+)
+from vocabgame.store.transfer import Bulk, Face, Transfer
 
 FORMAT = "vocabgame-progress"
-VERSION = 1
+# 2: JSON lines (a header, then each section's line and one line per row); 1: one JSON
+# document with a list per section, still read.
+VERSION = 2
+VERSIONS = (1, 2)
+
+# Called now and then with how far a long export, import or check is, and how far it goes
+# (rows, or bytes of the file), for a progress bar.
+Tick = Callable[[int, int], None]
+EVERY = 5000  # rows between ticks: often enough for a bar, too seldom to cost anything
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,167 +81,453 @@ class Merged:
 # -- export --------------------------------------------------------------------------------------
 
 
+def _header(store: Store, now: datetime, version: int) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "version": version,
+        "schema": SCHEMA_VERSION,
+        "exported_at": now.isoformat(),
+        "settings": store.transfer.settings(),
+    }
+
+
 def export_progress(store: Store, now: datetime) -> dict[str, Any]:
-    """Everything in the store, as plain JSON-ready data."""
+    """Everything in the store, as plain JSON-ready data in memory (the sections of a
+    version 1 file; `write_progress` writes a file of any size without holding it)."""
     with store.snapshot():
-        data: dict[str, Any] = {
-            "format": FORMAT,
-            "version": VERSION,
-            "schema": SCHEMA_VERSION,
-            "exported_at": now.isoformat(),
-            "settings": store.transfer.settings(),
-        }
+        data = _header(store, now, 1)
         for kind in ROWS:
-            data[kind.TABLE] = [row.to_dict() for row in store.transfer.rows(kind)]
+            data[kind.TABLE] = [e for batch in store.transfer.entries(kind) for e in batch]
     return data
+
+
+def write_progress(
+    store: Store, now: datetime, out: IO[str], tick: Tick | None = None
+) -> dict[str, int]:
+    """Write everything in the store to `out` as a version 2 file (JSON lines), one batch
+    of rows at a time, from one read transaction; returns how many rows of each section."""
+    # One encoder, made once: the C encoder, as `json.dumps` with its defaults uses.
+    encode = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+    with store.snapshot():
+        counts = store.transfer.counts()
+        total, done = sum(counts.values()), 0
+        out.write(encode(_header(store, now, VERSION)) + "\n")
+        for kind in ROWS:
+            out.write(encode({"section": kind.TABLE, "count": counts[kind.TABLE]}) + "\n")
+            for batch in store.transfer.entries(kind):
+                out.write("\n".join(map(encode, batch)) + "\n")
+                done += len(batch)
+                if tick is not None:
+                    tick(done, total)
+    return counts
 
 
 # -- checking a file -----------------------------------------------------------------------------
 
 
-def check_progress(data: object, where: str) -> dict[str, Any]:
-    """The file's data, checked whole; raises ProgressError naming the first problem's place
-    (`where` is the file name)."""
+def _check_header(data: object, where: str) -> int:
+    """The file's version, once its header is checked."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ProgressError(f"{where}: not a vocabgame progress file (no format: {FORMAT!r}).")
     version = data.get("version")
-    if version != VERSION:
+    if version not in VERSIONS or isinstance(version, bool):
         raise ProgressError(
-            f"{where}: progress file version {version!r}; this vocabgame reads version {VERSION}."
+            f"{where}: progress file version {version!r}; this vocabgame reads versions"
+            f" {', '.join(map(str, VERSIONS))}."
         )
     if not isinstance(data.get("settings", {}), dict):
         raise ProgressError(f"{where}: settings should be a mapping of setting to value.")
     for key, value in data.get("settings", {}).items():
         check_setting(key, value, where)
+    return int(version)
+
+
+def check_progress(data: object, where: str) -> dict[str, Any]:
+    """The data of a whole version 1 file, checked whole; raises ProgressError naming the
+    first problem's place (`where` is the file name)."""
+    if _check_header(data, where) != 1:
+        raise ProgressError(
+            f"{where}: a file of version {VERSION} has one row per line, but this one is a"
+            " single JSON document."
+        )
+    assert isinstance(data, dict)
+    links = _Links(where)
     for kind in ROWS:
-        _check_section(data.get(kind.TABLE, []), kind, where)
-    _check_links(data, where)
+        entries = data.get(kind.TABLE, [])
+        if not isinstance(entries, list):
+            raise ProgressError(f"{where}: {kind.TABLE} should be a list.")
+        for index, entry in enumerate(entries):
+            check_entry(kind, entry, f"{where}: {kind.TABLE}[{index}]")
+            links.check(kind, entry, f"{where}: {kind.TABLE}[{index}]")
     return data
 
 
-def _check_section(entries: object, kind: type[Row], where: str) -> None:
-    section = kind.TABLE
-    if not isinstance(entries, list):
-        raise ProgressError(f"{where}: {section} should be a list.")
-    for index, entry in enumerate(entries):
-        place = f"{where}: {section}[{index}]"
-        if not isinstance(entry, dict):
-            raise ProgressError(f"{place} should be a mapping.")
-        wrong = kind.problem(entry)
-        if wrong is not None:
-            raise ProgressError(place + printable(wrong))
-        check_record(kind, index, entry, where)
+def check_entry(kind: type[Row], entry: object, place: str) -> None:
+    """One row of the file, checked alone (`place` names it, as "p.json: reviews[3]");
+    raises ProgressError with the sentence that refuses it. Every row of either version
+    passes here before anything uses it."""
+    if not isinstance(entry, dict):
+        raise ProgressError(f"{place} should be a mapping.")
+    wrong = _problem(kind)(entry)
+    if wrong is not None:
+        raise ProgressError(place + printable(wrong))
+    check_fields(kind, entry, place)  # the values no store should take (progress_checks)
 
 
-def _check_links(data: Mapping[str, Any], where: str) -> None:
-    """Each answer's round is in the file; each schedule is an FSRS card."""
-    round_ids = {r["id"] for r in data.get("rounds", [])}
-    for index, review in enumerate(data.get("reviews", [])):
-        round_id = review.get("round_id")
-        if round_id is not None and round_id not in round_ids:
-            raise ProgressError(
-                f"{where}: reviews[{index}].round_id {round_id} is not a round in the file."
-            )
-    for index, card in enumerate(data.get("cards", [])):
+_PROBLEMS: dict[type[Row], Callable[[Mapping[str, object]], str | None]] = {}
+
+
+def _problem(kind: type[Row]) -> Callable[[Mapping[str, object]], str | None]:
+    """`kind.problem`, with its fields' metadata read once rather than once per row."""
+    if kind in _PROBLEMS:
+        return _PROBLEMS[kind]
+    plan = [
+        (f.name, f.metadata["check"], f.metadata["nullable"], f.metadata["what"])
+        for f in fields(kind)  # type: ignore[arg-type]
+    ]
+    missing = object()
+
+    def problem(entry: Mapping[str, object]) -> str | None:
+        for name, check, nullable, what in plan:
+            value = entry.get(name, missing)
+            if value is missing:
+                if nullable:
+                    continue  # an optional field, or one older files do not have
+                return f" has no {name}."
+            if value is None and nullable:
+                continue
+            if not check(value):
+                return f".{name} should be {what}, not {value!r}."
+        return None
+
+    _PROBLEMS[kind] = problem
+    return problem
+
+
+class _Links:
+    """What ties rows together, checked as they come: each answer's round is a round of
+    the file (rounds come first), each schedule an FSRS card. Holds the file's round ids,
+    which grow with rounds, not answers."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+        self.rounds: set[int] = set()
+
+    def check(self, kind: type[Row], entry: Mapping[str, Any], place: str) -> None:
+        if kind is RoundRow:
+            self.rounds.add(entry["id"])
+        elif kind is ReviewRow:
+            round_id = entry.get("round_id")
+            if round_id is not None and round_id not in self.rounds:
+                raise ProgressError(f"{place}.round_id {round_id} is not a round in the file.")
+        elif kind is CardRow:
+            try:
+                load_card(json.dumps(entry["card"]))
+            except (KeyError, TypeError, ValueError) as exc:
+                raise ProgressError(f"{place}.card is not an FSRS card ({exc}).") from None
+
+
+# -- reading a file ------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class ProgressFile:
+    """A progress file opened for a merge: its header checked, its rows read as they are
+    merged (`rows`), each checked then."""
+
+    path: Path
+    header: dict[str, Any]
+    version: int
+    size: int  # bytes, for the progress of a merge
+    whole: dict[str, Any] | None = None  # a version 1 file, read and checked whole
+
+    def rows(self, tick: Tick | None = None) -> Iterator[tuple[type[Row], dict[str, Any]]]:
+        """Each row with its kind, in file order (the sections in the order of `ROWS`),
+        checked (`check_entry` and the links); raises ProgressError at the first bad one."""
+        if self.whole is not None:
+            for kind in ROWS:
+                for entry in self.whole.get(kind.TABLE, []):
+                    yield kind, entry
+            return
+        yield from _lines(self.path, self.size, tick)
+
+
+def open_progress_file(path: Path) -> ProgressFile:
+    """Open a progress file: a version 2 file has its first line checked now and its rows
+    as they are read; a version 1 file (one JSON document) is read and checked whole.
+    Raises ProgressError naming the problem, OSError when it cannot be read."""
+    where = str(path)
+    size = path.stat().st_size
+    with path.open("rb") as f:
+        first = f.readline()
+    try:
+        header = json.loads(first)
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, too deep or too long a number
+        header = None  # read whole below, which says which
+    if isinstance(header, dict) and header.get("version") != 1:
+        version = _check_header(header, where)
+        return ProgressFile(path, header, version, size)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ProgressError(f"{where}: not UTF-8 text.") from None
+    data = read_progress_file(text, where)
+    return ProgressFile(path, data, 1, size, whole=data)
+
+
+def _lines(path: Path, size: int, tick: Tick | None) -> Iterator[tuple[type[Row], dict[str, Any]]]:
+    where = str(path)
+    try:
+        with path.open(encoding="utf-8") as f:
+            f.readline()  # the header, checked when opened
+            yield from _rows(f, where, size, tick)
+    except UnicodeDecodeError:
+        raise ProgressError(f"{where}: not UTF-8 text.") from None
+
+
+def _rows(
+    lines: IO[str], where: str, size: int, tick: Tick | None
+) -> Iterator[tuple[type[Row], dict[str, Any]]]:
+    """The rows after the header, each checked; the sections' lines checked and left out."""
+    kinds = {kind.TABLE: kind for kind in ROWS}
+    order = [kind.TABLE for kind in ROWS]
+    links = _Links(where)
+    decode = json.JSONDecoder().decode
+    kind: type[Row] | None = None
+    left = index = read = 0
+    for number, line in enumerate(lines, 2):
+        read += len(line)  # characters: bytes, near enough for a progress bar
         try:
-            load_card(json.dumps(card["card"]))
-        except (KeyError, TypeError, ValueError) as exc:
+            entry = decode(line)
+        except json.JSONDecodeError as exc:
             raise ProgressError(
-                f"{where}: cards[{index}].card is not an FSRS card ({exc})."
+                f"{where}:{number}: not valid JSON ({printable(exc.msg)})."
             ) from None
+        except RecursionError:
+            raise ProgressError(
+                f"{where}:{number}: nested too deep to be a progress file."
+            ) from None
+        except ValueError:  # Python's limit on the digits of an integer it converts
+            raise ProgressError(
+                f"{where}:{number}: a number thousands of digits long; a progress file's numbers"
+                " fit in 64 bits."
+            ) from None
+        if left == 0:  # a section's line
+            section = entry.get("section") if isinstance(entry, dict) else None
+            count = entry.get("count") if isinstance(entry, dict) else None
+            if section not in kinds or not isinstance(count, int) or count < 0:
+                raise ProgressError(
+                    f"{where}:{number}: a section's line should come here, like"
+                    ' {"section": "reviews", "count": 10}.'
+                )
+            if section not in order:
+                raise ProgressError(
+                    f"{where}:{number}: the section {section} is out of place (the sections"
+                    f" come in this order: {', '.join(kind.TABLE for kind in ROWS)})."
+                )
+            del order[: order.index(section) + 1]
+            kind, left, index = kinds[section], count, 0
+            continue
+        assert kind is not None
+        place = f"{where}:{number}: {kind.TABLE}[{index}]"
+        # Each row is checked here, alone, before anything uses it.
+        check_entry(kind, entry, place)
+        links.check(kind, entry, place)
+        yield kind, entry
+        left -= 1
+        index += 1
+        if tick is not None and index % EVERY == 0:
+            tick(read, size)
+    if left:
+        assert kind is not None
+        raise ProgressError(
+            f"{where}: the file ends {left} row(s) short of its {kind.TABLE} section's count;"
+            " it was cut short."
+        )
+    if order:
+        raise ProgressError(
+            f"{where}: the file ends before its {order[0]} section; it was cut short."
+        )
 
 
 # -- merging ---------------------------------------------------------------------------------------
 
 
 def import_progress(store: Store, data: Mapping[str, Any], srs: Srs) -> Merged:
-    """Merge checked progress data (see `check_progress`) into the store, in one transaction."""
-    rounds = [RoundRow.from_dict(r) for r in data.get("rounds", [])]
-    reviews = [ReviewRow.from_dict(r) for r in data.get("reviews", [])]
-    cards = [CardRow.from_dict(c) for c in data.get("cards", [])]
-    flags = [FlagRow.from_dict(f) for f in data.get("flags", [])]
-    with store.transaction():
-        transfer = store.transfer
-        round_ids, added_rounds = _merge_rounds(transfer, rounds)
-        history_here = transfer.faces_with_history()
-        changed, added_reviews = _merge_answers(transfer, reviews, round_ids)
-        rescheduled = _merge_schedules(store, cards, changed, history_here, srs)
-        added_flags = _merge_flags(transfer, flags)
-        for rename in data.get("renames", []):
-            transfer.add_rename(RenameRow.from_dict(rename))
-        added_settings = _merge_settings(transfer, data.get("settings", {}))
-    return Merged(added_reviews, added_rounds, added_flags, added_settings, rescheduled)
+    """Merge checked progress data of a whole version 1 file (see `check_progress`) into
+    the store, in one transaction."""
+    rows = ((kind, entry) for kind in ROWS for entry in data.get(kind.TABLE, []))
+    return _merge(store, rows, data.get("settings", {}), srs)
 
 
-def _merge_rounds(transfer: Transfer, rounds: list[RoundRow]) -> tuple[dict[int, int], int]:
-    """Add the rounds not here; returns each file round's id here, and how many were added."""
-    here = transfer.round_ids()
-    ids: dict[int, int] = {}
-    added = 0
-    for row in rounds:
-        if row.key not in here:
-            here[row.key] = transfer.add_round(row)
-            added += 1
-        ids[row.id] = here[row.key]
-    return ids, added
+def import_progress_file(
+    store: Store, file: ProgressFile, srs: Srs, tick: Tick | None = None
+) -> Merged:
+    """Merge an opened progress file into the store, in one transaction, reading its rows
+    as it goes; a bad row (ProgressError) rolls the whole merge back: nothing is kept."""
+    return _merge(store, file.rows(tick), file.header.get("settings", {}), srs)
 
 
-def _merge_answers(
-    transfer: Transfer, reviews: list[ReviewRow], round_ids: Mapping[int, int]
-) -> tuple[set[Face], int]:
-    """Add the answers not here; returns the faces that gained a scheduled answer, and how
-    many answers were added."""
-    here = transfer.answer_keys()
-    changed: set[Face] = set()
-    added = 0
-    for row in reviews:
-        if row.key in here:
-            continue
-        here.add(row.key)
-        round_id = None if row.round_id is None else round_ids[row.round_id]
-        transfer.add_answer(replace(row, round_id=round_id))
-        added += 1
-        if row.scheduled:
-            changed.add(row.face_key)
-    return changed, added
+def _columns(kind: type[Row]) -> Callable[[Mapping[str, Any]], list[Any]]:
+    """What `kind.from_dict(entry).to_db()` gives, without the record between."""
+    names = kind.names()
+    # Only the fields that are not copied as they are: (position, how it is read, kept).
+    probe = object()  # a field read as it is gives this back unchanged
+    special = [
+        (n, f.metadata["read"], f.metadata["kept"])
+        for n, f in enumerate(fields(kind))  # type: ignore[arg-type]
+        if f.metadata["kept"] != PLAIN or f.metadata["read"](probe) is not probe
+    ]
+    dumps = json.dumps
+
+    def columns(entry: Mapping[str, Any]) -> list[Any]:
+        get = entry.get
+        out = [get(name) for name in names]
+        for n, read, kept in special:
+            value = read(out[n])
+            if value is not None and kept == FLAG:
+                value = int(bool(value))
+            elif value is not None and kept == JSON:
+                value = dumps(value)
+            out[n] = value
+        return out
+
+    return columns
 
 
-def _merge_schedules(
-    store: Store, cards: list[CardRow], changed: set[Face], history_here: set[Face], srs: Srs
-) -> int:
-    """A face with history on both sides is replayed; a face known only to the file takes
-    the file's schedule as it is (its history there is its whole history). Returns how many
-    were replayed."""
-    file_cards = {c.face_key: c.card for c in cards}
-    rescheduled = 0
-    for face in sorted(changed | set(file_cards)):
-        if face in history_here:
-            if face in changed:
-                rescheduled += _replay(store, face, srs)
-        elif face in file_cards:
-            card = load_card(json.dumps(file_cards[face]))
-            if store.transfer.card_id_taken(card.card_id):
-                # Its id is taken here: a new id, and the history replayed under it.
-                rescheduled += _replay(store, face, srs)
-            else:
-                store.transfer.put_card(face, card)
+ROUND_ID = ReviewRow.names().index("round_id")
+
+
+class _Merger:
+    """One merge, fed the file's rows in order: rounds, answers, schedules, flags, renames.
+    What it holds grows with rounds and faces, never with answers: answers go to the table
+    in batches, and those already here are dropped afterwards by one statement."""
+
+    def __init__(self, store: Store, srs: Srs) -> None:
+        self.store, self.srs = store, srs
+        self.transfer = transfer = store.transfer
+        self.here = transfer.round_ids()
+        self.round_ids: dict[int, int] = {}
+        self.rounds = 0
+        self.history_here = transfer.faces_with_history()
+        self.last_id = transfer.last_answer_id()
+        self.review_columns = _columns(ReviewRow)
+        self.batch: list[list[Any]] = []
+        self.added = 0  # answers written so far, before the doubled ones are dropped
+        self.answers_here = transfer.answer_count()
+        self.bulk: Bulk | None = None
+        self.changed: set[Face] | None = None  # once the answers are all in
+        self.reviews = 0
+        self.carded: set[Face] = set()
+        self.rescheduled = 0
+        self.flag_keys: set[tuple[str, str, str, str]] | None = None
+        self.faces_flagged: set[Face] = set()
+        self.flags = 0
+
+    def add(self, kind: type[Row], entry: Mapping[str, Any]) -> None:
+        if kind is ReviewRow:
+            self.review(entry)
+            return
+        if kind is not RoundRow:
+            self.end_answers()
+        if kind is RoundRow:
+            self.round(RoundRow.from_dict(entry))
+        elif kind is CardRow:
+            self.card(CardRow.from_dict(entry))
+        elif kind is FlagRow:
+            self.flag(FlagRow.from_dict(entry))
+        elif kind is RenameRow:
+            self.transfer.add_rename(RenameRow.from_dict(entry))
+
+    def round(self, row: RoundRow) -> None:
+        """Add the round unless it is here; note its id here."""
+        if row.key not in self.here:
+            self.here[row.key] = self.transfer.add_round(row)
+            self.rounds += 1
+        self.round_ids[row.id] = self.here[row.key]
+
+    def review(self, entry: Mapping[str, Any]) -> None:
+        columns = self.review_columns(entry)
+        if columns[ROUND_ID] is not None:
+            columns[ROUND_ID] = self.round_ids[columns[ROUND_ID]]
+        self.batch.append(columns)
+        if len(self.batch) >= EVERY:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the answers read so far. Once the merge has added many answers (a quarter
+        of those here, and at least a batch), the summaries' triggers and the answers' indexes are
+        set aside, and made again once (`Transfer.bulk`)."""
+        self.transfer.add_answers(self.batch)
+        self.added += len(self.batch)
+        self.batch.clear()
+        if self.bulk is None and self.added >= max(EVERY, self.answers_here // 4):
+            self.bulk = self.transfer.bulk()
+
+    def end_answers(self) -> None:
+        """Once the last answer is in: drop the ones that were here (or twice in the file)
+        and note the faces that gained a scheduled answer."""
+        if self.changed is not None:
+            return
+        self.flush()
+        if self.bulk is not None:
+            self.bulk.answers_done()  # what follows reads the answers by face
+        self.transfer.drop_doubled_answers(self.last_id)
+        self.reviews, self.changed = self.transfer.answers_after(self.last_id)
+
+    def card(self, row: CardRow) -> None:
+        """A face with history on both sides is replayed; a face known only to the file
+        takes the file's schedule as it is (its history there is its whole history)."""
+        assert self.changed is not None
+        face = row.face_key
+        self.carded.add(face)
+        if face in self.history_here:
+            if face in self.changed:
+                self.rescheduled += _replay(self.store, face, self.srs)
+            return
+        card = load_card(json.dumps(row.card))
+        if self.transfer.card_id_taken(card.card_id):
+            # Its id is taken here: a new id, and the history replayed under it.
+            self.rescheduled += _replay(self.store, face, self.srs)
         else:
-            rescheduled += _replay(store, face, srs)
-    return rescheduled
+            self.transfer.put_card(face, card)
+
+    def flag(self, flag: FlagRow) -> None:
+        """Add the flag of a face not flagged here."""
+        if self.flag_keys is None:
+            self.flag_keys = self.transfer.flag_keys()
+            self.faces_flagged = {(d, i, f) for d, i, f, _ in self.flag_keys}
+        if (*flag.face_key, flag.flagged_at) in self.flag_keys or (
+            flag.face_key in self.faces_flagged
+        ):
+            return
+        self.transfer.add_flag(flag)
+        self.faces_flagged.add(flag.face_key)
+        self.flags += 1
+
+    def finish(self, settings: Mapping[str, object]) -> Merged:
+        self.end_answers()
+        assert self.changed is not None
+        # Faces that gained answers but whose schedule the file did not carry.
+        for face in sorted(self.changed - self.carded):
+            self.rescheduled += _replay(self.store, face, self.srs)
+        added_settings = _merge_settings(self.transfer, settings)
+        if self.bulk is not None:
+            self.bulk.done()
+        return Merged(self.reviews, self.rounds, self.flags, added_settings, self.rescheduled)
 
 
-def _merge_flags(transfer: Transfer, flags: list[FlagRow]) -> int:
-    """Add the flags of faces not flagged here; returns how many."""
-    here = transfer.flag_keys()
-    faces_flagged = {(d, i, f) for d, i, f, _ in here}
-    added = 0
-    for flag in flags:
-        if (*flag.face_key, flag.flagged_at) in here or flag.face_key in faces_flagged:
-            continue
-        transfer.add_flag(flag)
-        faces_flagged.add(flag.face_key)
-        added += 1
-    return added
+def _merge(
+    store: Store,
+    rows: Iterator[tuple[type[Row], dict[str, Any]]],
+    settings: Mapping[str, object],
+    srs: Srs,
+) -> Merged:
+    with store.transaction():
+        merger = _Merger(store, srs)
+        for kind, entry in rows:
+            merger.add(kind, entry)
+        return merger.finish(settings)
 
 
 def _merge_settings(transfer: Transfer, settings: Mapping[str, object]) -> int:
@@ -250,14 +563,35 @@ def _replay(store: Store, face: Face, srs: Srs) -> int:
 
 
 def read_progress_file(text: str, where: str) -> dict[str, Any]:
+    """The data of a whole version 1 file's text, checked (see `check_progress`)."""
     return check_progress(parse_json(text, where), where)
+
+
+def read_whole(path: Path) -> dict[str, Any]:
+    """A progress file of either version as the sections of a version 1 file, checked, in
+    memory (for small files and tests: a merge reads a file with `open_progress_file`)."""
+    file = open_progress_file(path)
+    if file.whole is not None:
+        return file.whole
+    data = dict(file.header)
+    for kind in ROWS:
+        data[kind.TABLE] = []
+    for kind, entry in file.rows():
+        data[kind.TABLE].append(entry)
+    return data
 
 
 __all__ = [
     "Merged",
     "ProgressError",
+    "ProgressFile",
+    "check_entry",
     "check_progress",
     "export_progress",
     "import_progress",
+    "import_progress_file",
+    "open_progress_file",
     "read_progress_file",
+    "read_whole",
+    "write_progress",
 ]

@@ -168,12 +168,28 @@ def check_card(card: object, place: str) -> None:
         check_time(card["last_review"], f"{place}.last_review")
 
 
+_TIMES: dict[str, frozenset[str]] = {}
+
+
+def _times(kind: type[Row]) -> frozenset[str]:
+    """The fields of `kind` that hold a time: read once per kind, not once per record."""
+    if kind.TABLE not in _TIMES:
+        found = (f.name for f in fields(kind) if f.metadata["check"] is is_time)  # type: ignore[arg-type]
+        _TIMES[kind.TABLE] = frozenset(found)
+    return _TIMES[kind.TABLE]
+
+
 def check_record(kind: type[Row], index: int, entry: Mapping[str, object], where: str) -> None:
     """Entry `index` of `kind`'s section (`reviews[3]`), whose fields already have their
     types (`kind.problem`): raises ProgressError naming the first value no store should
     take."""
-    place = f"{where}: {kind.TABLE}[{index}]"
-    times = {f.name for f in fields(kind) if f.metadata["check"] is is_time}  # type: ignore[arg-type]
+    check_fields(kind, entry, f"{where}: {kind.TABLE}[{index}]")
+
+
+def check_fields(kind: type[Row], entry: Mapping[str, object], place: str) -> None:
+    """The fields of one record of `kind` named `place` ("p.json:12: reviews[3]"), whose types
+    are already checked: raises ProgressError naming the first value no store should take."""
+    times = _times(kind)
     for name, value in entry.items():
         check_text(name, f"{place} key")
         at = f"{place}.{name}"

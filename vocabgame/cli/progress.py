@@ -46,10 +46,11 @@ EXPORT_PROGRESS = Command(
 
 
 def cmd_export_progress(data_dir: Path, file: Path, force: bool) -> int:
-    """Write the whole progress to `file` as versioned JSON; the exit code."""
+    """Write the whole progress to `file` as versioned JSON lines; the exit code."""
     from datetime import UTC, datetime
 
-    from vocabgame.progress import export_progress
+    from vocabgame.cli.bar import Bar
+    from vocabgame.progress import write_progress
     from vocabgame.store import StoreError
 
     if file.exists() and not force:
@@ -58,26 +59,24 @@ def cmd_export_progress(data_dir: Path, file: Path, force: bool) -> int:
     store = open_store(data_dir)
     if store is None:
         return EXIT_PROBLEM
-    try:
-        data = export_progress(store, datetime.now(UTC))
-    except StoreError as exc:
-        err(str(exc))
-        return EXIT_PROBLEM
-    finally:
-        store.close()
-    import json
-
     scratch = file.with_name(f".{file.name}.partial")
     try:  # written whole, then renamed: a crash never leaves half a file under FILE
-        scratch.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", "utf-8")
+        with scratch.open("w", encoding="utf-8") as out, Bar.on_terminal("Exporting") as bar:
+            counts = write_progress(store, datetime.now(UTC), out, bar)
         scratch.replace(file)
+    except StoreError as exc:
+        scratch.unlink(missing_ok=True)
+        err(str(exc))
+        return EXIT_PROBLEM
     except OSError as exc:
         scratch.unlink(missing_ok=True)
         err(f"cannot write {file} ({exc.strerror})")
         return EXIT_PROBLEM
+    finally:
+        store.close()
     print(
-        f"Wrote {len(data['reviews'])} answers, {len(data['rounds'])} rounds and "
-        f"{len(data['cards'])} schedules to {file}."
+        f"Wrote {counts['reviews']} answers, {counts['rounds']} rounds and "
+        f"{counts['cards']} schedules to {file}."
     )
     return EXIT_OK
 
@@ -105,7 +104,8 @@ IMPORT_PROGRESS = Command(
 
 def cmd_import_progress(data_dir: Path, file: Path) -> int:
     """Merge a progress file into the store, after a backup when there is progress here."""
-    from vocabgame.progress import ProgressError, import_progress, read_progress_file
+    from vocabgame.cli.bar import Bar
+    from vocabgame.progress import ProgressError, import_progress_file, open_progress_file
     from vocabgame.srs import Srs
     from vocabgame.store import StoreError
 
@@ -113,15 +113,12 @@ def cmd_import_progress(data_dir: Path, file: Path) -> int:
         err(why)
         return EXIT_PROBLEM
     try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) else "it is not UTF-8 text"
-        err(f"cannot read {file} ({reason})")
-        return EXIT_PROBLEM
-    try:
-        data = read_progress_file(text, str(file))
+        opened = open_progress_file(file)
     except ProgressError as exc:
         err(str(exc))
+        return EXIT_PROBLEM
+    except OSError as exc:
+        err(f"cannot read {file} ({exc.strerror})")
         return EXIT_PROBLEM
     store = open_store(data_dir)
     if store is None:
@@ -139,7 +136,14 @@ def cmd_import_progress(data_dir: Path, file: Path) -> int:
                 return EXIT_PROBLEM
             print(printable(f"Backed up the progress here to {saved} first."))
         settings, _ = store.preferences.read()
-        merged = import_progress(store, data, Srs(settings.desired_retention))
+        with Bar.on_terminal("Importing", bytes_=True) as bar:
+            merged = import_progress_file(store, opened, Srs(settings.desired_retention), bar)
+    except ProgressError as exc:  # a bad row: the merge was rolled back whole
+        err(f"{exc} Nothing was imported.")
+        return EXIT_PROBLEM
+    except OSError as exc:
+        err(f"cannot read {file} ({exc.strerror}). Nothing was imported.")
+        return EXIT_PROBLEM
     except StoreError as exc:
         err(str(exc))
         return EXIT_PROBLEM
@@ -359,8 +363,11 @@ def cmd_check(data_dir: Path, fix: bool, as_json: bool) -> int:
         finally:
             source.close()
 
+    from vocabgame.cli.bar import Bar
+
     try:
-        report = check(conn, fix, backup=backup_first)
+        with Bar.on_terminal("Checking", as_json) as bar:
+            report = check(conn, fix, backup=backup_first, tick=bar)
         if fix and report.fixed:
             remaining = run(conn, srs_for(conn))[0]
     except BackupError as exc:

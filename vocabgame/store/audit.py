@@ -68,6 +68,29 @@ class Audit:
         for face, group in groupby(rows, key=lambda r: (r[0], r[1], r[2])):
             yield face, [(rid, at, rating, before) for *_, rid, at, rating, before in group]
 
+    def scheduled_chain(self, face: Face) -> list[Link]:
+        """One face's scheduled answers in the order they were saved."""
+        return self.conn.execute(
+            "SELECT id, reviewed_at, rating, card_before FROM reviews"
+            " WHERE deck_id = ? AND item_id = ? AND face = ? AND scheduled = 1 ORDER BY id",
+            face,
+        ).fetchall()
+
+    def scheduled_count(self) -> int:
+        """How many scheduled answers there are."""
+        return int(
+            self.conn.execute("SELECT COUNT(*) FROM reviews WHERE scheduled = 1").fetchone()[0]
+        )
+
+    def summary_differences(self, summary: Summary) -> tuple[int, int]:
+        """How many rows a summary table keeps that the answers do not give, and how many
+        they give that it lacks: counted by SQLite (EXCEPT), which holds neither side in
+        memory, where a learned day per face makes a row for most answers."""
+        kept, truth = summary.kept, summary.truth
+        wrong = self.conn.execute(f"SELECT COUNT(*) FROM ({kept} EXCEPT {truth})").fetchone()[0]
+        missing = self.conn.execute(f"SELECT COUNT(*) FROM ({truth} EXCEPT {kept})").fetchone()[0]
+        return int(wrong), int(missing)
+
     def summary_rows(
         self, summary: Summary
     ) -> tuple[set[tuple[object, ...]], set[tuple[object, ...]]]:

@@ -6,13 +6,17 @@ inside the one transaction it holds (`store.transaction()`)."""
 from __future__ import annotations
 
 import json
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import fields
 from typing import Any, TypeVar
 
 from fsrs import Card
 
 from vocabgame.srs import dump_card
 from vocabgame.store.part import Part, reads
-from vocabgame.store.rows import FlagRow, RenameRow, ReviewRow, RoundRow, Row
+from vocabgame.store.rows import FLAG, JSON, ROWS, FlagRow, RenameRow, ReviewRow, RoundRow, Row
+from vocabgame.store.schema import SUMMARIES
 
 Face = tuple[str, str, str]  # deck id, item id, face
 RowT = TypeVar("RowT", bound=Row)
@@ -28,6 +32,37 @@ class Transfer(Part):
         """Every row of `kind`'s table, in export order."""
         return [kind.from_db(row) for row in self.conn.execute(kind.select())]
 
+    def entries(self, kind: type[Row], batch: int = 2000) -> Iterator[list[dict[str, Any]]]:
+        """Every row of `kind`'s table as the file's plain data (what `kind.from_db(row)
+        .to_dict()` gives), in export order, a batch at a time: the rows are never all held
+        at once. Run it inside a read transaction (`store.snapshot()`)."""
+        names = kind.names()
+        kept = [f.metadata["kept"] for f in fields(kind)]  # type: ignore[arg-type]
+        flags = [name for name, how in zip(names, kept, strict=True) if how == FLAG]
+        texts = [name for name, how in zip(names, kept, strict=True) if how == JSON]
+        cursor = self.conn.execute(kind.select())
+        loads = json.loads
+        while rows := cursor.fetchmany(batch):
+            out = []
+            for row in rows:
+                entry = dict(zip(names, row, strict=True))
+                # The loop of `from_db`, over only the fields it changes.
+                for name in flags:
+                    if entry[name] is not None:
+                        entry[name] = bool(entry[name])
+                for name in texts:
+                    if entry[name] is not None:
+                        entry[name] = loads(entry[name])
+                out.append(entry)
+            yield out
+
+    def counts(self) -> dict[str, int]:
+        """How many rows each table a progress file holds has."""
+        return {
+            kind.TABLE: int(self.conn.execute(f"SELECT COUNT(*) FROM {kind.TABLE}").fetchone()[0])
+            for kind in ROWS
+        }
+
     @reads
     def settings(self) -> dict[str, Any]:
         """Every stored setting, as its value."""
@@ -40,13 +75,12 @@ class Transfer(Part):
         rows = self.conn.execute("SELECT id, started_at, deck_id, mode FROM rounds")
         return {(s, d, m): i for i, s, d, m in rows}
 
-    def answer_keys(self) -> set[tuple[Any, ...]]:
-        """Every answer, as `ReviewRow.key`."""
-        return set(
-            self.conn.execute(
-                "SELECT deck_id, item_id, face, reviewed_at, mode, rating, answer FROM reviews"
-            )
-        )
+    def answer_count(self) -> int:
+        return int(self.conn.execute("SELECT COUNT(*) FROM reviews").fetchone()[0])
+
+    def last_answer_id(self) -> int:
+        """The highest answer id so far (0: none); answers added after have higher ones."""
+        return int(self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM reviews").fetchone()[0])
 
     def faces_with_history(self) -> set[Face]:
         """The faces with a scheduled answer or a schedule."""
@@ -93,13 +127,42 @@ class Transfer(Part):
         )
         return int(cur.lastrowid or 0)
 
-    def add_answer(self, row: ReviewRow) -> None:
-        """Add the answer (its round_id already one of this store's rounds)."""
-        self.conn.execute(
+    def add_answers(self, rows: Iterable[Sequence[Any]]) -> None:
+        """Add answers as their columns (`ReviewRow.to_db`; each round_id already one of
+        this store's rounds), in order."""
+        self.conn.executemany(
             f"INSERT INTO reviews ({', '.join(ReviewRow.names())})"
             f" VALUES ({','.join('?' * len(ReviewRow.names()))})",
-            row.to_db(),
+            rows,
         )
+
+    def drop_doubled_answers(self, after: int) -> None:
+        """Remove each answer with an id above `after` that repeats an earlier answer
+        (`ReviewRow.key`): what a merge added that was here already, or twice in its file.
+        One statement over the face index: nothing of it is held in Python."""
+        self.conn.execute(
+            "DELETE FROM reviews WHERE id > ? AND EXISTS (SELECT 1 FROM reviews AS r"
+            " WHERE r.deck_id = reviews.deck_id AND r.item_id = reviews.item_id"
+            " AND r.face = reviews.face AND r.reviewed_at = reviews.reviewed_at"
+            " AND r.mode = reviews.mode AND r.rating = reviews.rating"
+            " AND r.answer = reviews.answer AND r.id < reviews.id)",
+            (after,),
+        )
+
+    def answers_after(self, after: int) -> tuple[int, set[Face]]:
+        """How many answers have an id above `after`, and the faces of the scheduled ones."""
+        added = int(
+            self.conn.execute("SELECT COUNT(*) FROM reviews WHERE id > ?", (after,)).fetchone()[0]
+        )
+        faces = self.conn.execute(
+            "SELECT DISTINCT deck_id, item_id, face FROM reviews WHERE id > ? AND scheduled = 1",
+            (after,),
+        )
+        return added, set(faces)
+
+    def bulk(self) -> Bulk:
+        """Set aside what each written answer costs (see `Bulk`)."""
+        return Bulk(self.conn)
 
     def put_card(self, face: Face, card: Card) -> None:
         """Set the face's schedule."""
@@ -134,3 +197,42 @@ class Transfer(Part):
         self.conn.execute(
             "INSERT INTO settings (key, value) VALUES (?, ?)", (key, json.dumps(value))
         )
+
+
+class Bulk:
+    """Writes of many answers without the triggers that keep the summaries and without the
+    answers' indexes: both are dropped now; `answers_done` makes the indexes again (one sort
+    each, rather than a random write per answer), `done` the triggers, and rebuilds every
+    summary from the answers and schedules (`SUMMARIES`) once. For a merge of many answers;
+    inside its transaction, so that if it is rolled back everything is as it was."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.triggers = self._drop("trigger")
+        self.indexes: list[str] | None = self._drop("index")
+
+    def _drop(self, kind: str) -> list[str]:
+        made = self.conn.execute(
+            "SELECT name, sql FROM sqlite_master WHERE type = ? AND tbl_name = 'reviews'"
+            " AND sql IS NOT NULL",  # an index SQLite made itself has none, and stays
+            (kind,),
+        ).fetchall()
+        for name, _ in made:
+            self.conn.execute(f'DROP {kind.upper()} "{name}"')
+        return [sql for _, sql in made]
+
+    def answers_done(self) -> None:
+        """The answers are all written: their indexes are made again."""
+        if self.indexes is not None:
+            for sql in self.indexes:
+                self.conn.execute(sql)
+            self.indexes = None
+
+    def done(self) -> None:
+        """Everything is written: the triggers are back and the summaries rebuilt."""
+        self.answers_done()
+        for sql in self.triggers:
+            self.conn.execute(sql)
+        for summary in SUMMARIES:
+            for statement in summary.rebuild:
+                self.conn.execute(statement)
