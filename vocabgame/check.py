@@ -42,7 +42,7 @@ from pathlib import Path
 from fsrs import Card, State
 
 from vocabgame.settings import Settings
-from vocabgame.srs import Srs, as_utc, dump_card, load_card
+from vocabgame.srs import PARAMETERS_KEY, Srs, as_utc, dump_card, load_card, parameter_history
 from vocabgame.store import SUMMARIES, Summary
 from vocabgame.store.audit import Audit
 
@@ -278,8 +278,16 @@ def _replay(
 
 
 def srs_for(conn: sqlite3.Connection) -> Srs:
-    """The scheduler as the player has set it: rebuilt schedules use their retention."""
-    return Srs(Settings.from_stored(Audit(conn).stored_settings())[0].desired_retention)
+    """The scheduler as the player has set it: rebuilt schedules use their retention, and
+    each answer is replayed with the FSRS parameters in force when it was given."""
+    import json
+
+    stored = Audit(conn).stored_settings()
+    try:
+        parameters = parameter_history(json.loads(stored.get(PARAMETERS_KEY, "null")))[0]
+    except ValueError:  # unreadable JSON: play falls back to the defaults too
+        parameters = ()
+    return Srs(Settings.from_stored(stored)[0].desired_retention, parameters=parameters)
 
 
 def check(

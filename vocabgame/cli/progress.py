@@ -139,7 +139,10 @@ def cmd_import_progress(data_dir: Path, file: Path) -> int:
                 return EXIT_PROBLEM
             print(printable(f"Backed up the progress here to {saved} first."))
         settings, _ = store.preferences.read()
-        merged = import_progress(store, data, Srs(settings.desired_retention))
+        parameters, _ = store.preferences.parameters()
+        merged = import_progress(
+            store, data, Srs(settings.desired_retention, parameters=parameters)
+        )
     except StoreError as exc:
         err(str(exc))
         return EXIT_PROBLEM

@@ -83,6 +83,9 @@ def cmd_stats(
         stats = session.stats()
         modes = session.mode_bests() if as_json else {}
         view = session.insights(deck, tag)
+        from vocabgame.optimize import offer
+
+        offered = None if as_json else offer(session.store)
     finally:
         session.close()
     if tag is not None and tag not in view.tags:
@@ -105,6 +108,9 @@ def cmd_stats(
         print(render_stats(stats))
         print()
         print_insights(view)
+        if offered:
+            print()
+            print(printable(offered))
     return EXIT_OK
 
 
