@@ -38,15 +38,16 @@ def learner(answers: int) -> tuple[tuple[tuple[datetime, int], ...], ...]:
     return tuple(tuple(h) for h in simulate(answers))
 
 
-def fill(store: Store, histories: object) -> None:
-    """Keep these histories as scheduled answers, in one transaction (as a merge adds them)."""
+def fill(store: Store, histories: object, deck: str = "sim") -> None:
+    """Keep these histories as scheduled answers of `deck`, in one transaction (as a merge
+    adds them)."""
     with store.transaction():
         for n, history in enumerate(histories):  # type: ignore[attr-defined]
             for at, rating in history:
                 store.transfer.add_answer(
                     ReviewRow(
                         round_id=None,
-                        deck_id="sim",
+                        deck_id=deck,
                         item_id=f"i{n}",
                         face="term",
                         reviewed_at=at.isoformat(),
@@ -245,7 +246,9 @@ def test_the_game_offers_a_fit_once_enough_answers_came(data_dir: Path) -> None:
     with Store.open(data_dir / DB_NAME) as store:
         fill(store, learner(100))
         assert offer(store) is None
-        fill(store, [list(h) for h in learner(OFFER_AFTER)])
+        fill(store, learner(OFFER_AFTER - 100), "more")  # enough answers, few a day apart
+        assert offer(store) is None
+        fill(store, learner(5000), "most")
         sentence = offer(store)
         assert sentence is not None and "vocabgame optimize" in sentence
         optimize(store, datetime(2026, 6, 1, tzinfo=UTC))
@@ -261,3 +264,34 @@ def test_a_damaged_stored_value_means_the_defaults_with_a_sentence(data_dir: Pat
         store.preferences.set(PARAMETERS_KEY, {"history": [{"since": "x", "parameters": []}]})
         assert reset(store, datetime(2026, 6, 1, tzinfo=UTC)) == DEFAULT_PARAMETERS
         assert store.preferences.parameters() == ((), None)
+
+
+def test_stats_offers_the_fit_until_it_is_done(
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with Store.open(data_dir / DB_NAME) as store:
+        fill(store, learner(1500))  # 623 items: enough to fit
+    assert main(["--data-dir", str(data_dir), "stats"]) == 0
+    assert "vocabgame optimize" in capsys.readouterr().out
+    run_cli(data_dir, "--json", capsys=capsys)
+    assert main(["--data-dir", str(data_dir), "stats"]) == 0
+    assert "vocabgame optimize" not in capsys.readouterr().out
+
+
+def test_the_parameters_travel_with_export_progress(
+    data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """They are a setting like the others: the file carries them and a store without
+    parameters of its own takes them (one with its own keeps those, as with any setting)."""
+    history = [{"since": "2026-03-01T00:00:00+00:00", "parameters": list(TRUE_PARAMETERS)}]
+    with Store.open(data_dir / DB_NAME) as store:
+        fill(store, learner(100))
+        store.preferences.set(PARAMETERS_KEY, {"history": history})
+    file = tmp_path / "progress.json"
+    assert main(["--data-dir", str(data_dir), "export-progress", str(file)]) == 0
+    elsewhere = tmp_path / "elsewhere"
+    assert main(["--data-dir", str(elsewhere), "import-progress", str(file)]) == 0
+    capsys.readouterr()
+    with Store.open(elsewhere / DB_NAME) as store:
+        in_force, problem = store.preferences.parameters()
+    assert problem is None and in_force[-1][1] == TRUE_PARAMETERS

@@ -22,7 +22,9 @@ whose `scheduled` is 1, in order, form a chain: the first starts from no card, e
 The check replays that chain through `Srs` from a new card and compares each link (answers
 merged in by `import-progress` have no card-before; those links are not compared, and the
 merged history is replayed in time order, as the merge replays it). The fuzz is
-no obstacle (`Srs` seeds it from the card and the time), but the desired retention is: it may
+no obstacle (`Srs` seeds it from the card and the time), nor are parameters fitted by
+`vocabgame optimize` (`Srs` replays each answer with the set in force at its time), but the
+desired retention is: it may
 have changed between answers, and it sets how far ahead a card in the review state is due. It
 changes nothing else, so the comparison is exact on what a replay decides whatever the
 retention was: the card id, state, learning step, stability, difficulty and last review, and
