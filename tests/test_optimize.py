@@ -106,6 +106,17 @@ def test_the_split_is_the_librarys_time_series_split() -> None:
     assert outcome.fitted.rmse_bins == pytest.approx(library.rmse_bins, abs=1e-4)
 
 
+def test_a_fit_that_predicts_no_better_is_not_kept() -> None:
+    """A learner whose memory follows the defaults: the fit, on its held-out answers, does
+    worse than the defaults (it chases noise), so the defaults stay in force."""
+    outcome = fit(simulate(5000, seed=5, parameters=DEFAULT_PARAMETERS))
+    assert outcome.kept == "defaults"
+    assert outcome.fitted is not None and outcome.defaults is not None
+    assert outcome.fitted.log_loss >= outcome.defaults.log_loss
+    assert outcome.parameters == DEFAULT_PARAMETERS
+    assert "no better than the defaults" in outcome.reason
+
+
 def test_a_small_history_keeps_the_defaults_and_says_why() -> None:
     outcome = fit(learner(100))
     assert outcome.reviews == 100

@@ -66,7 +66,7 @@ def cmd_optimize(data_dir: Path, as_json: bool, reset: bool, now: datetime) -> i
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"Predicting your later answers ({outcome.reviews} answers read)")
+    table = Table(title="Predicting your later answers", caption=f"{outcome.reviews} answers read")
     table.add_column("parameters")
     for name in ("log loss", "RMSE(bins)", "AUC"):
         table.add_column(name, justify="right")
