@@ -18,6 +18,7 @@ from vocabgame.check import run, srs_for
 from vocabgame.cli import main
 from vocabgame.model import FaceKey
 from vocabgame.optimize import MIN_ITEMS, OFFER_AFTER, fit, offer, optimize, reset, scores
+from vocabgame.play import open_session
 from vocabgame.srs import (
     DEFAULT_PARAMETERS,
     PARAMETERS_KEY,
@@ -200,6 +201,12 @@ def test_the_scheduler_uses_the_parameters_in_force_at_each_answer(data_dir: Pat
             {"history": [{"since": since.isoformat(), "parameters": list(fitted)}]},
         )
         history, _ = store.preferences.parameters()
+    session = open_session(data_dir, [])
+    try:
+        assert session.srs.parameters == fitted  # the game schedules with them
+        assert session.srs.history == history
+    finally:
+        session.close()
     srs = Srs(fuzz=False, parameters=history)
     assert srs.parameters == fitted
     for moment, parameters in (

@@ -24,6 +24,7 @@ from vocabgame.srs import (
     DEFAULT_PARAMETERS,
     PARAMETERS_KEY,
     ParameterHistory,
+    check_parameters,
     elapsed_days,
 )
 from vocabgame.store import Store
@@ -249,7 +250,19 @@ def fit(histories: Iterable[Sequence[Answer]]) -> Outcome:
             fitted,
             DEFAULT_PARAMETERS,
         )
-    parameters = _fit(faces, items)
+    try:
+        parameters = check_parameters(_fit(faces, items))
+    except ValueError as exc:  # fsrs and the Rust optimizer disagree on a bound
+        return Outcome(
+            reviews,
+            len(items),
+            "defaults",
+            f"The fitted parameters cannot schedule ({exc}), so the defaults schedule your "
+            "reviews.",
+            defaults,
+            fitted,
+            DEFAULT_PARAMETERS,
+        )
     return Outcome(
         reviews,
         len(items),
