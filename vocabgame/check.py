@@ -22,7 +22,9 @@ whose `scheduled` is 1, in order, form a chain: the first starts from no card, e
 The check replays that chain through `Srs` from a new card and compares each link (answers
 merged in by `import-progress` have no card-before; those links are not compared, and the
 merged history is replayed in time order, as the merge replays it). The fuzz is
-no obstacle (`Srs` seeds it from the card and the time), but the desired retention is: it may
+no obstacle (`Srs` seeds it from the card and the time), nor are parameters fitted by
+`vocabgame optimize` (`Srs` replays each answer with the set in force at its time), but the
+desired retention is: it may
 have changed between answers, and it sets how far ahead a card in the review state is due. It
 changes nothing else, so the comparison is exact on what a replay decides whatever the
 retention was: the card id, state, learning step, stability, difficulty and last review, and
@@ -42,7 +44,7 @@ from pathlib import Path
 from fsrs import Card, State
 
 from vocabgame.settings import Settings
-from vocabgame.srs import Srs, as_utc, dump_card, load_card
+from vocabgame.srs import PARAMETERS_KEY, Srs, as_utc, dump_card, load_card, parameter_history
 from vocabgame.store import SCHEMA_VERSION, SUMMARIES, Store, StoreDamaged, StoreError, Summary
 from vocabgame.store.audit import Audit, Link
 from vocabgame.store.verify import SchemaProblem, schema_problems
@@ -394,8 +396,16 @@ def _rebuild(audit: Audit, face: _Face, card_id: int, timed: bool, srs: Srs) -> 
 
 
 def srs_for(conn: sqlite3.Connection) -> Srs:
-    """The scheduler as the player has set it: rebuilt schedules use their retention."""
-    return Srs(Settings.from_stored(Audit(conn).stored_settings())[0].desired_retention)
+    """The scheduler as the player has set it: rebuilt schedules use their retention, and
+    each answer is replayed with the FSRS parameters in force when it was given."""
+    import json
+
+    stored = Audit(conn).stored_settings()
+    try:
+        parameters = parameter_history(json.loads(stored.get(PARAMETERS_KEY, "null")))[0]
+    except ValueError:  # unreadable JSON: play falls back to the defaults too
+        parameters = ()
+    return Srs(Settings.from_stored(stored)[0].desired_retention, parameters=parameters)
 
 
 def check(

@@ -3,9 +3,11 @@ this module only adapts fsrs to vocabgame's faces, clock and randomness."""
 
 from __future__ import annotations
 
+import bisect
+import math
 import random
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
 from fsrs import Card, Rating, Scheduler
@@ -19,6 +21,14 @@ LEARNED_DAYS = 21
 
 Clock = Callable[[], datetime]
 
+# FSRS-6's 21 parameters as the `fsrs` package ships them (fitted on many Anki users).
+DEFAULT_PARAMETERS: tuple[float, ...] = tuple(Scheduler().parameters)
+# The store's settings key holding the parameters fitted by `vocabgame optimize`, as JSON.
+PARAMETERS_KEY = "fsrs_parameters"
+
+# Parameters in force from a moment on: (since, the 21 parameters), oldest first.
+ParameterHistory = tuple[tuple[datetime, tuple[float, ...]], ...]
+
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
@@ -31,15 +41,85 @@ def as_utc(moment: datetime) -> datetime:
     return moment.astimezone(UTC)
 
 
+def elapsed_days(earlier: datetime, later: datetime) -> int:
+    """The days FSRS counts between two answers: whole 24-hour periods, as the `fsrs`
+    package's scheduler counts them (`(later - earlier).days`), never below 0. Every day count
+    the optimizer trains on comes from here, so counting days another way changes one place."""
+    return max(0, (as_utc(later) - as_utc(earlier)).days)
+
+
+def check_parameters(values: object) -> tuple[float, ...]:
+    """Twenty-one finite numbers as FSRS-6 parameters, or ValueError saying what is wrong."""
+    if not isinstance(values, (list, tuple)) or len(values) != len(DEFAULT_PARAMETERS):
+        raise ValueError(f"FSRS-6 takes {len(DEFAULT_PARAMETERS)} parameters")
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        raise ValueError("every FSRS parameter is a number")
+    numbers = tuple(float(v) for v in values)
+    if not all(math.isfinite(v) for v in numbers):
+        raise ValueError("an FSRS parameter is not a finite number")
+    Scheduler(parameters=numbers)  # fsrs refuses any outside its bounds, saying which
+    return numbers
+
+
+def parameter_history(stored: object) -> tuple[ParameterHistory, str | None]:
+    """The parameters in force over time, from the stored JSON value (see `PARAMETERS_KEY`):
+    `{"history": [{"since": iso time, "parameters": [21 numbers]}, ...], ...}`. None stored
+    means the defaults throughout; a damaged value means the same, with one sentence saying so."""
+    if stored is None:
+        return (), None
+    try:
+        if not isinstance(stored, dict) or not isinstance(stored.get("history"), list):
+            raise ValueError("it is not a list of parameter sets")
+        history = tuple(
+            (as_utc(datetime.fromisoformat(entry["since"])), check_parameters(entry["parameters"]))
+            for entry in stored["history"]
+        )
+    except (ValueError, TypeError, KeyError) as exc:
+        return (), (
+            f"The stored scheduler parameters are damaged ({exc}); using the defaults "
+            "(`vocabgame optimize` fits them again)."
+        )
+    return tuple(sorted(history, key=lambda entry: entry[0])), None
+
+
 class Srs:
     """Reviews cards with fsrs. Interval fuzzing is kept (it spreads reviews out) but made
     repeatable: fsrs draws its fuzz from the global `random`, so each review seeds it from the
-    card and the review time, then puts the global state back."""
+    card and the review time, then puts the global state back.
 
-    def __init__(self, desired_retention: float = DEFAULT_RETENTION, fuzz: bool = True) -> None:
+    `parameters` is the history of fitted parameters (`parameter_history`): each answer is
+    scheduled with the parameters in force at its time (the defaults before the first fit),
+    so replaying old answers (`vocabgame check`, a merge) remakes what play made."""
+
+    def __init__(
+        self,
+        desired_retention: float = DEFAULT_RETENTION,
+        fuzz: bool = True,
+        parameters: ParameterHistory = (),
+    ) -> None:
         SPEC["desired_retention"].check(desired_retention)
         self.fuzz = fuzz
-        self.scheduler = Scheduler(desired_retention=desired_retention, enable_fuzzing=fuzz)
+        self.history = parameters
+        self._since = [since for since, _ in parameters]
+        self._schedulers = [self._scheduler(DEFAULT_PARAMETERS, desired_retention)] + [
+            self._scheduler(values, desired_retention) for _, values in parameters
+        ]
+        # The parameters in force now (the latest): retrievability and due order use them.
+        self.scheduler = self._schedulers[-1]
+
+    def _scheduler(self, parameters: Sequence[float], retention: float) -> Scheduler:
+        return Scheduler(
+            parameters=tuple(parameters), desired_retention=retention, enable_fuzzing=self.fuzz
+        )
+
+    @property
+    def parameters(self) -> tuple[float, ...]:
+        """The 21 parameters in force now."""
+        return tuple(self.scheduler.parameters)
+
+    def scheduler_at(self, moment: datetime) -> Scheduler:
+        """The scheduler with the parameters in force at `moment`."""
+        return self._schedulers[bisect.bisect_right(self._since, as_utc(moment))]
 
     @staticmethod
     def new_card(card_id: int, now: datetime) -> Card:
@@ -54,7 +134,8 @@ class Srs:
         saved = random.getstate()
         random.seed(zlib.crc32(f"{card.card_id}:{now.isoformat()}".encode()))
         try:
-            updated, _ = self.scheduler.review_card(card, Rating(rating), now, duration_ms)
+            scheduler = self.scheduler_at(now)
+            updated, _ = scheduler.review_card(card, Rating(rating), now, duration_ms)
         finally:
             random.setstate(saved)
         return updated

@@ -136,8 +136,10 @@ def cmd_import_progress(data_dir: Path, file: Path) -> int:
                 return EXIT_PROBLEM
             print(printable(f"Backed up the progress here to {saved} first."))
         settings, _ = store.preferences.read()
+        parameters, _ = store.preferences.parameters()
+        srs = Srs(settings.desired_retention, parameters=parameters)
         with Bar.on_terminal("Importing", bytes_=True) as bar:
-            merged = import_progress_file(store, opened, Srs(settings.desired_retention), bar)
+            merged = import_progress_file(store, opened, srs, bar)
     except ProgressError as exc:  # a bad row: the merge was rolled back whole
         err(f"{exc} Nothing was imported.")
         return EXIT_PROBLEM

@@ -88,6 +88,9 @@ def cmd_stats(
             chosen = [d for d in session.catalog.decks if deck is None or d.id == deck]
             topics = topic_coverage(session.store, chosen, session.clock())
         view = session.insights(deck, tag)
+        from vocabgame.optimize import offer
+
+        offered = None if as_json else offer(session.store)
     finally:
         session.close()
     if tag is not None and tag not in view.tags:
@@ -114,6 +117,9 @@ def cmd_stats(
         print(render_stats(stats))
         print()
         print_insights(view)
+        if offered:
+            print()
+            print(printable(offered))
     return EXIT_OK
 
 

@@ -87,7 +87,10 @@ class Session:
         self.clock = clock
         self.tz = tz  # None: the machine's local time zone decides what "today" is
         self.settings, self.settings_problems = store.preferences.read()
-        self.srs = Srs(self.settings.desired_retention, fuzz=fuzz)
+        # the parameters `vocabgame optimize` fitted, each from the time it came into force
+        self.parameters, damaged = store.preferences.parameters()
+        self.settings_problems += (damaged,) if damaged else ()
+        self.srs = Srs(self.settings.desired_retention, fuzz=fuzz, parameters=self.parameters)
         self.renames = self.carry_renames()
         self._new_renames: tuple[str, ...] = ()
         self.keep_item_orders()
@@ -469,7 +472,7 @@ class Session:
         """Save new settings; they apply from the next round."""
         self.store.preferences.save(settings)
         self.settings = settings
-        self.srs = Srs(settings.desired_retention, fuzz=self.srs.fuzz)
+        self.srs = Srs(settings.desired_retention, fuzz=self.srs.fuzz, parameters=self.parameters)
 
 
 def _has_face(deck: Deck, item_id: str, face: str) -> bool:

@@ -174,6 +174,34 @@ class Answers(Part):
         return int(row[0])
 
     @reads
+    def scheduled_histories(self) -> tuple[list[list[tuple[datetime, int]]], int]:
+        """Per face, its answers that moved its schedule (`scheduled` = 1) as (time, FSRS
+        rating) in time order, whatever deck it is of, installed or not; and the last
+        answer's id (0 when none), from which `scheduled_since` counts."""
+        rows = self.conn.execute(
+            "SELECT deck_id, item_id, face, reviewed_at, rating FROM reviews WHERE scheduled=1"
+            " ORDER BY deck_id, item_id, face, reviewed_at, id"
+        )
+        histories: list[list[tuple[datetime, int]]] = []
+        last: tuple[str, str, str] | None = None
+        for deck_id, item_id, face, at, rating in rows:
+            if (deck_id, item_id, face) != last:
+                histories.append([])
+                last = (deck_id, item_id, face)
+            histories[-1].append((datetime.fromisoformat(at), int(rating)))
+        top = self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM reviews").fetchone()[0]
+        return histories, int(top)
+
+    @reads
+    def scheduled_since(self, review_id: int) -> int:
+        """How many answers that moved a schedule were kept after answer `review_id` (a range
+        of row ids: it reads only those)."""
+        row = self.conn.execute(
+            "SELECT COUNT(*) FROM reviews WHERE id > ? AND scheduled=1", (review_id,)
+        ).fetchone()
+        return int(row[0])
+
+    @reads
     def recent_response_ms(self, limit: int = 200) -> list[int]:
         """How long the answers among the last `limit` given took (those timed), in ms,
         newest first: a range of row ids, so it reads `limit` rows whatever the history's

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from vocabgame.settings import Settings
+from vocabgame.srs import PARAMETERS_KEY, ParameterHistory, parameter_history
 from vocabgame.store.part import Part, reads
 
 
@@ -30,6 +31,12 @@ class Preferences(Part):
         """One stored value as it was saved, without checking it (`settings()` checks)."""
         row = self.conn.execute("SELECT value FROM settings WHERE key=?", (key,)).fetchone()
         return json.loads(row[0]) if row else default
+
+    @reads
+    def parameters(self) -> tuple[ParameterHistory, str | None]:
+        """The scheduler's parameters in force over time (`srs.parameter_history`): none
+        stored, or damaged, is the defaults throughout (with one sentence when damaged)."""
+        return parameter_history(self.get(PARAMETERS_KEY))
 
     def set(self, key: str, value: object) -> None:
         with self.transaction() as conn:

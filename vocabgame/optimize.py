@@ -1,0 +1,353 @@
+"""`vocabgame optimize`: FSRS's 21 parameters fitted to the player's own answers.
+
+The fit is the Rust FSRS that Anki runs (`fsrs_rs_python`). The answers that moved a
+schedule (`scheduled = 1`) form, per face, a sequence of (rating, days since the face's
+previous answer); every answer a day or more after the previous one is a training item: the
+history before it, and whether it was recalled (any rating but Again).
+
+Whether the fit is kept is decided on a time-series split of those items, the method of
+srs-benchmark and of the library's `evaluate_with_time_series_splits`: the items, in the order
+they were answered, are cut into six segments; for each of the last five, parameters are fitted
+on all the segments before it and both they and the defaults predict it. The fitted
+parameters are kept only when their log loss over those held-out answers is lower.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from vocabgame.srs import (
+    DEFAULT_PARAMETERS,
+    PARAMETERS_KEY,
+    ParameterHistory,
+    check_parameters,
+    elapsed_days,
+)
+from vocabgame.store import Store
+
+# Below this many items (answers a day or more after the face's previous one) nothing is
+# fitted: Anki's optimizer code asks its caller to check for "less than 400 items", and the
+# library itself only fits the four initial stabilities below 64 items and nothing below 8.
+MIN_ITEMS = 400
+# The game offers a fit once this many scheduled answers came since the last one (or since
+# the start) and the history holds MIN_ITEMS items: the simulated learner of the tests
+# (tests/learner.py, a dozen new faces a day) had 376 items in 1,000 answers, 623 in 1,500,
+# where the fit first beat the defaults; each new face's same-day steps are answers, not items.
+OFFER_AFTER = 1000
+SPLITS = 5  # as the library's evaluate_with_time_series_splits
+
+# One scheduled answer: when it was given and its FSRS rating (1 Again .. 4 Easy).
+Answer = tuple[datetime, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Scores:
+    """How well a set of parameters predicted the held-out answers."""
+
+    log_loss: float
+    rmse_bins: float
+    auc: float | None  # None when the held-out answers were all right or all wrong
+
+    def as_json(self) -> dict[str, float | None]:
+        return {"log_loss": self.log_loss, "rmse_bins": self.rmse_bins, "auc": self.auc}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What `optimize` found and decided."""
+
+    reviews: int  # scheduled answers read
+    items: int  # of them, answers a day or more after the face's previous one
+    kept: str  # "fitted" or "defaults"
+    reason: str
+    defaults: Scores | None  # None when there was nothing to evaluate
+    fitted: Scores | None  # None when nothing was fitted
+    parameters: tuple[float, ...]  # the parameters this outcome puts in force
+
+    def as_json(self) -> dict[str, Any]:
+        """The command contract of `vocabgame optimize --json`."""
+        return {
+            "reviews": self.reviews,
+            "kept": self.kept,
+            "reason": self.reason,
+            "defaults": None if self.defaults is None else self.defaults.as_json(),
+            "fitted": None if self.fitted is None else self.fitted.as_json(),
+            "parameters": list(self.parameters),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class _Item:
+    """A training item: answer `at` of face `face`, the `index`-th of its answers."""
+
+    at: datetime
+    face: int
+    index: int
+
+
+def _reviews(history: Sequence[Answer]) -> list[tuple[int, int]]:
+    """(rating, days since the previous answer) per answer; the first counts 0 days."""
+    out: list[tuple[int, int]] = []
+    for n, (at, rating) in enumerate(history):
+        out.append((rating, 0 if n == 0 else elapsed_days(history[n - 1][0], at)))
+    return out
+
+
+def _items(
+    faces: Sequence[list[tuple[int, int]]], times: Sequence[Sequence[Answer]]
+) -> list[_Item]:
+    """Every answer a day or more after its face's previous one, in the order given."""
+    items = [
+        _Item(times[f][n][0], f, n)
+        for f, reviews in enumerate(faces)
+        for n in range(1, len(reviews))
+        if reviews[n][1] > 0
+    ]
+    items.sort(key=lambda item: (item.at, item.face, item.index))
+    return items
+
+
+def _segments(count: int) -> list[tuple[int, int]]:
+    """The held-out (start, end) of each split, as `TimeSeriesSplit::split` cuts them."""
+    size = count // (SPLITS + 1)
+    if size == 0:
+        return []
+    return [((i + 1) * size, count if i == SPLITS - 1 else (i + 2) * size) for i in range(SPLITS)]
+
+
+def _predict(
+    parameters: Sequence[float],
+    faces: Sequence[list[tuple[int, int]]],
+    items: Sequence[_Item],
+) -> list[float]:
+    """Each item's predicted recall under `parameters`: FSRS's forgetting curve at its days
+    elapsed, from the memory state its face's answers before it left."""
+    from fsrs_rs_python import FSRS, FSRSItem, FSRSReview
+
+    model = FSRS(list(parameters))
+    wanted = sorted({item.face for item in items})
+    states = model.historical_memory_state_batch(
+        [FSRSItem([FSRSReview(r, t) for r, t in faces[f]]) for f in wanted]
+    )
+    by_face = dict(zip(wanted, states, strict=True))
+    decay = -parameters[20]
+    factor = 0.9 ** (1 / decay) - 1
+    out = []
+    for item in items:
+        stability = by_face[item.face][item.index - 1].stability
+        days = faces[item.face][item.index][1]
+        out.append((1 + factor * days / stability) ** decay)
+    return out
+
+
+def _bin(faces: Sequence[list[tuple[int, int]]], item: _Item) -> tuple[int, int, int]:
+    """The (days, length, lapses) bin of RMSE(bins), as the library's `r_matrix_index`."""
+    reviews = faces[item.face][: item.index + 1]
+    days = reviews[-1][1]
+    days_bin = round(2.48 * 3.62 ** math.floor(math.log(days, 3.62)) * 100)
+    length = sum(1 for _, t in reviews if t > 0) + 1
+    length_bin = round(1.99 * 1.89 ** math.floor(math.log(length, 1.89)))
+    lapses = sum(1 for r, t in reviews[:-1] if r == 1 and t > 0)
+    if lapses == 0:
+        return days_bin, length_bin, 0
+    return days_bin, length_bin, round(1.65 * 1.73 ** math.floor(math.log(lapses, 1.73)))
+
+
+def scores(predictions: Sequence[float], labels: Sequence[int], bins: Sequence[object]) -> Scores:
+    """Log loss, RMSE(bins) and AUC of predicted recall against what happened (1 recalled)."""
+    eps = 1e-7
+    loss = -sum(
+        math.log(min(max(p, eps), 1 - eps)) if y else math.log(min(max(1 - p, eps), 1 - eps))
+        for p, y in zip(predictions, labels, strict=True)
+    ) / len(labels)
+    groups: dict[object, list[float]] = {}
+    for p, y, b in zip(predictions, labels, bins, strict=True):
+        group = groups.setdefault(b, [0.0, 0.0, 0.0])
+        group[0] += p
+        group[1] += y
+        group[2] += 1
+    rmse = math.sqrt(sum((p / n - y / n) ** 2 * n for p, y, n in groups.values()) / len(labels))
+    return Scores(loss, rmse, _auc(predictions, labels))
+
+
+def _auc(predictions: Sequence[float], labels: Sequence[int]) -> float | None:
+    """The chance that a recalled answer was predicted likelier than a forgotten one (ties
+    count half): Mann-Whitney's U over the two counts."""
+    positives = sum(labels)
+    negatives = len(labels) - positives
+    if positives == 0 or negatives == 0:
+        return None
+    order = sorted(range(len(labels)), key=lambda i: predictions[i])
+    rank_sum = 0.0
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and predictions[order[j + 1]] == predictions[order[i]]:
+            j += 1
+        mean_rank = (i + j) / 2 + 1
+        rank_sum += mean_rank * sum(labels[order[k]] for k in range(i, j + 1))
+        i = j + 1
+    return (rank_sum - positives * (positives + 1) / 2) / (positives * negatives)
+
+
+def _fit(faces: Sequence[list[tuple[int, int]]], items: Sequence[_Item]) -> tuple[float, ...]:
+    """Parameters fitted on `items` (in time order), with the library's training defaults."""
+    from fsrs_rs_python import FSRS, FSRSItem, FSRSReview
+
+    training = [
+        FSRSItem([FSRSReview(r, t) for r, t in faces[item.face][: item.index + 1]])
+        for item in items
+    ]
+    return tuple(FSRS(list(DEFAULT_PARAMETERS)).compute_parameters(training))
+
+
+def fit(histories: Iterable[Sequence[Answer]]) -> Outcome:
+    """Fit FSRS to these histories (one per face, each in time order) and decide, on the
+    time-series split, whether the fitted parameters or the defaults predict better."""
+    times = [list(h) for h in histories if h]
+    faces = [_reviews(h) for h in times]
+    reviews = sum(len(h) for h in times)
+    items = _items(faces, times)
+    segments = _segments(len(items))
+    held_out = [item for start, end in segments for item in items[start:end]]
+    labels = [int(faces[i.face][i.index][0] > 1) for i in held_out]
+    bins = [_bin(faces, i) for i in held_out]
+    defaults = (
+        scores(_predict(DEFAULT_PARAMETERS, faces, held_out), labels, bins) if held_out else None
+    )
+    if len(items) < MIN_ITEMS:
+        return Outcome(
+            reviews,
+            len(items),
+            "defaults",
+            f"Only {len(items)} of your {reviews} answers came a day or more after the previous "
+            f"answer to the same question; fitting needs at least {MIN_ITEMS} of them to be "
+            "trusted, so the defaults schedule your reviews.",
+            defaults,
+            None,
+            DEFAULT_PARAMETERS,
+        )
+    predictions: list[float] = []
+    for start, end in segments:
+        split_parameters = _fit(faces, items[:start])
+        predictions += _predict(split_parameters, faces, items[start:end])
+    fitted = scores(predictions, labels, bins)
+    assert defaults is not None  # MIN_ITEMS items make every segment
+    gain = defaults.log_loss - fitted.log_loss
+    if gain <= 0:
+        return Outcome(
+            reviews,
+            len(items),
+            "defaults",
+            f"Fitted on {len(items)} answers, the parameters predicted your later answers no "
+            f"better than the defaults (log loss {fitted.log_loss:.4f} against "
+            f"{defaults.log_loss:.4f}), so the defaults schedule your reviews.",
+            defaults,
+            fitted,
+            DEFAULT_PARAMETERS,
+        )
+    try:
+        parameters = check_parameters(_fit(faces, items))
+    except ValueError as exc:  # fsrs and the Rust optimizer disagree on a bound
+        return Outcome(
+            reviews,
+            len(items),
+            "defaults",
+            f"The fitted parameters cannot schedule ({exc}), so the defaults schedule your "
+            "reviews.",
+            defaults,
+            fitted,
+            DEFAULT_PARAMETERS,
+        )
+    return Outcome(
+        reviews,
+        len(items),
+        "fitted",
+        f"Fitted on {len(items)} answers, the parameters predicted your later answers better "
+        f"than the defaults (log loss {fitted.log_loss:.4f} against {defaults.log_loss:.4f}), "
+        "so they now schedule your reviews.",
+        defaults,
+        fitted,
+        parameters,
+    )
+
+
+# -- the store ------------------------------------------------------------------------------
+
+
+def stored(store: Store) -> tuple[dict[str, Any], ParameterHistory, str | None]:
+    """The stored value of `PARAMETERS_KEY` (a dict, empty when none), its parameter
+    history, and one sentence when it was damaged."""
+    value = store.preferences.get(PARAMETERS_KEY)
+    history, problem = store.preferences.parameters()
+    return (value if isinstance(value, dict) and problem is None else {}), history, problem
+
+
+def optimize(store: Store, now: datetime) -> Outcome:
+    """Fit to the store's scheduled answers (see `fit`) and put the parameters it keeps (the
+    fitted ones or the defaults) in force from `now`; the fit's time is stored, for `offer`."""
+    histories, last_id = store.answers.scheduled_histories()
+    outcome = fit(histories)
+    value, history, _ = stored(store)
+    in_force = history[-1][1] if history else DEFAULT_PARAMETERS
+    entries = list(value.get("history", []))
+    if outcome.parameters != in_force:
+        entries.append({"since": now.isoformat(), "parameters": list(outcome.parameters)})
+    store.preferences.set(
+        PARAMETERS_KEY,
+        {"history": entries, "fitted_at": now.isoformat(), "last_answer": last_id},
+    )
+    return outcome
+
+
+def reset(store: Store, now: datetime) -> tuple[float, ...]:
+    """Put the default parameters back in force from `now`; they are returned."""
+    value, history, _ = stored(store)
+    entries = list(value.get("history", []))
+    if history and history[-1][1] != DEFAULT_PARAMETERS:
+        entries.append({"since": now.isoformat(), "parameters": list(DEFAULT_PARAMETERS)})
+    store.preferences.set(PARAMETERS_KEY, {**value, "history": entries})
+    return DEFAULT_PARAMETERS
+
+
+def offer(store: Store) -> str | None:
+    """One sentence offering `vocabgame optimize` once `OFFER_AFTER` scheduled answers came
+    since the last fit (or since the first answer) and the history has enough to fit (see
+    `MIN_ITEMS`); None otherwise. Below that count it reads only the new answers' ids."""
+    value, _, _ = stored(store)
+    last = value.get("last_answer", 0)
+    count = store.answers.scheduled_since(last if isinstance(last, int) else 0)
+    if count < OFFER_AFTER:
+        return None
+    histories, _ = store.answers.scheduled_histories()
+    faces = [_reviews(h) for h in histories]
+    if len(_items(faces, histories)) < MIN_ITEMS:
+        return None
+    return (
+        f"{count} answers since the scheduler was last fitted to you: `vocabgame optimize` "
+        "fits it to your own memory (it keeps the fit only if it predicts you better)."
+    )
+
+
+def history_of(store: Store) -> ParameterHistory:
+    """The parameters in force over time, for an `Srs` (the defaults when none are stored
+    or the stored value is damaged)."""
+    return stored(store)[1]
+
+
+__all__ = [
+    "MIN_ITEMS",
+    "OFFER_AFTER",
+    "Outcome",
+    "Scores",
+    "fit",
+    "history_of",
+    "offer",
+    "optimize",
+    "reset",
+    "scores",
+]
