@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 
 from vocabgame.lab import Assumptions, GpuSpec, LabError, ModelSpec, Setup, estimate, sweep
-from vocabgame.lab.model import COMPUTE_BOUND, MEMORY_BOUND, next_batch, weights_read_b
+from vocabgame.lab.model import (
+    COMPUTE_BOUND,
+    MEMORY_BOUND,
+    largest_batch,
+    next_batch,
+    weights_read_b,
+)
 
 # A made-up GPU and model with round numbers, so every figure is easy to work by hand.
 GPU = GpuSpec("toy-gpu", "Toy GPU", memory_gb=100, bandwidth_gbs=1000, tflops={"bf16": 100})
@@ -90,7 +96,7 @@ def test_decode_step_by_hand_at_batch_1_is_memory_bound() -> None:
     # End to end: TTFT + 100 more tokens at one TPOT each
     assert e.value("e2e") == pytest.approx(e.value("ttft") / 1000 + 100 * e.value("tpot") / 1000)
     assert e.value("user_speed") == pytest.approx(1000 / e.value("tpot"))
-    assert e.value("throughput") == pytest.approx(e.value("user_speed"))
+    assert e.value("decode_throughput") == pytest.approx(e.value("user_speed"))
 
 
 def test_cost_per_million_tokens_by_hand() -> None:
@@ -115,13 +121,15 @@ def test_regime_switches_at_the_ridge_point() -> None:
 def test_doubling_the_batch_in_the_memory_bound_regime_barely_moves_tpot() -> None:
     small, large = (estimate(setup(batch=b, prompt=100, output=10)) for b in (8, 16))
     assert large.value("tpot") / small.value("tpot") < 1.05
-    assert large.value("throughput") / small.value("throughput") > 1.9
+    assert large.value("decode_throughput") / small.value("decode_throughput") > 1.9
 
 
 def test_past_the_knee_tpot_grows_with_the_batch_and_throughput_flattens() -> None:
     small, large = (estimate(setup(batch=b, prompt=1, output=1)) for b in (400, 800))
     assert large.value("tpot") / small.value("tpot") == pytest.approx(2, rel=0.02)
-    assert large.value("throughput") / small.value("throughput") == pytest.approx(1, rel=0.02)
+    assert large.value("decode_throughput") / small.value("decode_throughput") == pytest.approx(
+        1, rel=0.02
+    )
 
 
 def test_a_batch_that_does_not_fit_is_refused_with_the_reason() -> None:
@@ -176,6 +184,28 @@ def test_every_figure_carries_its_formula_and_inputs() -> None:
 def test_tpot_with_prefills_mixed_in_adds_each_steps_share_of_prefill() -> None:
     e = estimate(setup(batch=10))
     assert e.value("tpot_loaded") == pytest.approx(e.value("tpot") + 10 / 101 * e.value("prefill"))
+
+
+def test_the_headline_throughput_has_each_requests_prefill_mixed_in() -> None:
+    e = estimate(setup(batch=10))
+    # Prefill 200.2 ms (compute-bound, as above); decode step at batch 10: memory-bound,
+    # (20e9 + 10 x 8,000 x 1,050.5) / 1,000 GB/s = 20.084 ms.
+    assert e.value("tpot") == pytest.approx(20.08404)
+    # Each step carries 10 / 101 of a prefill: 20.084 + 19.822 = 39.906 ms a step
+    assert e.value("tpot_loaded") == pytest.approx(20.08404 + 10 / 101 * 200.2)
+    # 10 tokens a step: 250.6 tokens/s under load, against 497.9 from decode steps alone
+    assert e.value("throughput") == pytest.approx(10 / 0.0399059, rel=1e-5)
+    assert e.value("decode_throughput") == pytest.approx(10 / 0.02008404)
+    # The cost follows the loaded throughput: $0.001 a second / 250.6 tokens/s
+    assert e.value("cost") == pytest.approx(0.001 / (10 / 0.0399059) * 1e6, rel=1e-5)
+
+
+def test_largest_batch_is_the_one_that_fills_the_room_for_kv() -> None:
+    assert largest_batch(setup(batch=500)) == 9082  # 80 GB / 8.808 MB, as above
+    assert estimate(setup(batch=largest_batch(setup()))).value("kv_batch") <= 80
+    tiny = Assumptions(usable_memory=0.2000001)  # 20 GB: the weights fill it
+    with pytest.raises(LabError, match="largest batch that fits is 0"):
+        largest_batch(setup(assumptions=tiny))
 
 
 def test_sweep_marks_batches_that_do_not_fit() -> None:

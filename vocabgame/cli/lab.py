@@ -21,7 +21,12 @@ def lab_options(p: argparse.ArgumentParser, settings: Settings) -> None:
     p.add_argument("--gpu", metavar="G", help="GPU id, e.g. H100-SXM (default H100-SXM)")
     p.add_argument("--model", metavar="M", help="model id, e.g. llama-3.1-8b (the default)")
     p.add_argument("--tp", type=positive_int, metavar="N", help="tensor-parallel GPUs (1)")
-    p.add_argument("--batch", type=positive_int, metavar="B", help="sequences decoding at once (1)")
+    p.add_argument(
+        "--batch",
+        type=batch_option,
+        metavar="B",
+        help="sequences decoding at once (1), or max: the largest batch that fits",
+    )
     p.add_argument("--prompt", type=positive_int, metavar="P", help="prompt tokens (1000)")
     p.add_argument("--output", type=positive_int, metavar="O", help="output tokens (200)")
     p.add_argument("--weights", choices=("bf16", "fp8", "int8", "int4"), help="weight precision")
@@ -40,6 +45,14 @@ def lab_options(p: argparse.ArgumentParser, settings: Settings) -> None:
     )
     p.add_argument("--usd-per-gpu-hour", type=float, metavar="USD", help="GPU price (2.00)")
     json_option(p)
+
+
+MAX = "max"
+
+
+def batch_option(text: str) -> int | str:
+    """A batch size greater than zero, or `max` for the largest that fits."""
+    return MAX if text.strip().lower() == MAX else positive_int(text)
 
 
 def run_lab(args: argparse.Namespace, where: Where) -> int:
@@ -64,6 +77,7 @@ LAB = Command(
 def cmd_lab(args: argparse.Namespace, folders: list[Path]) -> int:
     """Print the estimate of the setup the options describe (or it as JSON); the exit code."""
     from vocabgame.lab import Assumptions, LabError, Setup, estimate, load_catalogue
+    from vocabgame.lab.model import largest_batch
     from vocabgame.lab.report import render
 
     catalogue = load_catalogue(folders)
@@ -88,6 +102,8 @@ def cmd_lab(args: argparse.Namespace, folders: list[Path]) -> int:
         **{k: v for k, v in given.items() if v is not None},
     )
     try:
+        if args.batch == MAX:
+            setup = setup.with_batch(largest_batch(setup.with_batch(1)))
         result = estimate(setup)
     except LabError as exc:
         err(str(exc))

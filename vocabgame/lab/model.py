@@ -194,6 +194,16 @@ class Estimate:
     def as_dict(self) -> dict[str, object]:
         s = self.setup
         return {
+            # The headline figures first, by name, for tools that read one number.
+            "batch": s.batch,
+            "throughput_tokens_per_s": self.value("throughput"),
+            "decode_throughput_tokens_per_s": self.value("decode_throughput"),
+            "ttft_ms": self.value("ttft"),
+            "tpot_ms": self.value("tpot_loaded"),
+            "tpot_decode_ms": self.value("tpot"),
+            "e2e_s": self.value("e2e"),
+            "max_batch": int(self.value("max_batch")),
+            "usd_per_million_output_tokens": self.value("cost"),
             "setup": {
                 "gpu": s.gpu.id,
                 "model": s.model.id,
@@ -268,7 +278,8 @@ CARDS: Mapping[str, CardRef] = MappingProxyType(
         "tpot_loaded": _card("batching-scheduling", "chunked-prefill"),
         "e2e": _card("latency-throughput", "e2el"),
         "user_speed": _card("latency-throughput", "per-user-output-speed"),
-        "throughput": _card("latency-throughput", "output-token-throughput"),
+        "throughput": _card("batching-scheduling", "continuous-batching"),
+        "decode_throughput": _card("latency-throughput", "output-token-throughput"),
         "cost": _card("latency-throughput", "cost-per-token"),
     }
 )
@@ -565,7 +576,7 @@ def estimate(setup: Setup) -> Estimate:
     )
     # Under steady load each sequence's prefill runs once in its reply's `output` steps, and
     # the batch holds `batch` sequences: batch / output prefills share every step.
-    put(
+    tpot_loaded = put(
         "tpot_loaded",
         "TPOT with prefills mixed in",
         tpot + s.batch / s.output * prefill_s * 1000,
@@ -595,12 +606,23 @@ def estimate(setup: Setup) -> Estimate:
         "1 / TPOT",
         ("TPOT", _n(tpot, "ms")),
     )
+    # The headline: a loaded server's steps each carry their share of new requests' prefills.
     total = put(
         "throughput",
-        "Output throughput, all users",
+        "Output throughput under load",
+        s.batch / (tpot_loaded / 1000),
+        "tokens/s",
+        "batch / TPOT with prefills mixed in (continuous batching: each sequence's prefill "
+        "runs once in its reply's output steps)",
+        ("batch", str(s.batch)),
+        ("TPOT with prefills mixed in", _n(tpot_loaded, "ms")),
+    )
+    put(
+        "decode_throughput",
+        "Decode-only throughput (no prefills)",
         s.batch / step_s,
         "tokens/s",
-        "batch / TPOT (decode only)",
+        "batch / TPOT (decode steps alone: an upper bound no loaded server reaches)",
         ("batch", str(s.batch)),
         ("TPOT", _n(tpot, "ms")),
     )
@@ -615,6 +637,12 @@ def estimate(setup: Setup) -> Estimate:
         ("output throughput", _n(total, "tokens/s")),
     )
     return Estimate(setup, MappingProxyType(f), decode_regime, prefill_regime, math_prec)
+
+
+def largest_batch(setup: Setup) -> int:
+    """The largest batch whose KV cache fits beside the weights at this setup's prompt and
+    output lengths. Raises LabError, saying why, when not even one sequence fits."""
+    return int(estimate(setup.with_batch(1)).value("max_batch"))
 
 
 def sweep(setup: Setup, batches: Iterable[int]) -> list[tuple[int, Estimate | None]]:

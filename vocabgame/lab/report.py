@@ -20,7 +20,7 @@ SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Roofline", ("ops_byte", "ridge", "prefill_intensity", "decode_intensity", "knee")),
     ("Prefill", ("prefill", "ttft")),
     ("Decode", ("decode_memory", "decode_compute", "tpot", "tpot_loaded", "e2e")),
-    ("Throughput and cost", ("user_speed", "throughput", "cost")),
+    ("Throughput and cost", ("throughput", "decode_throughput", "user_speed", "cost")),
 )
 
 HONESTY = (

@@ -73,7 +73,8 @@ SHORT = {
     "tpot_loaded": "TPOT with prefills",
     "e2e": "End-to-end latency",
     "user_speed": "Speed per user",
-    "throughput": "Throughput, all",
+    "throughput": "Throughput, loaded",
+    "decode_throughput": "Decode-only tok/s",
     "cost": "$ per 1M output",
 }
 LEGEND = Text.assemble(
