@@ -50,6 +50,9 @@ def test_builtin_figures_match_their_datasheets_and_configs() -> None:
         32, 4096, 32, 8, 128,
     )  # fmt: skip
     assert c.models["mixtral-8x7b"].active_b == 12.9
+    # Links as the datasheets print them (both directions); a ring uses one direction's half.
+    assert (h100.nvlink_gbs, h100.pcie_gbs, h100.link()) == (900, 128, ("NVLink", 450))
+    assert c.gpus["L40S"].link() == ("PCIe", 32)  # no NVLink on an L40S
 
 
 def test_ids_are_found_whatever_their_case() -> None:
@@ -88,6 +91,7 @@ def test_a_players_lab_file_in_a_decks_folder_adds_a_gpu_and_is_not_read_as_a_de
         ),
         ("tflops: {bf16: 165}", "tflops: {fp8: 165}", "9:13", "missing required key 'bf16'"),
         ("lab: 1", "lab: 2", "1:6", "unsupported lab format"),
+        ("memory_gb: 24", "memory_gb: 24\n    nvlink_gbs: 0", "8:17", "must be a positive number"),
         ("id: My-GPU", "id: my gpu", "5:9", "may hold only letters, digits"),
     ],
 )

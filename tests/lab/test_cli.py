@@ -44,7 +44,7 @@ def test_json_carries_each_figures_formula_inputs_card_and_the_assumptions(
     tpot = out["figures"]["tpot"]
     assert tpot["unit"] == "ms"
     assert "max(memory term, compute term)" in tpot["formula"]
-    assert set(tpot["inputs"]) == {"memory term", "compute term"}
+    assert set(tpot["inputs"]) == {"memory term", "compute term", "all-reduces"}
     assert tpot["card"] == "latency-throughput/tpot"
     assert out["assumptions"]["bandwidth_efficiency"] == 0.8
     assert "queueing" in out["assumptions"]["left_out"]
@@ -146,5 +146,11 @@ def test_the_assumptions_can_be_changed_and_are_checked(capsys: pytest.CaptureFi
     assert slower["assumptions"]["bandwidth_efficiency"] == 0.4
     cheap = lab_json(capsys, "--usd-per-gpu-hour", "1")["figures"]["cost"]["value"]
     assert cheap == pytest.approx(lab_json(capsys)["figures"]["cost"]["value"] / 2)
+    two = ("--tp", "2", "--allreduce-latency-us", "0")
+    free = lab_json(capsys, *two, "--link-efficiency", "1")["figures"]["allreduce_decode"]
+    half = lab_json(capsys, *two, "--link-efficiency", "0.5")["figures"]["allreduce_decode"]
+    assert half["value"] == pytest.approx(2 * free["value"])  # wire time only, halved rate
+    assert main(["lab", "--allreduce-latency-us", "-1"]) == 1
+    assert "all-reduce latency cannot be negative" in capsys.readouterr().err
     assert main(["lab", "--compute-efficiency", "1.5"]) == 1
     assert "compute efficiency must be above 0 and at most 1, not 1.5" in capsys.readouterr().err

@@ -14,7 +14,8 @@ from vocabgame.lab.model import (
 )
 
 # A made-up GPU and model with round numbers, so every figure is easy to work by hand.
-GPU = GpuSpec("toy-gpu", "Toy GPU", memory_gb=100, bandwidth_gbs=1000, tflops={"bf16": 100})
+# NVLink 400 GB/s both ways: 200 GB/s each way for the all-reduces.
+GPU = GpuSpec("toy-gpu", "Toy GPU", 100, 1000, {"bf16": 100}, nvlink_gbs=400, pcie_gbs=64)
 FP8_GPU = GpuSpec("toy-fp8", "Toy FP8", 100, 1000, {"bf16": 100, "fp8": 200})
 DENSE = ModelSpec(
     "toy", "Toy 10B", params_b=10, layers=10, hidden=1000, heads=10, kv_heads=2, head_dim=100
@@ -25,7 +26,12 @@ MOE = ModelSpec(
 )  # fmt: skip
 # Efficiencies of 1 and all memory usable keep the hand arithmetic short.
 IDEAL = Assumptions(
-    bandwidth_efficiency=1, compute_efficiency=1, usable_memory=1, usd_per_gpu_hour=3.6
+    bandwidth_efficiency=1,
+    compute_efficiency=1,
+    usable_memory=1,
+    usd_per_gpu_hour=3.6,
+    link_efficiency=1,
+    allreduce_latency_us=10,
 )
 
 
@@ -97,6 +103,34 @@ def test_decode_step_by_hand_at_batch_1_is_memory_bound() -> None:
     assert e.value("e2e") == pytest.approx(e.value("ttft") / 1000 + 100 * e.value("tpot") / 1000)
     assert e.value("user_speed") == pytest.approx(1000 / e.value("tpot"))
     assert e.value("decode_throughput") == pytest.approx(e.value("user_speed"))
+
+
+def test_tensor_parallel_all_reduces_by_hand() -> None:
+    e = estimate(setup(batch=4, tp=2))
+    # A decode step: 2 x 10 layers = 20 all-reduces of 4 tokens x 1,000 x 2 bytes = 8,000
+    # bytes; a ring of 2 moves 2(2-1)/2 = 1 x that each way at 200 GB/s: 40 ns, plus 10 us.
+    assert e.value("allreduce_decode") == pytest.approx(20 * (40e-9 + 10e-6) * 1000)
+    # TPOT: the memory term, now on 2 GPUs, plus the all-reduces (they do not overlap)
+    assert e.value("tpot") == pytest.approx(e.value("decode_memory") + 0.2008)
+    # Prefill: 1,000 tokens x 1,000 x 2 = 2 MB a call: 10 us on the wire + 10 us latency
+    assert e.value("allreduce_prefill") == pytest.approx(20 * (10e-6 + 10e-6) * 1000)
+    assert e.value("prefill") == pytest.approx((2e13 + 2e10) / 200e12 * 1000 + 0.4)
+    # A ring of 5 moves 2 x 4/5 = 1.6 x the message: 16 us for the prefill's 2 MB
+    five = estimate(setup(tp=5))
+    assert five.value("allreduce_prefill") == pytest.approx(20 * (16e-6 + 10e-6) * 1000)
+    one = estimate(setup(batch=4))
+    assert one.value("allreduce_decode") == one.value("allreduce_prefill") == 0
+
+
+def test_without_nvlink_the_all_reduces_cross_pcie_and_without_either_tp_is_refused() -> None:
+    pcie = GpuSpec("pcie", "PCIe GPU", 100, 1000, {"bf16": 100}, pcie_gbs=64)
+    e = estimate(setup(gpu=pcie, tp=2))
+    # 2 MB a call at 32 GB/s each way: 62.5 us + 10 us, 20 calls
+    assert e.value("allreduce_prefill") == pytest.approx(20 * (62.5e-6 + 10e-6) * 1000)
+    bare = GpuSpec("bare", "Bare GPU", 100, 1000, {"bf16": 100})
+    assert estimate(setup(gpu=bare)).value("allreduce_decode") == 0
+    with pytest.raises(LabError, match="no NVLink or PCIe bandwidth"):
+        estimate(setup(gpu=bare, tp=2))
 
 
 def test_cost_per_million_tokens_by_hand() -> None:

@@ -13,7 +13,13 @@ from vocabgame.cli.play import run_app
 from vocabgame.printable import printable
 from vocabgame.settings import Settings
 
-LAB_ASSUMED = ("bandwidth_efficiency", "compute_efficiency", "usd_per_gpu_hour")
+LAB_ASSUMED = (
+    "bandwidth_efficiency",
+    "compute_efficiency",
+    "link_efficiency",
+    "allreduce_latency_us",
+    "usd_per_gpu_hour",
+)
 LAB_SETUP = ("gpu", "model", "tp", "batch", "prompt", "output", "weights", "kv", *LAB_ASSUMED)
 
 
@@ -42,6 +48,18 @@ def lab_options(p: argparse.ArgumentParser, settings: Settings) -> None:
         type=float,
         metavar="R",
         help="achieved share of peak dense math (assumed 0.6)",
+    )
+    p.add_argument(
+        "--link-efficiency",
+        type=float,
+        metavar="R",
+        help="achieved share of the GPU-to-GPU link's bandwidth (assumed 0.8)",
+    )
+    p.add_argument(
+        "--allreduce-latency-us",
+        type=float,
+        metavar="US",
+        help="fixed cost of one tensor-parallel all-reduce, microseconds (assumed 9)",
     )
     p.add_argument("--usd-per-gpu-hour", type=float, metavar="USD", help="GPU price (2.00)")
     json_option(p)

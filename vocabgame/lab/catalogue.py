@@ -16,6 +16,8 @@ A file looks like:
         memory_gb: 80
         bandwidth_gbs: 3350
         tflops: {bf16: 989, fp8: 1979, int8: 1979}   # dense, not "with sparsity"
+        nvlink_gbs: 900        # both directions, as printed; optional, for TP above 1
+        pcie_gbs: 128
         sources: [nvidia-h100]
     models:
       - id: llama-3.1-8b
@@ -49,6 +51,7 @@ FORMAT = 1
 SPEC_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 MATH = ("bf16", "fp8", "int8")
 GPU_KEYS = ("id", "name", "memory_gb", "bandwidth_gbs", "tflops")
+LINK_KEYS = ("nvlink_gbs", "pcie_gbs")  # optional: needed only for TP above 1
 MODEL_KEYS = ("id", "name", "params_b", "layers", "hidden", "heads", "kv_heads", "head_dim")
 MOE_KEYS = ("experts", "active_experts", "active_params_b")
 
@@ -151,7 +154,7 @@ class _Reader:
                 self.sources[key] = Source(key, title, url)
 
     def gpu(self, node: Node) -> GpuSpec | None:
-        fields = self.c.mapping(node, "a GPU", GPU_KEYS, ("sources",))
+        fields = self.c.mapping(node, "a GPU", GPU_KEYS, (*LINK_KEYS, "sources"))
         if fields is None:
             return None
         before = len(self.c.problems)
@@ -160,6 +163,7 @@ class _Reader:
         name = self.c.text(fields["name"], f"{what} name") if "name" in fields else None
         memory = self.positive(fields, "memory_gb", what)
         bandwidth = self.positive(fields, "bandwidth_gbs", what)
+        nvlink, pcie = (self.positive(fields, key, what) for key in LINK_KEYS)
         tflops: dict[str, float] = {}
         if "tflops" in fields:
             rates = self.c.mapping(fields["tflops"], f"{what} tflops", ("bf16",), MATH[1:])
@@ -176,6 +180,8 @@ class _Reader:
             memory,
             bandwidth,
             MappingProxyType(tflops),
+            nvlink,
+            pcie,
             sources,
             self.c.path,
             node.line,

@@ -139,8 +139,8 @@ WHY = {
     "fp8": lambda b, a: _why_fp8(b, a),
     "tp": lambda b, a: (
         "Twice the GPUs each hold half the weights and half the KV heads, so each reads half as "
-        "much per step: TPOT falls and throughput rises (the lab leaves out the all-reduces that "
-        "eat into this on real GPUs), while each token now costs GPU-hours on twice the GPUs."
+        "much per step: TPOT falls and throughput rises, less than twofold because every layer's "
+        "two all-reduces now cross more GPUs, while each token costs GPU-hours on twice the GPUs."
     ),
     "prompt": lambda b, a: (
         "Prefill is compute-bound: its matmul FLOPs double with the prompt and attention's grow "

@@ -58,6 +58,9 @@ class GpuSpec:
     memory_gb: float
     bandwidth_gbs: float
     tflops: Mapping[str, float]  # dense tensor-core rate by math precision: bf16, fp8, int8
+    # GPU-to-GPU links as the datasheets print them: both directions added up, GB/s.
+    nvlink_gbs: float = 0.0  # NVLink (or AMD's Infinity Fabric) per GPU; 0 for none
+    pcie_gbs: float = 0.0  # the GPU's PCIe link
     sources: tuple[str, ...] = ()
     path: str = ""
     line: int = 0
@@ -69,6 +72,16 @@ class GpuSpec:
         if want in self.tflops:
             return want, self.tflops[want]
         return "bf16", self.tflops["bf16"]
+
+    def link(self) -> tuple[str, float]:
+        """The link tensor parallelism's all-reduces cross and its bandwidth one way, GB/s:
+        NVLink where this GPU has it, else PCIe; ("", 0) when the datasheet gives neither."""
+        # A ring sends and receives at once, so each hop runs at one direction's rate.
+        if self.nvlink_gbs:
+            return "NVLink", self.nvlink_gbs / 2
+        if self.pcie_gbs:
+            return "PCIe", self.pcie_gbs / 2
+        return "", 0.0
 
 
 @dataclass(frozen=True)
@@ -108,15 +121,28 @@ class Assumptions:
     bandwidth_efficiency: float = 0.8  # achieved share of peak memory bandwidth (like MBU)
     compute_efficiency: float = 0.6  # achieved share of peak dense tensor math (like MFU)
     usable_memory: float = 0.9  # share of GPU memory the server may use (vLLM's default 0.9)
+    # NCCL reaches about 370 of NVLink's 450 GB/s line rate (NVIDIA/nccl-tests issue 212).
+    link_efficiency: float = 0.8
+    # One small all-reduce on H100s, TP 2 to 8: about 9 us (sgl-project/sglang PR 2904).
+    allreduce_latency_us: float = 9.0
     usd_per_gpu_hour: float = 2.0  # a rental price; change it to yours
 
     def check(self) -> None:
-        for name in ("bandwidth_efficiency", "compute_efficiency", "usable_memory"):
+        for name in (
+            "bandwidth_efficiency",
+            "compute_efficiency",
+            "usable_memory",
+            "link_efficiency",
+        ):
             value = getattr(self, name)
             if not 0 < value <= 1:
                 raise LabError(
                     f"{name.replace('_', ' ')} must be above 0 and at most 1, not {value}"
                 )
+        if not self.allreduce_latency_us >= 0:
+            raise LabError(
+                f"the all-reduce latency cannot be negative ({self.allreduce_latency_us} us)"
+            )
         if self.usd_per_gpu_hour < 0:
             raise LabError(f"the price per GPU-hour cannot be negative ({self.usd_per_gpu_hour})")
 
@@ -219,6 +245,8 @@ class Estimate:
                 "compute_efficiency": s.assumptions.compute_efficiency,
                 "usable_memory": s.assumptions.usable_memory,
                 "usd_per_gpu_hour": s.assumptions.usd_per_gpu_hour,
+                "link_efficiency": s.assumptions.link_efficiency,
+                "allreduce_latency_us": s.assumptions.allreduce_latency_us,
                 "left_out": LEFT_OUT,
             },
             "regime": {"prefill": self.prefill_regime, "decode": self.decode_regime},
@@ -228,8 +256,8 @@ class Estimate:
 
 
 LEFT_OUT = (
-    "queueing, scheduling and kernel-launch overheads, GPU-to-GPU communication under tensor "
-    "parallelism, and activation memory"
+    "queueing, scheduling and kernel-launch overheads, overlap of communication with "
+    "compute, and activation memory"
 )
 
 
@@ -274,6 +302,8 @@ CARDS: Mapping[str, CardRef] = MappingProxyType(
         "ops_byte": _card("scaling-capacity", "ops-byte-ratio"),
         "ridge": _card("scaling-capacity", "roofline-model"),
         "knee": _card("estimates", "crossover-batch-size"),
+        "allreduce_prefill": _card("parallelism-runtime", "tp-allreduce-per-layer"),
+        "allreduce_decode": _card("parallelism-runtime", "tp-allreduce-per-layer"),
         "tpot": _card("latency-throughput", "tpot"),
         "tpot_loaded": _card("batching-scheduling", "chunked-prefill"),
         "e2e": _card("latency-throughput", "e2el"),
@@ -303,6 +333,11 @@ def check_setup(setup: Setup) -> None:
         value = getattr(setup, name)
         if value < 1:
             raise LabError(f"{name} must be at least 1, not {value}")
+    if setup.tp > 1 and not setup.gpu.link()[1]:
+        raise LabError(
+            f"{setup.gpu.name} has no NVLink or PCIe bandwidth in its entry, so its "
+            f"all-reduces at TP {setup.tp} cannot be timed; add nvlink_gbs or pcie_gbs"
+        )
     if setup.model.heads % setup.tp:
         raise LabError(
             f"tensor parallelism of {setup.tp} does not divide {setup.model.name}'s "
@@ -323,6 +358,26 @@ def weights_read_b(model: ModelSpec, batch: int) -> float:
     shared = model.params_b - e * per_expert
     touched = e * (1 - (1 - k / e) ** batch)
     return shared + touched * per_expert
+
+
+ALLREDUCES_PER_LAYER = 2  # Megatron-style TP: after attention's output and after the MLP
+ACTIVATION_BYTES = 2.0  # activations cross the link in BF16 whatever the weights' precision
+
+
+def allreduce_s(setup: Setup, tokens: int) -> float:
+    """Seconds one forward pass over `tokens` tokens spends in tensor parallelism's
+    all-reduces: two per layer, each a ring over the TP GPUs moving 2(n-1)/n of the
+    activations (tokens x hidden x 2 bytes) each way at the link's achieved one-way
+    bandwidth, plus a fixed latency per call. Zero at TP 1."""
+    n = setup.tp
+    if n == 1:
+        return 0.0
+    _, one_way_gbs = setup.gpu.link()
+    a = setup.assumptions
+    message = tokens * setup.model.hidden * ACTIVATION_BYTES
+    wire = 2 * (n - 1) / n * message / (one_way_gbs * GB * a.link_efficiency)
+    calls = ALLREDUCES_PER_LAYER * setup.model.layers
+    return calls * (wire + a.allreduce_latency_us * 1e-6)
 
 
 def estimate(setup: Setup) -> Estimate:
@@ -480,16 +535,46 @@ def estimate(setup: Setup) -> Estimate:
         ("weight bytes", _n(m.params_b * wbytes, "GB")),
     )
     prefill_regime = COMPUTE_BOUND if prefill_intensity >= ridge else MEMORY_BOUND
-    prefill_s = max(prefill_compute, prefill_memory)
+    link_name, one_way_gbs = g.link()
+    link_inputs = (
+        ("layers x all-reduces per layer", f"{m.layers} x {ALLREDUCES_PER_LAYER}"),
+        ("hidden size", str(m.hidden)),
+        ("TP", str(s.tp)),
+        (
+            f"{link_name or 'link'} one way x link efficiency",
+            f"{fmt(one_way_gbs)} GB/s x {fmt(a.link_efficiency)}",
+        ),
+        ("latency per all-reduce", f"{fmt(a.allreduce_latency_us)} us"),
+    )
+    ar_formula = (
+        "2 x layers x (2(TP-1)/TP x {tokens} x hidden x 2 bytes / (link one way x link "
+        "efficiency) + latency per call); none at TP 1"
+    )
+    ar_prefill = (
+        put(
+            "allreduce_prefill",
+            "Prefill all-reduces (TP)",
+            allreduce_s(s, s.prompt) * 1000,
+            "ms",
+            ar_formula.format(tokens="prompt"),
+            ("prompt", f"{s.prompt} tokens"),
+            *link_inputs,
+        )
+        / 1000
+    )
+    # The all-reduces sit between the matmuls that need their results: time adds, no overlap.
+    prefill_s = max(prefill_compute, prefill_memory) + ar_prefill
     put(
         "prefill",
         "Prefill time",
         prefill_s * 1000,
         "ms",
-        "max(prefill FLOPs / (TP x achieved FLOP/s), prefill bytes / (TP x achieved bytes/s))",
+        "max(prefill FLOPs / (TP x achieved FLOP/s), prefill bytes / (TP x achieved bytes/s)) "
+        "+ all-reduces",
         ("prefill FLOPs", fmt(prefill_flops)),
         ("compute term", _n(prefill_compute * 1000, "ms")),
         ("memory term", _n(prefill_memory * 1000, "ms")),
+        ("all-reduces", _n(ar_prefill * 1000, "ms")),
         ("TP", str(s.tp)),
         note=prefill_regime,
     )
@@ -563,15 +648,28 @@ def estimate(setup: Setup) -> Estimate:
         ("ridge point", _n(ridge, "FLOP/byte")),
         ("bytes per weight", fmt(wbytes)),
     )
-    step_s = max(mem_s, comp_s)
+    ar_step = (
+        put(
+            "allreduce_decode",
+            "Decode step all-reduces (TP)",
+            allreduce_s(s, s.batch) * 1000,
+            "ms",
+            ar_formula.format(tokens="batch"),
+            ("batch", f"{s.batch} tokens"),
+            *link_inputs,
+        )
+        / 1000
+    )
+    step_s = max(mem_s, comp_s) + ar_step
     tpot = put(
         "tpot",
         "TPOT",
         step_s * 1000,
         "ms",
-        "decode step time = max(memory term, compute term)",
+        "decode step time = max(memory term, compute term) + all-reduces",
         ("memory term", _n(mem_s * 1000, "ms")),
         ("compute term", _n(comp_s * 1000, "ms")),
+        ("all-reduces", _n(ar_step * 1000, "ms")),
         note=decode_regime,
     )
     # Under steady load each sequence's prefill runs once in its reply's `output` steps, and
