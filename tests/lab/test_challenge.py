@@ -6,6 +6,7 @@ import pytest
 
 from vocabgame.lab import load_catalogue
 from vocabgame.lab.challenge import DOWN, KINDS, SAME, UP, direction, make_challenge
+from vocabgame.lab.model import fmt
 
 
 def test_direction_has_a_band_for_about_the_same() -> None:
@@ -31,6 +32,8 @@ def test_every_kind_of_change_makes_a_challenge_whose_answers_follow_the_numbers
             assert ask.after == ch.after.value(ask.key)
             assert ask.answer == direction(ask.before, ask.after)
         assert "Before, decode is" in ch.reason and "After, decode is" in ch.reason
+        if kind == "tp":  # the doubled TP always has all-reduces, and the reason says so
+            assert f"+ all-reduces {fmt(ch.after.value('allreduce_decode'))} ms." in ch.reason
 
 
 def test_doubling_a_memory_bound_batch_whose_weights_dominate_keeps_tpot_and_doubles_throughput() -> (

@@ -208,6 +208,48 @@ def test_moe_reads_the_active_experts_at_batch_1_and_all_of_them_at_large_batche
     )
 
 
+def test_flops_count_the_matmul_parameters_not_the_input_embedding() -> None:
+    # A 1,000-word vocabulary x hidden 1,000 = 1M parameters looked up, not multiplied
+    worded = ModelSpec("w", "W", 10, 10, 1000, 10, 2, 100, vocab=1000)
+    assert worded.matmul_b == pytest.approx(9.999)
+    e = estimate(setup(model=worded))
+    # Prefill FLOPs: 2 x 9.999e9 x 1,000 + attention 2e10, at 100 TFLOPS
+    assert e.value("prefill") == pytest.approx((2 * 9.999e9 * 1000 + 2e10) / 100e12 * 1000)
+    one = estimate(setup(model=worded, batch=1, prompt=1, output=1))
+    assert one.value("decode_compute") == pytest.approx(
+        (2 * 9.999e9 + 4 * 10 * 10 * 100 * 1.5) / 100e12 * 1000
+    )
+    # The bytes read are unchanged: the whole table stays in memory, as the weights say
+    assert one.value("weights") == pytest.approx(20)
+
+
+# Multi-head latent attention: a 50-number latent and a 10-number RoPE key per layer and token.
+MLA = ModelSpec(
+    "toy-mla", "Toy MLA", params_b=10, layers=10, hidden=1000, heads=10, kv_heads=10,
+    head_dim=100, kv_lora_rank=50, qk_rope_head_dim=10,
+)  # fmt: skip
+
+
+def test_latent_attention_caches_one_latent_and_rope_key_for_all_heads() -> None:
+    e = estimate(setup(model=MLA, batch=4))
+    # 10 layers x (50 + 10) numbers x 2 bytes = 1,200 bytes a token, whatever the heads
+    assert e.value("kv_per_token") == 1200
+    # Every TP GPU keeps the whole latent: at TP 2, 90 GB of room / (1,200 x 1,101) bytes
+    two = estimate(setup(model=MLA, tp=2))
+    assert two.value("max_batch") == int(90e9 // (1200 * 1101))
+    # Decode attends over the latent: scores 60 numbers long, values 50, for each of 10 heads
+    context = 1000 + 101 / 2
+    attn = 2 * 10 * 10 * (60 + 50) * context * 4
+    assert e.value("decode_compute") == pytest.approx((2 * 10e9 * 4 + attn) / 100e12 * 1000)
+    # ... reading the whole latent cache on each GPU: 1,200 bytes x context x 4 sequences
+    assert two.value("decode_memory") == pytest.approx(
+        (20e9 / 2 + 1200 * context * 1) / 1000e9 * 1000
+    )
+    # Prefill uses full heads: 100 + 10 for the scores, 100 for the values
+    prefill_flops = 2 * 10e9 * 1000 + 10 * 10 * (110 + 100) * 1000**2
+    assert e.value("prefill") == pytest.approx(prefill_flops / 100e12 * 1000)
+
+
 def test_every_figure_carries_its_formula_and_inputs() -> None:
     e = estimate(setup())
     for fig in e.figures.values():

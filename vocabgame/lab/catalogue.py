@@ -54,6 +54,7 @@ GPU_KEYS = ("id", "name", "memory_gb", "bandwidth_gbs", "tflops")
 LINK_KEYS = ("nvlink_gbs", "pcie_gbs")  # optional: needed only for TP above 1
 MODEL_KEYS = ("id", "name", "params_b", "layers", "hidden", "heads", "kv_heads", "head_dim")
 MOE_KEYS = ("experts", "active_experts", "active_params_b")
+MLA_KEYS = ("kv_lora_rank", "qk_rope_head_dim")  # multi-head latent attention: both or neither
 
 
 T = TypeVar("T")
@@ -188,7 +189,9 @@ class _Reader:
         )
 
     def model(self, node: Node) -> ModelSpec | None:
-        fields = self.c.mapping(node, "a model", MODEL_KEYS, (*MOE_KEYS, "sources"))
+        fields = self.c.mapping(
+            node, "a model", MODEL_KEYS, (*MOE_KEYS, *MLA_KEYS, "vocab", "sources")
+        )
         if fields is None:
             return None
         before = len(self.c.problems)
@@ -203,6 +206,12 @@ class _Reader:
         experts = int(self.positive(fields, "experts", what, whole=True) or 1)
         active_experts = int(self.positive(fields, "active_experts", what, whole=True) or 1)
         active = self.positive(fields, "active_params_b", what) or None
+        vocab = int(self.positive(fields, "vocab", what, whole=True))
+        mla = {k: int(self.positive(fields, k, what, whole=True)) for k in MLA_KEYS}
+        mla_given = [k for k in MLA_KEYS if k in fields]
+        if len(mla_given) == 1:
+            absent = next(k for k in MLA_KEYS if k not in fields)
+            self.c.error(node, f"{what} has latent attention but lacks {absent}")
         moe_given = [k for k in MOE_KEYS if k in fields]
         if moe_given and len(moe_given) != len(MOE_KEYS):
             missing = [k for k in MOE_KEYS if k not in fields]
@@ -241,6 +250,9 @@ class _Reader:
             sources,
             self.c.path,
             node.line,
+            vocab=vocab,
+            kv_lora_rank=mla["kv_lora_rank"],
+            qk_rope_head_dim=mla["qk_rope_head_dim"],
         )
 
 

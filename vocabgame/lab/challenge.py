@@ -86,10 +86,12 @@ class Challenge:
 
 
 def _step(e: Estimate) -> str:
+    comm = e.value("allreduce_decode")
     return (
         f"decode is {e.decode_regime} (intensity {fmt(e.value('decode_intensity'))}, ridge "
         f"{fmt(e.value('ridge'))} FLOP/byte): step = max(memory {fmt(e.value('decode_memory'))}"
         f" ms, compute {fmt(e.value('decode_compute'))} ms)"
+        + (f" + all-reduces {fmt(comm)} ms" if comm else "")
     )
 
 

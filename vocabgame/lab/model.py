@@ -103,14 +103,49 @@ class ModelSpec:
     sources: tuple[str, ...] = ()
     path: str = ""
     line: int = 0
+    # The vocabulary: its input embedding (vocab x hidden) is looked up, not multiplied, so it
+    # is left out of the FLOPs. 0 when not given, or when the output layer shares that matrix.
+    vocab: int = 0
+    # Multi-head latent attention (DeepSeek): the cache keeps, per layer and token, one
+    # compressed latent of kv_lora_rank numbers and one shared RoPE key of qk_rope_head_dim,
+    # for all heads together. 0 for ordinary (grouped-query) attention.
+    kv_lora_rank: int = 0
+    qk_rope_head_dim: int = 0
 
     @property
     def active_b(self) -> float:
         return self.params_b if self.active_params_b is None else self.active_params_b
 
     @property
+    def matmul_b(self) -> float:
+        """Billions of parameters each token multiplies by: the active ones but the input
+        embedding."""
+        return self.active_b - self.vocab * self.hidden / 1e9
+
+    @property
     def is_moe(self) -> bool:
         return self.experts > 1
+
+    @property
+    def is_mla(self) -> bool:
+        return self.kv_lora_rank > 0
+
+    def kv_elements(self) -> int:
+        """Numbers the KV cache keeps per token and layer: K and V of every KV head, or with
+        MLA the latent and the RoPE key."""
+        if self.is_mla:
+            return self.kv_lora_rank + self.qk_rope_head_dim
+        return 2 * self.kv_heads * self.head_dim
+
+    def attention_dims(self, decode: bool) -> tuple[int, int]:
+        """Per head, the length of the query-key dot product and of the value it weights.
+        MLA decodes against the latent itself (the up-projections absorbed into the query
+        and output), and prefills with full heads: no-RoPE plus RoPE part, then the value."""
+        if not self.is_mla:
+            return self.head_dim, self.head_dim
+        if decode:
+            return self.kv_lora_rank + self.qk_rope_head_dim, self.kv_lora_rank
+        return self.head_dim + self.qk_rope_head_dim, self.head_dim
 
 
 @dataclass(frozen=True)
@@ -422,17 +457,30 @@ def estimate(setup: Setup) -> Estimate:
         ("TP", str(s.tp)),
     )
     kv_heads_gpu = max(1.0, m.kv_heads / s.tp)
-    kv_token = put(
-        "kv_per_token",
-        "KV cache per token",
-        2 * m.layers * m.kv_heads * m.head_dim * kvbytes,
-        "bytes",
-        "2 (K and V) x layers x KV heads x head dim x bytes per element",
-        ("layers", str(m.layers)),
-        ("KV heads", str(m.kv_heads)),
-        ("head dim", str(m.head_dim)),
-        (f"bytes per {s.kv.upper()} element", fmt(kvbytes)),
-    )
+    if m.is_mla:
+        kv_token = put(
+            "kv_per_token",
+            "KV cache per token (MLA)",
+            m.layers * m.kv_elements() * kvbytes,
+            "bytes",
+            "layers x (latent + RoPE key) x bytes per element: one for all heads",
+            ("layers", str(m.layers)),
+            ("latent (kv_lora_rank)", str(m.kv_lora_rank)),
+            ("RoPE key (qk_rope_head_dim)", str(m.qk_rope_head_dim)),
+            (f"bytes per {s.kv.upper()} element", fmt(kvbytes)),
+        )
+    else:
+        kv_token = put(
+            "kv_per_token",
+            "KV cache per token",
+            m.layers * m.kv_elements() * kvbytes,
+            "bytes",
+            "2 (K and V) x layers x KV heads x head dim x bytes per element",
+            ("layers", str(m.layers)),
+            ("KV heads", str(m.kv_heads)),
+            ("head dim", str(m.head_dim)),
+            (f"bytes per {s.kv.upper()} element", fmt(kvbytes)),
+        )
     seq_tokens = s.prompt + s.output
     kv_seq = put(
         "kv_per_sequence",
@@ -461,17 +509,20 @@ def estimate(setup: Setup) -> Estimate:
             f"on one {g.name} ({fmt(g.memory_gb)} GB x {fmt(a.usable_memory)}); raise TP or "
             "quantize the weights"
         )
-    # Under TP each GPU keeps its share of the KV heads, but never less than one whole head.
-    kv_seq_gpu = kv_seq * kv_heads_gpu / m.kv_heads
+    # Under TP each GPU keeps its share of the KV heads, but never less than one whole head;
+    # an MLA latent serves every head, so each GPU keeps all of it.
+    kv_share = 1.0 if m.is_mla else kv_heads_gpu / m.kv_heads
+    kv_seq_gpu = kv_seq * kv_share
     max_batch = put(
         "max_batch",
         "Largest batch that fits",
         math.floor(space / kv_seq_gpu),
         "sequences",
-        "room for KV per GPU / KV per sequence per GPU (KV heads split by TP, at least 1)",
+        "room for KV per GPU / KV per sequence per GPU (KV heads split by TP, at least 1; "
+        "an MLA latent whole on every GPU)",
         ("room for KV per GPU", _n(space, "GB")),
         ("KV per sequence per GPU", _n(kv_seq_gpu, "GB")),
-        ("KV heads per GPU", fmt(kv_heads_gpu)),
+        ("share of the KV on each GPU", fmt(kv_share)),
     )
     kv_batch_gpu = put(
         "kv_batch",
@@ -515,10 +566,11 @@ def estimate(setup: Setup) -> Estimate:
     )
 
     # -- prefill: one request's prompt, all tokens at once ----------------------------------
-    # Matmuls: 2 FLOPs per active parameter per token. Attention: QK^T and AV, each
-    # 2 x heads x head_dim per pair of tokens, over the P^2/2 pairs a causal prompt has.
-    attn_prefill = 2 * m.layers * m.heads * m.head_dim * s.prompt**2
-    prefill_flops = 2 * m.active_b * 1e9 * s.prompt + attn_prefill
+    # Matmuls: 2 FLOPs per matmul parameter per token. Attention: QK^T and AV, 2 x heads x
+    # (qk dim + v dim) per pair of tokens, over the P^2/2 pairs a causal prompt has.
+    qk_p, v_p = m.attention_dims(decode=False)
+    attn_prefill = m.layers * m.heads * (qk_p + v_p) * s.prompt**2
+    prefill_flops = 2 * m.matmul_b * 1e9 * s.prompt + attn_prefill
     prefill_bytes = m.params_b * 1e9 * wbytes + kv_token * s.prompt
     prefill_compute = prefill_flops / (flops_rate * s.tp)
     prefill_memory = prefill_bytes / (bytes_rate * s.tp)
@@ -527,9 +579,9 @@ def estimate(setup: Setup) -> Estimate:
         "Prefill arithmetic intensity",
         prefill_flops / prefill_bytes,
         "FLOP/byte",
-        "(2 x active parameters x prompt + 2 x layers x heads x head dim x prompt^2) / "
+        "(2 x matmul parameters x prompt + layers x heads x (qk dim + v dim) x prompt^2) / "
         "(weight bytes + KV bytes written)",
-        ("active parameters", f"{fmt(m.active_b)} B"),
+        ("matmul parameters (active, less the input embedding)", f"{fmt(m.matmul_b)} B"),
         ("prompt", f"{s.prompt} tokens"),
         ("attention FLOPs", fmt(attn_prefill)),
         ("weight bytes", _n(m.params_b * wbytes, "GB")),
@@ -591,19 +643,21 @@ def estimate(setup: Setup) -> Estimate:
     context = s.prompt + s.output / 2  # the mean context over the reply
     read_b = weights_read_b(m, s.batch)
     step_weight_bytes = read_b * 1e9 * wbytes
-    step_kv_bytes = kv_token * context * s.batch
-    step_bytes = step_weight_bytes + step_kv_bytes
-    attn_step = 4 * m.layers * m.heads * m.head_dim * context * s.batch
-    step_flops = 2 * m.active_b * 1e9 * s.batch + attn_step
+    # Each GPU reads its own share of the KV cache (all of it, for an MLA latent).
+    step_kv_bytes_gpu = kv_token * context * s.batch * kv_share
+    step_bytes_gpu = step_weight_bytes / s.tp + step_kv_bytes_gpu
+    qk_d, v_d = m.attention_dims(decode=True)
+    attn_step = 2 * m.layers * m.heads * (qk_d + v_d) * context * s.batch
+    step_flops = 2 * m.matmul_b * 1e9 * s.batch + attn_step
     mem_s = (
         put(
             "decode_memory",
             "Decode step, memory term",
-            step_bytes / (bytes_rate * s.tp) * 1000,
+            step_bytes_gpu / bytes_rate * 1000,
             "ms",
-            "(weights read + KV read) / (TP x bandwidth x bandwidth efficiency)",
+            "(weights read / TP + KV read per GPU) / (bandwidth x bandwidth efficiency)",
             ("weights read", _n(step_weight_bytes / GB, "GB")),
-            ("KV read", _n(step_kv_bytes / GB, "GB")),
+            ("KV read per GPU", _n(step_kv_bytes_gpu / GB, "GB")),
             ("mean context", f"{fmt(context)} tokens"),
             ("achieved bandwidth per GPU", _n(bytes_rate / GB, "GB/s")),
             ("TP", str(s.tp)),
@@ -617,9 +671,9 @@ def estimate(setup: Setup) -> Estimate:
             "Decode step, compute term",
             step_flops / (flops_rate * s.tp) * 1000,
             "ms",
-            "(2 x active parameters x batch + 4 x layers x heads x head dim x context x batch) / "
-            "(TP x peak x compute efficiency)",
-            ("active parameters", f"{fmt(m.active_b)} B"),
+            "(2 x matmul parameters x batch + 2 x layers x heads x (qk dim + v dim) x context x "
+            "batch) / (TP x peak x compute efficiency)",
+            ("matmul parameters (active, less the input embedding)", f"{fmt(m.matmul_b)} B"),
             ("batch", str(s.batch)),
             ("attention FLOPs", fmt(attn_step)),
             (f"achieved {math_prec.upper()} per GPU", f"{fmt(flops_rate / TERA)} TFLOPS"),
@@ -630,11 +684,11 @@ def estimate(setup: Setup) -> Estimate:
     intensity = put(
         "decode_intensity",
         "Decode arithmetic intensity",
-        step_flops / step_bytes,
+        step_flops / s.tp / step_bytes_gpu,
         "FLOP/byte",
-        "decode step FLOPs / decode step bytes",
-        ("step FLOPs", fmt(step_flops)),
-        ("step bytes", fmt(step_bytes)),
+        "decode step FLOPs per GPU / decode step bytes per GPU",
+        ("step FLOPs per GPU", fmt(step_flops / s.tp)),
+        ("step bytes per GPU", fmt(step_bytes_gpu)),
     )
     decode_regime = COMPUTE_BOUND if intensity >= ridge else MEMORY_BOUND
     # Weight matmuls alone: 2 x batch FLOPs per parameter read, so intensity 2B / bytes per
