@@ -55,6 +55,20 @@ def test_doubling_a_memory_bound_batch_whose_weights_dominate_keeps_tpot_and_dou
     assert "shares each step's weight read" in ch.reason
 
 
+def test_when_prefills_fill_the_loaded_step_the_reason_says_they_set_the_throughput() -> None:
+    c = load_catalogue()
+    for seed in range(100):
+        ch = make_challenge(c, seed, "batch")
+        prefills = ch.after.value("tpot_loaded") - ch.after.value("tpot")
+        if prefills > 0.5 * ch.after.value("tpot_loaded"):
+            break
+    else:
+        pytest.fail("no prefill-heavy batch challenge among 100 seeds")
+    shown = f"{fmt(prefills)} of {fmt(ch.after.value('tpot_loaded'))} ms after"
+    assert shown in ch.reason
+    assert "the prefills, more than the decode step, set the throughput" in ch.reason
+
+
 def test_grading_marks_each_prediction() -> None:
     ch = make_challenge(load_catalogue(), 1, "fp8")
     right = [a.answer for a in ch.asks]

@@ -95,6 +95,21 @@ def _step(e: Estimate) -> str:
     )
 
 
+def _loaded(b: Estimate, a: Estimate) -> str:
+    """What the prefills mixed into each step under load do to the throughput, both sides."""
+
+    def prefills(e: Estimate) -> float:
+        return e.value("tpot_loaded") - e.value("tpot")
+
+    most = prefills(a) > 0.5 * a.value("tpot_loaded")
+    return (
+        f" Under load each step also carries batch / output of a new request's prefill: "
+        f"{fmt(prefills(b))} of {fmt(b.value('tpot_loaded'))} ms a step before, "
+        f"{fmt(prefills(a))} of {fmt(a.value('tpot_loaded'))} ms after"
+        + (", so the prefills, more than the decode step, set the throughput." if most else ".")
+    )
+
+
 def _why_batch(b: Estimate, a: Estimate) -> str:
     if b.decode_regime == a.decode_regime == COMPUTE_BOUND:
         lead = (
@@ -110,7 +125,7 @@ def _why_batch(b: Estimate, a: Estimate) -> str:
         lead = (
             "A bigger batch shares each step's weight read: while decode is memory-bound the step "
             "costs the weights plus every sequence's KV cache, so TPOT rises only by the extra KV "
-            "read and total throughput climbs with the batch."
+            "read and the decode steps' throughput climbs with the batch."
         )
     return lead
 
@@ -205,5 +220,7 @@ def make_challenge(catalogue: Catalogue, seed: int, kind: str | None = None) -> 
                 for key in ASKED[k]
             )
             reason = f"{WHY[k](before, after)} Before, {_step(before)}. After, {_step(after)}."
+            if "throughput" in ASKED[k]:
+                reason += _loaded(before, after)
             return Challenge(k, words, before, after, asks, reason)
     raise LabError("no setup in the catalogue fits for this challenge")
