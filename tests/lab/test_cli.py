@@ -57,8 +57,10 @@ def test_json_carries_each_figures_formula_inputs_card_and_the_assumptions(
 def test_batch_max_runs_at_the_largest_batch_and_the_headline_is_the_loaded_throughput(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    args = ("--tp", "2", "--weights", "fp8", "--kv", "fp8", "--prompt", "2048", "--output", "128")
-    assert main(["lab", "--model", "llama-3.1-70b", *args, "--batch", "max", "--json"]) == 0
+    # The contract's command, word for word.
+    args = ("--gpu", "H100-SXM", "--model", "llama-3.1-70b", "--tp", "2", "--weights", "fp8")
+    args += ("--kv", "fp8", "--prompt", "2048", "--output", "128")
+    assert main(["lab", *args, "--batch", "max", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     f = out["figures"]
     assert out["batch"] == out["max_batch"] == out["setup"]["batch"] == f["max_batch"]["value"]
@@ -69,7 +71,7 @@ def test_batch_max_runs_at_the_largest_batch_and_the_headline_is_the_loaded_thro
     assert out["decode_throughput_tokens_per_s"] > 5 * out["throughput_tokens_per_s"]
     assert out["ttft_ms"] == f["ttft"]["value"] and out["tpot_decode_ms"] == f["tpot"]["value"]
     # One more sequence would not fit.
-    assert main(["lab", "--model", "llama-3.1-70b", *args, "--batch", str(out["batch"] + 1)]) == 1
+    assert main(["lab", *args, "--batch", str(out["batch"] + 1)]) == 1
     assert f"the largest batch that fits is {out['batch']}" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["lab", "--batch", "most"])
@@ -151,6 +153,8 @@ def test_the_assumptions_can_be_changed_and_are_checked(capsys: pytest.CaptureFi
     half = lab_json(capsys, *two, "--link-efficiency", "0.5")["figures"]["allreduce_decode"]
     assert half["value"] == pytest.approx(2 * free["value"])  # wire time only, halved rate
     assert main(["lab", "--allreduce-latency-us", "-1"]) == 1
-    assert "all-reduce latency cannot be negative" in capsys.readouterr().err
+    assert "all-reduce latency must be a finite number of microseconds" in capsys.readouterr().err
+    assert main(["lab", "--allreduce-latency-us", "inf"]) == 1
+    assert "0 or more, not inf" in capsys.readouterr().err
     assert main(["lab", "--compute-efficiency", "1.5"]) == 1
     assert "compute efficiency must be above 0 and at most 1, not 1.5" in capsys.readouterr().err

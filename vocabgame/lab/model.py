@@ -174,9 +174,10 @@ class Assumptions:
                 raise LabError(
                     f"{name.replace('_', ' ')} must be above 0 and at most 1, not {value}"
                 )
-        if not self.allreduce_latency_us >= 0:
+        if not 0 <= self.allreduce_latency_us < math.inf:
             raise LabError(
-                f"the all-reduce latency cannot be negative ({self.allreduce_latency_us} us)"
+                "the all-reduce latency must be a finite number of microseconds, 0 or more, "
+                f"not {self.allreduce_latency_us}"
             )
         if self.usd_per_gpu_hour < 0:
             raise LabError(f"the price per GPU-hour cannot be negative ({self.usd_per_gpu_hour})")
