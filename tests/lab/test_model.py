@@ -133,6 +133,34 @@ def test_without_nvlink_the_all_reduces_cross_pcie_and_without_either_tp_is_refu
         estimate(setup(gpu=bare, tp=2))
 
 
+def test_pipeline_stages_split_the_layers_and_hand_activations_on() -> None:
+    two = estimate(setup(batch=4, pp=2))
+    # Each stage holds half the layers: 10 GB of weights and half of each sequence's KV
+    assert two.value("weights_per_gpu") == pytest.approx(10)
+    assert two.value("max_batch") == int(90e9 // (8000 * 1101 / 2))
+    # Prefill: the stages run one after another, so only a hand-off is added: 1,000 tokens
+    # x 1,000 x 2 bytes = 2 MB at 200 GB/s one way = 10 us, + 10 us, once (PP - 1 = 1)
+    assert two.value("handoff_prefill") == pytest.approx(0.02)
+    one = estimate(setup(batch=4))
+    assert two.value("prefill") == pytest.approx(one.value("prefill") + 0.02)
+    # Decode: 2 micro-batches of 2 sequences in flight; a token costs one step of 2 sequences
+    # over all the layers plus one hand-off of 2 x 1,000 x 2 bytes: 20 ns + 10 us
+    micro = estimate(setup(batch=2))
+    assert two.value("handoff_decode") == pytest.approx((4000 / 200e9 + 10e-6) * 1000)
+    assert two.value("tpot") == pytest.approx(micro.value("tpot") + two.value("handoff_decode"))
+    # ... and yields 4 tokens. Memory-bound, each stage reads its weights once per
+    # micro-batch, so twice the GPUs give about the one GPU's throughput (within 1%).
+    assert two.value("decode_throughput") == pytest.approx(4 / two.value("tpot") * 1000)
+    assert two.value("decode_throughput") == pytest.approx(one.value("decode_throughput"), rel=0.01)
+    # One sequence cannot fill two stages: it gains nothing but the hand-off
+    lone = estimate(setup(batch=1, pp=2))
+    assert lone.value("tpot") == pytest.approx(
+        estimate(setup(batch=1)).value("tpot") + (2000 / 200e9 + 10e-6) * 1000
+    )
+    with pytest.raises(LabError, match="more than Toy 10B's 10 layers"):
+        estimate(setup(pp=11))
+
+
 def test_cost_per_million_tokens_by_hand() -> None:
     e = estimate(setup(batch=8, tp=2))
     # $3.60 an hour x 2 GPUs = $0.002 a second; at T tokens/s a million tokens cost 2000 / T
@@ -174,7 +202,7 @@ def test_a_batch_that_does_not_fit_is_refused_with_the_reason() -> None:
 
 def test_weights_that_do_not_fit_are_refused_with_the_reason() -> None:
     big = ModelSpec("big", "Big", 70, 80, 8192, 64, 8, 128)
-    with pytest.raises(LabError, match=r"140 GB of weights.*raise TP or quantize"):
+    with pytest.raises(LabError, match=r"140 GB of weights.*raise TP or PP, or quantize"):
         estimate(setup(model=big))
     assert estimate(setup(model=big, tp=2, assumptions=Assumptions(usable_memory=0.9)))
 

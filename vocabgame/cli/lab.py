@@ -20,13 +20,16 @@ LAB_ASSUMED = (
     "allreduce_latency_us",
     "usd_per_gpu_hour",
 )
-LAB_SETUP = ("gpu", "model", "tp", "batch", "prompt", "output", "weights", "kv", *LAB_ASSUMED)
+LAB_SETUP = ("gpu", "model", "tp", "pp", "batch", "prompt", "output", "weights", "kv", *LAB_ASSUMED)
 
 
 def lab_options(p: argparse.ArgumentParser, settings: Settings) -> None:
     p.add_argument("--gpu", metavar="G", help="GPU id, e.g. H100-SXM (default H100-SXM)")
     p.add_argument("--model", metavar="M", help="model id, e.g. llama-3.1-8b (the default)")
     p.add_argument("--tp", type=positive_int, metavar="N", help="tensor-parallel GPUs (1)")
+    p.add_argument(
+        "--pp", type=positive_int, metavar="N", help="pipeline stages, each of TP GPUs (1)"
+    )
     p.add_argument(
         "--batch",
         type=batch_option,
@@ -111,7 +114,9 @@ def cmd_lab(args: argparse.Namespace, folders: list[Path]) -> int:
         )
         err(f"no {kind} with id {wanted!r}; known: {', '.join(known) or 'none'}")
         return EXIT_USAGE
-    given = {k: getattr(args, k) for k in ("tp", "batch", "prompt", "output", "weights", "kv")}
+    given = {
+        k: getattr(args, k) for k in ("tp", "pp", "batch", "prompt", "output", "weights", "kv")
+    }
     assumed = {k: getattr(args, k) for k in LAB_ASSUMED if getattr(args, k) is not None}
     setup = Setup(
         gpu,

@@ -197,13 +197,17 @@ class Setup:
     prompt: int = 1000
     output: int = 200
     assumptions: Assumptions = field(default_factory=Assumptions)
+    pp: int = 1  # pipeline stages, each a group of `tp` GPUs holding its share of the layers
 
     def with_batch(self, batch: int) -> Setup:
         return replace(self, batch=batch)
 
     def describe(self) -> str:
+        gpus = (
+            f"{self.tp}" if self.pp == 1 else f"{self.tp * self.pp} (TP {self.tp} x PP {self.pp})"
+        )
         return (
-            f"{self.model.name} on {self.tp} x {self.gpu.name}, weights {self.weights.upper()}, "
+            f"{self.model.name} on {gpus} x {self.gpu.name}, weights {self.weights.upper()}, "
             f"KV {self.kv.upper()}, batch {self.batch}, prompt {self.prompt}, output {self.output}"
         )
 
@@ -272,6 +276,7 @@ class Estimate:
                 "weights": s.weights,
                 "kv": s.kv,
                 "tp": s.tp,
+                "pp": s.pp,
                 "batch": s.batch,
                 "prompt": s.prompt,
                 "output": s.output,
@@ -340,6 +345,8 @@ CARDS: Mapping[str, CardRef] = MappingProxyType(
         "knee": _card("estimates", "crossover-batch-size"),
         "allreduce_prefill": _card("parallelism-runtime", "tp-allreduce-per-layer"),
         "allreduce_decode": _card("parallelism-runtime", "tp-allreduce-per-layer"),
+        "handoff_prefill": _card("scaling-capacity", "pipeline-parallelism"),
+        "handoff_decode": _card("scaling-capacity", "pipeline-parallelism"),
         "tpot": _card("latency-throughput", "tpot"),
         "tpot_loaded": _card("batching-scheduling", "chunked-prefill"),
         "e2e": _card("latency-throughput", "e2el"),
@@ -365,14 +372,19 @@ def check_setup(setup: Setup) -> None:
         raise LabError(
             f"unknown KV cache precision {setup.kv!r}; choose one of {', '.join(KV_PRECISIONS)}"
         )
-    for name in ("tp", "batch", "prompt", "output"):
+    for name in ("tp", "pp", "batch", "prompt", "output"):
         value = getattr(setup, name)
         if value < 1:
             raise LabError(f"{name} must be at least 1, not {value}")
-    if setup.tp > 1 and not setup.gpu.link()[1]:
+    if setup.pp > setup.model.layers:
         raise LabError(
-            f"{setup.gpu.name} has no NVLink or PCIe bandwidth in its entry, so its "
-            f"all-reduces at TP {setup.tp} cannot be timed; add nvlink_gbs or pcie_gbs"
+            f"{setup.pp} pipeline stages are more than {setup.model.name}'s "
+            f"{setup.model.layers} layers; choose at most {setup.model.layers}"
+        )
+    if setup.tp * setup.pp > 1 and not setup.gpu.link()[1]:
+        raise LabError(
+            f"{setup.gpu.name} has no NVLink or PCIe bandwidth in its entry, so the traffic "
+            f"between its GPUs cannot be timed; add nvlink_gbs or pcie_gbs"
         )
     if setup.model.heads % setup.tp:
         raise LabError(
@@ -382,7 +394,7 @@ def check_setup(setup: Setup) -> None:
     setup.assumptions.check()
 
 
-def weights_read_b(model: ModelSpec, batch: int) -> float:
+def weights_read_b(model: ModelSpec, batch: float) -> float:
     """Billions of parameters one decode step reads. Dense: all of them. MoE: the shared part
     plus every expert that at least one of the batch's tokens is routed to, taking routing as
     uniform and independent: each expert is missed by all `batch` tokens with probability
@@ -400,7 +412,7 @@ ALLREDUCES_PER_LAYER = 2  # Megatron-style TP: after attention's output and afte
 ACTIVATION_BYTES = 2.0  # activations cross the link in BF16 whatever the weights' precision
 
 
-def allreduce_s(setup: Setup, tokens: int) -> float:
+def allreduce_s(setup: Setup, tokens: float) -> float:
     """Seconds one forward pass over `tokens` tokens spends in tensor parallelism's
     all-reduces: two per layer, each a ring over the TP GPUs moving 2(n-1)/n of the
     activations (tokens x hidden x 2 bytes) each way at the link's achieved one-way
@@ -414,6 +426,19 @@ def allreduce_s(setup: Setup, tokens: int) -> float:
     wire = 2 * (n - 1) / n * message / (one_way_gbs * GB * a.link_efficiency)
     calls = ALLREDUCES_PER_LAYER * setup.model.layers
     return calls * (wire + a.allreduce_latency_us * 1e-6)
+
+
+def handoffs_s(setup: Setup, tokens: float) -> float:
+    """Seconds `tokens` tokens' activations spend passing between pipeline stages: PP - 1
+    sends of tokens x hidden x 2 bytes, each at the link's achieved one-way bandwidth plus the
+    same fixed latency as an all-reduce call. Zero at PP 1."""
+    if setup.pp == 1:
+        return 0.0
+    _, one_way_gbs = setup.gpu.link()
+    a = setup.assumptions
+    message = tokens * setup.model.hidden * ACTIVATION_BYTES
+    send = message / (one_way_gbs * GB * a.link_efficiency) + a.allreduce_latency_us * 1e-6
+    return (setup.pp - 1) * send
 
 
 def estimate(setup: Setup) -> Estimate:
@@ -451,11 +476,12 @@ def estimate(setup: Setup) -> Estimate:
     weights_gpu = put(
         "weights_per_gpu",
         "Weights per GPU",
-        weights_gb / s.tp,
+        weights_gb / (s.tp * s.pp),
         "GB",
-        "weights / TP",
+        "weights / (TP x PP)",
         ("weights", _n(weights_gb, "GB")),
         ("TP", str(s.tp)),
+        ("PP", str(s.pp)),
     )
     kv_heads_gpu = max(1.0, m.kv_heads / s.tp)
     if m.is_mla:
@@ -506,21 +532,22 @@ def estimate(setup: Setup) -> Estimate:
     if space <= 0:
         raise LabError(
             f"{m.name} in {s.weights.upper()} needs {fmt(weights_gb)} GB of weights, "
-            f"{fmt(weights_gpu)} GB per GPU at TP {s.tp}, more than the {fmt(usable)} GB usable "
-            f"on one {g.name} ({fmt(g.memory_gb)} GB x {fmt(a.usable_memory)}); raise TP or "
-            "quantize the weights"
+            f"{fmt(weights_gpu)} GB per GPU at TP {s.tp} x PP {s.pp}, more than the "
+            f"{fmt(usable)} GB usable on one {g.name} ({fmt(g.memory_gb)} GB x "
+            f"{fmt(a.usable_memory)}); raise TP or PP, or quantize the weights"
         )
     # Under TP each GPU keeps its share of the KV heads, but never less than one whole head;
-    # an MLA latent serves every head, so each GPU keeps all of it.
+    # an MLA latent serves every head, so each GPU keeps all of it. A pipeline stage keeps
+    # only its own layers' share.
     kv_share = 1.0 if m.is_mla else kv_heads_gpu / m.kv_heads
-    kv_seq_gpu = kv_seq * kv_share
+    kv_seq_gpu = kv_seq * kv_share / s.pp
     max_batch = put(
         "max_batch",
         "Largest batch that fits",
         math.floor(space / kv_seq_gpu),
         "sequences",
         "room for KV per GPU / KV per sequence per GPU (KV heads split by TP, at least 1; "
-        "an MLA latent whole on every GPU)",
+        "an MLA latent whole on every GPU; layers split by PP)",
         ("room for KV per GPU", _n(space, "GB")),
         ("KV per sequence per GPU", _n(kv_seq_gpu, "GB")),
         ("share of the KV on each GPU", fmt(kv_share)),
@@ -615,19 +642,46 @@ def estimate(setup: Setup) -> Estimate:
         )
         / 1000
     )
+    handoff_inputs = (
+        ("PP - 1 sends", str(s.pp - 1)),
+        ("hidden size", str(m.hidden)),
+        (
+            f"{link_name or 'link'} one way x link efficiency",
+            f"{fmt(one_way_gbs)} GB/s x {fmt(a.link_efficiency)}",
+        ),
+        ("latency per send", f"{fmt(a.allreduce_latency_us)} us"),
+    )
+    handoff_formula = (
+        "(PP - 1) x ({tokens} x hidden x 2 bytes / (link one way x link efficiency) + latency "
+        "per send); none at PP 1"
+    )
+    ho_prefill = (
+        put(
+            "handoff_prefill",
+            "Prefill pipeline hand-offs (PP)",
+            handoffs_s(s, s.prompt) * 1000,
+            "ms",
+            handoff_formula.format(tokens="prompt"),
+            ("prompt", f"{s.prompt} tokens"),
+            *handoff_inputs,
+        )
+        / 1000
+    )
     # The all-reduces sit between the matmuls that need their results: time adds, no overlap.
-    prefill_s = max(prefill_compute, prefill_memory) + ar_prefill
+    # The stages run one after another for one prompt, so PP adds hand-offs, not speed.
+    prefill_s = max(prefill_compute, prefill_memory) + ar_prefill + ho_prefill
     put(
         "prefill",
         "Prefill time",
         prefill_s * 1000,
         "ms",
         "max(prefill FLOPs / (TP x achieved FLOP/s), prefill bytes / (TP x achieved bytes/s)) "
-        "+ all-reduces",
+        "+ all-reduces + pipeline hand-offs",
         ("prefill FLOPs", fmt(prefill_flops)),
         ("compute term", _n(prefill_compute * 1000, "ms")),
         ("memory term", _n(prefill_memory * 1000, "ms")),
         ("all-reduces", _n(ar_prefill * 1000, "ms")),
+        ("pipeline hand-offs", _n(ho_prefill * 1000, "ms")),
         ("TP", str(s.tp)),
         note=prefill_regime,
     )
@@ -642,14 +696,19 @@ def estimate(setup: Setup) -> Estimate:
 
     # -- decode: one step makes one token for each of the batch's sequences -----------------
     context = s.prompt + s.output / 2  # the mean context over the reply
-    read_b = weights_read_b(m, s.batch)
+    # Under PP the batch decodes as up to PP micro-batches in flight, one per stage; each
+    # passes every stage once a token, so a token costs one TP-only step of a micro-batch
+    # (the stages' shares add up to all the layers) plus the hand-offs between stages.
+    micro = s.batch / min(s.batch, s.pp)
+    read_b = weights_read_b(m, micro)
     step_weight_bytes = read_b * 1e9 * wbytes
     # Each GPU reads its own share of the KV cache (all of it, for an MLA latent).
-    step_kv_bytes_gpu = kv_token * context * s.batch * kv_share
+    step_kv_bytes_gpu = kv_token * context * micro * kv_share
     step_bytes_gpu = step_weight_bytes / s.tp + step_kv_bytes_gpu
     qk_d, v_d = m.attention_dims(decode=True)
-    attn_step = 2 * m.layers * m.heads * (qk_d + v_d) * context * s.batch
-    step_flops = 2 * m.matmul_b * 1e9 * s.batch + attn_step
+    attn_step = 2 * m.layers * m.heads * (qk_d + v_d) * context * micro
+    step_flops = 2 * m.matmul_b * 1e9 * micro + attn_step
+    micro_input = (("sequences per micro-batch (batch / PP)", fmt(micro)),) if s.pp > 1 else ()
     mem_s = (
         put(
             "decode_memory",
@@ -662,6 +721,7 @@ def estimate(setup: Setup) -> Estimate:
             ("mean context", f"{fmt(context)} tokens"),
             ("achieved bandwidth per GPU", _n(bytes_rate / GB, "GB/s")),
             ("TP", str(s.tp)),
+            *micro_input,
             note="MoE: experts any token of the batch is routed to" if m.is_moe else "",
         )
         / 1000
@@ -676,6 +736,7 @@ def estimate(setup: Setup) -> Estimate:
             "batch) / (TP x peak x compute efficiency)",
             ("matmul parameters (active, less the input embedding)", f"{fmt(m.matmul_b)} B"),
             ("batch", str(s.batch)),
+            *micro_input,
             ("attention FLOPs", fmt(attn_step)),
             (f"achieved {math_prec.upper()} per GPU", f"{fmt(flops_rate / TERA)} TFLOPS"),
             ("TP", str(s.tp)),
@@ -707,24 +768,38 @@ def estimate(setup: Setup) -> Estimate:
         put(
             "allreduce_decode",
             "Decode step all-reduces (TP)",
-            allreduce_s(s, s.batch) * 1000,
+            allreduce_s(s, micro) * 1000,
             "ms",
-            ar_formula.format(tokens="batch"),
-            ("batch", f"{s.batch} tokens"),
+            ar_formula.format(tokens="batch / PP" if s.pp > 1 else "batch"),
+            ("tokens", f"{fmt(micro)} tokens"),
             *link_inputs,
         )
         / 1000
     )
-    step_s = max(mem_s, comp_s) + ar_step
+    ho_step = (
+        put(
+            "handoff_decode",
+            "Decode step pipeline hand-offs (PP)",
+            handoffs_s(s, micro) * 1000,
+            "ms",
+            handoff_formula.format(tokens="micro-batch"),
+            ("micro-batch", f"{fmt(micro)} tokens"),
+            *handoff_inputs,
+        )
+        / 1000
+    )
+    step_s = max(mem_s, comp_s) + ar_step + ho_step
     tpot = put(
         "tpot",
         "TPOT",
         step_s * 1000,
         "ms",
-        "decode step time = max(memory term, compute term) + all-reduces",
+        "decode step time = max(memory term, compute term) + all-reduces"
+        + (" + pipeline hand-offs" if s.pp > 1 else ""),
         ("memory term", _n(mem_s * 1000, "ms")),
         ("compute term", _n(comp_s * 1000, "ms")),
         ("all-reduces", _n(ar_step * 1000, "ms")),
+        *((("pipeline hand-offs", _n(ho_step * 1000, "ms")),) if s.pp > 1 else ()),
         note=decode_regime,
     )
     # Under steady load each sequence's prefill runs once in its reply's `output` steps, and
@@ -782,11 +857,11 @@ def estimate(setup: Setup) -> Estimate:
     put(
         "cost",
         "Cost per million output tokens",
-        a.usd_per_gpu_hour * s.tp / (total * 3600) * 1e6,
+        a.usd_per_gpu_hour * s.tp * s.pp / (total * 3600) * 1e6,
         "$",
-        "$ per GPU-hour x TP / (output tokens/s x 3600) x 10^6",
+        "$ per GPU-hour x TP x PP / (output tokens/s x 3600) x 10^6",
         ("$ per GPU-hour", fmt(a.usd_per_gpu_hour)),
-        ("TP", str(s.tp)),
+        ("GPUs (TP x PP)", str(s.tp * s.pp)),
         ("output throughput", _n(total, "tokens/s")),
     )
     return Estimate(setup, MappingProxyType(f), decode_regime, prefill_regime, math_prec)

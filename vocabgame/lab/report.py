@@ -18,10 +18,18 @@ SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("Roofline", ("ops_byte", "ridge", "prefill_intensity", "decode_intensity", "knee")),
-    ("Prefill", ("allreduce_prefill", "prefill", "ttft")),
+    ("Prefill", ("allreduce_prefill", "handoff_prefill", "prefill", "ttft")),
     (
         "Decode",
-        ("decode_memory", "decode_compute", "allreduce_decode", "tpot", "tpot_loaded", "e2e"),
+        (
+            "decode_memory",
+            "decode_compute",
+            "allreduce_decode",
+            "handoff_decode",
+            "tpot",
+            "tpot_loaded",
+            "e2e",
+        ),
     ),
     ("Throughput and cost", ("throughput", "decode_throughput", "user_speed", "cost")),
 )
