@@ -6,6 +6,7 @@ import pytest
 
 from vocabgame.lab import load_catalogue
 from vocabgame.lab.challenge import DOWN, KINDS, SAME, UP, direction, make_challenge
+from vocabgame.lab.model import fmt
 
 
 def test_direction_has_a_band_for_about_the_same() -> None:
@@ -31,6 +32,8 @@ def test_every_kind_of_change_makes_a_challenge_whose_answers_follow_the_numbers
             assert ask.after == ch.after.value(ask.key)
             assert ask.answer == direction(ask.before, ask.after)
         assert "Before, decode is" in ch.reason and "After, decode is" in ch.reason
+        if kind == "tp":  # the doubled TP always has all-reduces, and the reason says so
+            assert f"+ all-reduces {fmt(ch.after.value('allreduce_decode'))} ms." in ch.reason
 
 
 def test_doubling_a_memory_bound_batch_whose_weights_dominate_keeps_tpot_and_doubles_throughput() -> (
@@ -50,6 +53,20 @@ def test_doubling_a_memory_bound_batch_whose_weights_dominate_keeps_tpot_and_dou
     assert (tpot.key, tpot.answer) == ("tpot", SAME)
     assert (throughput.key, throughput.answer) == ("throughput", UP)
     assert "shares each step's weight read" in ch.reason
+
+
+def test_when_prefills_fill_the_loaded_step_the_reason_says_they_set_the_throughput() -> None:
+    c = load_catalogue()
+    for seed in range(100):
+        ch = make_challenge(c, seed, "batch")
+        prefills = ch.after.value("tpot_loaded") - ch.after.value("tpot")
+        if prefills > 0.5 * ch.after.value("tpot_loaded"):
+            break
+    else:
+        pytest.fail("no prefill-heavy batch challenge among 100 seeds")
+    shown = f"{fmt(prefills)} of {fmt(ch.after.value('tpot_loaded'))} ms after"
+    assert shown in ch.reason
+    assert "the prefills, more than the decode step, set the throughput" in ch.reason
 
 
 def test_grading_marks_each_prediction() -> None:

@@ -32,8 +32,9 @@ def test_batch_1_to_64_moves_decode_towards_compute_bound_as_a_roofline_says(
     assert f64["decode_memory"]["value"] / f1["decode_memory"]["value"] < 2
     # ... so TPOT rises a little and total throughput rises almost with the batch.
     assert 1 < f64["tpot"]["value"] / f1["tpot"]["value"] < 2
-    assert f64["throughput"]["value"] / f1["throughput"]["value"] > 32
-    assert f64["cost"]["value"] < f1["cost"]["value"] / 32
+    assert f64["decode_throughput"]["value"] / f1["decode_throughput"]["value"] > 32
+    # Under load each step also carries 64/200 of a prefill, so the cost falls less: 20-fold.
+    assert f64["cost"]["value"] < f1["cost"]["value"] / 16
 
 
 def test_json_carries_each_figures_formula_inputs_card_and_the_assumptions(
@@ -43,14 +44,38 @@ def test_json_carries_each_figures_formula_inputs_card_and_the_assumptions(
     tpot = out["figures"]["tpot"]
     assert tpot["unit"] == "ms"
     assert "max(memory term, compute term)" in tpot["formula"]
-    assert set(tpot["inputs"]) == {"memory term", "compute term"}
+    assert set(tpot["inputs"]) == {"memory term", "compute term", "all-reduces"}
     assert tpot["card"] == "latency-throughput/tpot"
     assert out["assumptions"]["bandwidth_efficiency"] == 0.8
     assert "queueing" in out["assumptions"]["left_out"]
     assert out["setup"] == {
         "gpu": "H100-SXM", "model": "llama-3.1-8b", "weights": "bf16", "kv": "bf16",
-        "tp": 1, "batch": 1, "prompt": 1000, "output": 200,
+        "tp": 1, "pp": 1, "batch": 1, "prompt": 1000, "output": 200,
     }  # fmt: skip
+
+
+def test_batch_max_runs_at_the_largest_batch_and_the_headline_is_the_loaded_throughput(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The contract's command, word for word.
+    args = ("--gpu", "H100-SXM", "--model", "llama-3.1-70b", "--tp", "2", "--weights", "fp8")
+    args += ("--kv", "fp8", "--prompt", "2048", "--output", "128")
+    assert main(["lab", *args, "--batch", "max", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    f = out["figures"]
+    assert out["batch"] == out["max_batch"] == out["setup"]["batch"] == f["max_batch"]["value"]
+    assert out["batch"] > 100
+    assert out["throughput_tokens_per_s"] == f["throughput"]["value"]
+    # batch / TPOT with prefills: 2048-token prompts make it far below decode steps alone
+    assert out["throughput_tokens_per_s"] == pytest.approx(out["batch"] / out["tpot_ms"] * 1000)
+    assert out["decode_throughput_tokens_per_s"] > 5 * out["throughput_tokens_per_s"]
+    assert out["ttft_ms"] == f["ttft"]["value"] and out["tpot_decode_ms"] == f["tpot"]["value"]
+    # One more sequence would not fit.
+    assert main(["lab", *args, "--batch", str(out["batch"] + 1)]) == 1
+    assert f"the largest batch that fits is {out['batch']}" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["lab", "--batch", "most"])
+    assert "'most' is not a whole number" in capsys.readouterr().err
 
 
 def test_text_output_shows_the_working_and_says_it_is_an_estimate(
@@ -123,5 +148,13 @@ def test_the_assumptions_can_be_changed_and_are_checked(capsys: pytest.CaptureFi
     assert slower["assumptions"]["bandwidth_efficiency"] == 0.4
     cheap = lab_json(capsys, "--usd-per-gpu-hour", "1")["figures"]["cost"]["value"]
     assert cheap == pytest.approx(lab_json(capsys)["figures"]["cost"]["value"] / 2)
+    two = ("--tp", "2", "--allreduce-latency-us", "0")
+    free = lab_json(capsys, *two, "--link-efficiency", "1")["figures"]["allreduce_decode"]
+    half = lab_json(capsys, *two, "--link-efficiency", "0.5")["figures"]["allreduce_decode"]
+    assert half["value"] == pytest.approx(2 * free["value"])  # wire time only, halved rate
+    assert main(["lab", "--allreduce-latency-us", "-1"]) == 1
+    assert "all-reduce latency must be a finite number of microseconds" in capsys.readouterr().err
+    assert main(["lab", "--allreduce-latency-us", "inf"]) == 1
+    assert "0 or more, not inf" in capsys.readouterr().err
     assert main(["lab", "--compute-efficiency", "1.5"]) == 1
     assert "compute efficiency must be above 0 and at most 1, not 1.5" in capsys.readouterr().err

@@ -5,10 +5,17 @@ from __future__ import annotations
 import pytest
 
 from vocabgame.lab import Assumptions, GpuSpec, LabError, ModelSpec, Setup, estimate, sweep
-from vocabgame.lab.model import COMPUTE_BOUND, MEMORY_BOUND, next_batch, weights_read_b
+from vocabgame.lab.model import (
+    COMPUTE_BOUND,
+    MEMORY_BOUND,
+    largest_batch,
+    next_batch,
+    weights_read_b,
+)
 
 # A made-up GPU and model with round numbers, so every figure is easy to work by hand.
-GPU = GpuSpec("toy-gpu", "Toy GPU", memory_gb=100, bandwidth_gbs=1000, tflops={"bf16": 100})
+# NVLink 400 GB/s both ways: 200 GB/s each way for the all-reduces.
+GPU = GpuSpec("toy-gpu", "Toy GPU", 100, 1000, {"bf16": 100}, nvlink_gbs=400, pcie_gbs=64)
 FP8_GPU = GpuSpec("toy-fp8", "Toy FP8", 100, 1000, {"bf16": 100, "fp8": 200})
 DENSE = ModelSpec(
     "toy", "Toy 10B", params_b=10, layers=10, hidden=1000, heads=10, kv_heads=2, head_dim=100
@@ -19,7 +26,12 @@ MOE = ModelSpec(
 )  # fmt: skip
 # Efficiencies of 1 and all memory usable keep the hand arithmetic short.
 IDEAL = Assumptions(
-    bandwidth_efficiency=1, compute_efficiency=1, usable_memory=1, usd_per_gpu_hour=3.6
+    bandwidth_efficiency=1,
+    compute_efficiency=1,
+    usable_memory=1,
+    usd_per_gpu_hour=3.6,
+    link_efficiency=1,
+    allreduce_latency_us=10,
 )
 
 
@@ -90,7 +102,63 @@ def test_decode_step_by_hand_at_batch_1_is_memory_bound() -> None:
     # End to end: TTFT + 100 more tokens at one TPOT each
     assert e.value("e2e") == pytest.approx(e.value("ttft") / 1000 + 100 * e.value("tpot") / 1000)
     assert e.value("user_speed") == pytest.approx(1000 / e.value("tpot"))
-    assert e.value("throughput") == pytest.approx(e.value("user_speed"))
+    assert e.value("decode_throughput") == pytest.approx(e.value("user_speed"))
+
+
+def test_tensor_parallel_all_reduces_by_hand() -> None:
+    e = estimate(setup(batch=4, tp=2))
+    # A decode step: 2 x 10 layers = 20 all-reduces of 4 tokens x 1,000 x 2 bytes = 8,000
+    # bytes; a ring of 2 moves 2(2-1)/2 = 1 x that each way at 200 GB/s: 40 ns, plus 10 us.
+    assert e.value("allreduce_decode") == pytest.approx(20 * (40e-9 + 10e-6) * 1000)
+    # TPOT: the memory term, now on 2 GPUs, plus the all-reduces (they do not overlap)
+    assert e.value("tpot") == pytest.approx(e.value("decode_memory") + 0.2008)
+    # Prefill: 1,000 tokens x 1,000 x 2 = 2 MB a call: 10 us on the wire + 10 us latency
+    assert e.value("allreduce_prefill") == pytest.approx(20 * (10e-6 + 10e-6) * 1000)
+    assert e.value("prefill") == pytest.approx((2e13 + 2e10) / 200e12 * 1000 + 0.4)
+    # A ring of 5 moves 2 x 4/5 = 1.6 x the message: 16 us for the prefill's 2 MB
+    five = estimate(setup(tp=5))
+    assert five.value("allreduce_prefill") == pytest.approx(20 * (16e-6 + 10e-6) * 1000)
+    one = estimate(setup(batch=4))
+    assert one.value("allreduce_decode") == one.value("allreduce_prefill") == 0
+
+
+def test_without_nvlink_the_all_reduces_cross_pcie_and_without_either_tp_is_refused() -> None:
+    pcie = GpuSpec("pcie", "PCIe GPU", 100, 1000, {"bf16": 100}, pcie_gbs=64)
+    e = estimate(setup(gpu=pcie, tp=2))
+    # 2 MB a call at 32 GB/s each way: 62.5 us + 10 us, 20 calls
+    assert e.value("allreduce_prefill") == pytest.approx(20 * (62.5e-6 + 10e-6) * 1000)
+    bare = GpuSpec("bare", "Bare GPU", 100, 1000, {"bf16": 100})
+    assert estimate(setup(gpu=bare)).value("allreduce_decode") == 0
+    with pytest.raises(LabError, match="no NVLink or PCIe bandwidth"):
+        estimate(setup(gpu=bare, tp=2))
+
+
+def test_pipeline_stages_split_the_layers_and_hand_activations_on() -> None:
+    two = estimate(setup(batch=4, pp=2))
+    # Each stage holds half the layers: 10 GB of weights and half of each sequence's KV
+    assert two.value("weights_per_gpu") == pytest.approx(10)
+    assert two.value("max_batch") == int(90e9 // (8000 * 1101 / 2))
+    # Prefill: the stages run one after another, so only a hand-off is added: 1,000 tokens
+    # x 1,000 x 2 bytes = 2 MB at 200 GB/s one way = 10 us, + 10 us, once (PP - 1 = 1)
+    assert two.value("handoff_prefill") == pytest.approx(0.02)
+    one = estimate(setup(batch=4))
+    assert two.value("prefill") == pytest.approx(one.value("prefill") + 0.02)
+    # Decode: 2 micro-batches of 2 sequences in flight; a token costs one step of 2 sequences
+    # over all the layers plus one hand-off of 2 x 1,000 x 2 bytes: 20 ns + 10 us
+    micro = estimate(setup(batch=2))
+    assert two.value("handoff_decode") == pytest.approx((4000 / 200e9 + 10e-6) * 1000)
+    assert two.value("tpot") == pytest.approx(micro.value("tpot") + two.value("handoff_decode"))
+    # ... and yields 4 tokens. Memory-bound, each stage reads its weights once per
+    # micro-batch, so twice the GPUs give about the one GPU's throughput (within 1%).
+    assert two.value("decode_throughput") == pytest.approx(4 / two.value("tpot") * 1000)
+    assert two.value("decode_throughput") == pytest.approx(one.value("decode_throughput"), rel=0.01)
+    # One sequence cannot fill two stages: it gains nothing but the hand-off
+    lone = estimate(setup(batch=1, pp=2))
+    assert lone.value("tpot") == pytest.approx(
+        estimate(setup(batch=1)).value("tpot") + (2000 / 200e9 + 10e-6) * 1000
+    )
+    with pytest.raises(LabError, match="more than Toy 10B's 10 layers"):
+        estimate(setup(pp=11))
 
 
 def test_cost_per_million_tokens_by_hand() -> None:
@@ -115,13 +183,15 @@ def test_regime_switches_at_the_ridge_point() -> None:
 def test_doubling_the_batch_in_the_memory_bound_regime_barely_moves_tpot() -> None:
     small, large = (estimate(setup(batch=b, prompt=100, output=10)) for b in (8, 16))
     assert large.value("tpot") / small.value("tpot") < 1.05
-    assert large.value("throughput") / small.value("throughput") > 1.9
+    assert large.value("decode_throughput") / small.value("decode_throughput") > 1.9
 
 
 def test_past_the_knee_tpot_grows_with_the_batch_and_throughput_flattens() -> None:
     small, large = (estimate(setup(batch=b, prompt=1, output=1)) for b in (400, 800))
     assert large.value("tpot") / small.value("tpot") == pytest.approx(2, rel=0.02)
-    assert large.value("throughput") / small.value("throughput") == pytest.approx(1, rel=0.02)
+    assert large.value("decode_throughput") / small.value("decode_throughput") == pytest.approx(
+        1, rel=0.02
+    )
 
 
 def test_a_batch_that_does_not_fit_is_refused_with_the_reason() -> None:
@@ -132,7 +202,7 @@ def test_a_batch_that_does_not_fit_is_refused_with_the_reason() -> None:
 
 def test_weights_that_do_not_fit_are_refused_with_the_reason() -> None:
     big = ModelSpec("big", "Big", 70, 80, 8192, 64, 8, 128)
-    with pytest.raises(LabError, match=r"140 GB of weights.*raise TP or quantize"):
+    with pytest.raises(LabError, match=r"140 GB of weights.*raise TP or PP, or quantize"):
         estimate(setup(model=big))
     assert estimate(setup(model=big, tp=2, assumptions=Assumptions(usable_memory=0.9)))
 
@@ -166,6 +236,48 @@ def test_moe_reads_the_active_experts_at_batch_1_and_all_of_them_at_large_batche
     )
 
 
+def test_flops_count_the_matmul_parameters_not_the_input_embedding() -> None:
+    # A 1,000-word vocabulary x hidden 1,000 = 1M parameters looked up, not multiplied
+    worded = ModelSpec("w", "W", 10, 10, 1000, 10, 2, 100, vocab=1000)
+    assert worded.matmul_b == pytest.approx(9.999)
+    e = estimate(setup(model=worded))
+    # Prefill FLOPs: 2 x 9.999e9 x 1,000 + attention 2e10, at 100 TFLOPS
+    assert e.value("prefill") == pytest.approx((2 * 9.999e9 * 1000 + 2e10) / 100e12 * 1000)
+    one = estimate(setup(model=worded, batch=1, prompt=1, output=1))
+    assert one.value("decode_compute") == pytest.approx(
+        (2 * 9.999e9 + 4 * 10 * 10 * 100 * 1.5) / 100e12 * 1000
+    )
+    # The bytes read are unchanged: the whole table stays in memory, as the weights say
+    assert one.value("weights") == pytest.approx(20)
+
+
+# Multi-head latent attention: a 50-number latent and a 10-number RoPE key per layer and token.
+MLA = ModelSpec(
+    "toy-mla", "Toy MLA", params_b=10, layers=10, hidden=1000, heads=10, kv_heads=10,
+    head_dim=100, kv_lora_rank=50, qk_rope_head_dim=10,
+)  # fmt: skip
+
+
+def test_latent_attention_caches_one_latent_and_rope_key_for_all_heads() -> None:
+    e = estimate(setup(model=MLA, batch=4))
+    # 10 layers x (50 + 10) numbers x 2 bytes = 1,200 bytes a token, whatever the heads
+    assert e.value("kv_per_token") == 1200
+    # Every TP GPU keeps the whole latent: at TP 2, 90 GB of room / (1,200 x 1,101) bytes
+    two = estimate(setup(model=MLA, tp=2))
+    assert two.value("max_batch") == int(90e9 // (1200 * 1101))
+    # Decode attends over the latent: scores 60 numbers long, values 50, for each of 10 heads
+    context = 1000 + 101 / 2
+    attn = 2 * 10 * 10 * (60 + 50) * context * 4
+    assert e.value("decode_compute") == pytest.approx((2 * 10e9 * 4 + attn) / 100e12 * 1000)
+    # ... reading the whole latent cache on each GPU: 1,200 bytes x context x 4 sequences
+    assert two.value("decode_memory") == pytest.approx(
+        (20e9 / 2 + 1200 * context * 1) / 1000e9 * 1000
+    )
+    # Prefill uses full heads: 100 + 10 for the scores, 100 for the values
+    prefill_flops = 2 * 10e9 * 1000 + 10 * 10 * (110 + 100) * 1000**2
+    assert e.value("prefill") == pytest.approx(prefill_flops / 100e12 * 1000)
+
+
 def test_every_figure_carries_its_formula_and_inputs() -> None:
     e = estimate(setup())
     for fig in e.figures.values():
@@ -176,6 +288,28 @@ def test_every_figure_carries_its_formula_and_inputs() -> None:
 def test_tpot_with_prefills_mixed_in_adds_each_steps_share_of_prefill() -> None:
     e = estimate(setup(batch=10))
     assert e.value("tpot_loaded") == pytest.approx(e.value("tpot") + 10 / 101 * e.value("prefill"))
+
+
+def test_the_headline_throughput_has_each_requests_prefill_mixed_in() -> None:
+    e = estimate(setup(batch=10))
+    # Prefill 200.2 ms (compute-bound, as above); decode step at batch 10: memory-bound,
+    # (20e9 + 10 x 8,000 x 1,050.5) / 1,000 GB/s = 20.084 ms.
+    assert e.value("tpot") == pytest.approx(20.08404)
+    # Each step carries 10 / 101 of a prefill: 20.084 + 19.822 = 39.906 ms a step
+    assert e.value("tpot_loaded") == pytest.approx(20.08404 + 10 / 101 * 200.2)
+    # 10 tokens a step: 250.6 tokens/s under load, against 497.9 from decode steps alone
+    assert e.value("throughput") == pytest.approx(10 / 0.0399059, rel=1e-5)
+    assert e.value("decode_throughput") == pytest.approx(10 / 0.02008404)
+    # The cost follows the loaded throughput: $0.001 a second / 250.6 tokens/s
+    assert e.value("cost") == pytest.approx(0.001 / (10 / 0.0399059) * 1e6, rel=1e-5)
+
+
+def test_largest_batch_is_the_one_that_fills_the_room_for_kv() -> None:
+    assert largest_batch(setup(batch=500)) == 9082  # 80 GB / 8.808 MB, as above
+    assert estimate(setup(batch=largest_batch(setup()))).value("kv_batch") <= 80
+    tiny = Assumptions(usable_memory=0.2000001)  # 20 GB: the weights fill it
+    with pytest.raises(LabError, match="largest batch that fits is 0"):
+        largest_batch(setup(assumptions=tiny))
 
 
 def test_sweep_marks_batches_that_do_not_fit() -> None:

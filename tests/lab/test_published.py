@@ -79,7 +79,7 @@ def test_inter_token_latency_within_the_stated_factor(m: Measurement) -> None:
     # between decode steps are inside it: compare with TPOT with prefills mixed in.
     ratio = _ratio(m.itl_ms, e.value("tpot_loaded"))
     assert 1 / FACTOR < ratio < FACTOR, ratio
-    # The roofline leaves overheads out, so it is on the fast side of every measurement.
+    # The roofline leaves overheads out: on these rows it is on the fast side of each.
     assert ratio > 1
 
 

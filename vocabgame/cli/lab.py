@@ -13,15 +13,29 @@ from vocabgame.cli.play import run_app
 from vocabgame.printable import printable
 from vocabgame.settings import Settings
 
-LAB_ASSUMED = ("bandwidth_efficiency", "compute_efficiency", "usd_per_gpu_hour")
-LAB_SETUP = ("gpu", "model", "tp", "batch", "prompt", "output", "weights", "kv", *LAB_ASSUMED)
+LAB_ASSUMED = (
+    "bandwidth_efficiency",
+    "compute_efficiency",
+    "link_efficiency",
+    "allreduce_latency_us",
+    "usd_per_gpu_hour",
+)
+LAB_SETUP = ("gpu", "model", "tp", "pp", "batch", "prompt", "output", "weights", "kv", *LAB_ASSUMED)
 
 
 def lab_options(p: argparse.ArgumentParser, settings: Settings) -> None:
     p.add_argument("--gpu", metavar="G", help="GPU id, e.g. H100-SXM (default H100-SXM)")
     p.add_argument("--model", metavar="M", help="model id, e.g. llama-3.1-8b (the default)")
     p.add_argument("--tp", type=positive_int, metavar="N", help="tensor-parallel GPUs (1)")
-    p.add_argument("--batch", type=positive_int, metavar="B", help="sequences decoding at once (1)")
+    p.add_argument(
+        "--pp", type=positive_int, metavar="N", help="pipeline stages, each of TP GPUs (1)"
+    )
+    p.add_argument(
+        "--batch",
+        type=batch_option,
+        metavar="B",
+        help="sequences decoding at once (1), or max: the largest batch that fits",
+    )
     p.add_argument("--prompt", type=positive_int, metavar="P", help="prompt tokens (1000)")
     p.add_argument("--output", type=positive_int, metavar="O", help="output tokens (200)")
     p.add_argument("--weights", choices=("bf16", "fp8", "int8", "int4"), help="weight precision")
@@ -38,8 +52,28 @@ def lab_options(p: argparse.ArgumentParser, settings: Settings) -> None:
         metavar="R",
         help="achieved share of peak dense math (assumed 0.6)",
     )
+    p.add_argument(
+        "--link-efficiency",
+        type=float,
+        metavar="R",
+        help="achieved share of the GPU-to-GPU link's bandwidth (assumed 0.8)",
+    )
+    p.add_argument(
+        "--allreduce-latency-us",
+        type=float,
+        metavar="US",
+        help="fixed cost of one tensor-parallel all-reduce, microseconds (assumed 9)",
+    )
     p.add_argument("--usd-per-gpu-hour", type=float, metavar="USD", help="GPU price (2.00)")
     json_option(p)
+
+
+MAX = "max"
+
+
+def batch_option(text: str) -> int | str:
+    """A batch size greater than zero, or `max` for the largest that fits."""
+    return MAX if text.strip().lower() == MAX else positive_int(text)
 
 
 def run_lab(args: argparse.Namespace, where: Where) -> int:
@@ -64,6 +98,7 @@ LAB = Command(
 def cmd_lab(args: argparse.Namespace, folders: list[Path]) -> int:
     """Print the estimate of the setup the options describe (or it as JSON); the exit code."""
     from vocabgame.lab import Assumptions, LabError, Setup, estimate, load_catalogue
+    from vocabgame.lab.model import largest_batch
     from vocabgame.lab.report import render
 
     catalogue = load_catalogue(folders)
@@ -79,7 +114,9 @@ def cmd_lab(args: argparse.Namespace, folders: list[Path]) -> int:
         )
         err(f"no {kind} with id {wanted!r}; known: {', '.join(known) or 'none'}")
         return EXIT_USAGE
-    given = {k: getattr(args, k) for k in ("tp", "batch", "prompt", "output", "weights", "kv")}
+    given = {
+        k: getattr(args, k) for k in ("tp", "pp", "batch", "prompt", "output", "weights", "kv")
+    }
     assumed = {k: getattr(args, k) for k in LAB_ASSUMED if getattr(args, k) is not None}
     setup = Setup(
         gpu,
@@ -88,6 +125,8 @@ def cmd_lab(args: argparse.Namespace, folders: list[Path]) -> int:
         **{k: v for k, v in given.items() if v is not None},
     )
     try:
+        if args.batch == MAX:
+            setup = setup.with_batch(largest_batch(setup.with_batch(1)))
         result = estimate(setup)
     except LabError as exc:
         err(str(exc))

@@ -16,6 +16,8 @@ A file looks like:
         memory_gb: 80
         bandwidth_gbs: 3350
         tflops: {bf16: 989, fp8: 1979, int8: 1979}   # dense, not "with sparsity"
+        nvlink_gbs: 900        # both directions, as printed; optional, for TP above 1
+        pcie_gbs: 128
         sources: [nvidia-h100]
     models:
       - id: llama-3.1-8b
@@ -49,8 +51,10 @@ FORMAT = 1
 SPEC_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 MATH = ("bf16", "fp8", "int8")
 GPU_KEYS = ("id", "name", "memory_gb", "bandwidth_gbs", "tflops")
+LINK_KEYS = ("nvlink_gbs", "pcie_gbs")  # optional: needed only for TP above 1
 MODEL_KEYS = ("id", "name", "params_b", "layers", "hidden", "heads", "kv_heads", "head_dim")
 MOE_KEYS = ("experts", "active_experts", "active_params_b")
+MLA_KEYS = ("kv_lora_rank", "qk_rope_head_dim")  # multi-head latent attention: both or neither
 
 
 T = TypeVar("T")
@@ -151,7 +155,7 @@ class _Reader:
                 self.sources[key] = Source(key, title, url)
 
     def gpu(self, node: Node) -> GpuSpec | None:
-        fields = self.c.mapping(node, "a GPU", GPU_KEYS, ("sources",))
+        fields = self.c.mapping(node, "a GPU", GPU_KEYS, (*LINK_KEYS, "sources"))
         if fields is None:
             return None
         before = len(self.c.problems)
@@ -160,6 +164,7 @@ class _Reader:
         name = self.c.text(fields["name"], f"{what} name") if "name" in fields else None
         memory = self.positive(fields, "memory_gb", what)
         bandwidth = self.positive(fields, "bandwidth_gbs", what)
+        nvlink, pcie = (self.positive(fields, key, what) for key in LINK_KEYS)
         tflops: dict[str, float] = {}
         if "tflops" in fields:
             rates = self.c.mapping(fields["tflops"], f"{what} tflops", ("bf16",), MATH[1:])
@@ -176,13 +181,17 @@ class _Reader:
             memory,
             bandwidth,
             MappingProxyType(tflops),
+            nvlink,
+            pcie,
             sources,
             self.c.path,
             node.line,
         )
 
     def model(self, node: Node) -> ModelSpec | None:
-        fields = self.c.mapping(node, "a model", MODEL_KEYS, (*MOE_KEYS, "sources"))
+        fields = self.c.mapping(
+            node, "a model", MODEL_KEYS, (*MOE_KEYS, *MLA_KEYS, "vocab", "sources")
+        )
         if fields is None:
             return None
         before = len(self.c.problems)
@@ -197,6 +206,12 @@ class _Reader:
         experts = int(self.positive(fields, "experts", what, whole=True) or 1)
         active_experts = int(self.positive(fields, "active_experts", what, whole=True) or 1)
         active = self.positive(fields, "active_params_b", what) or None
+        vocab = int(self.positive(fields, "vocab", what, whole=True))
+        mla = {k: int(self.positive(fields, k, what, whole=True)) for k in MLA_KEYS}
+        mla_given = [k for k in MLA_KEYS if k in fields]
+        if len(mla_given) == 1:
+            absent = next(k for k in MLA_KEYS if k not in fields)
+            self.c.error(node, f"{what} has latent attention but lacks {absent}")
         moe_given = [k for k in MOE_KEYS if k in fields]
         if moe_given and len(moe_given) != len(MOE_KEYS):
             missing = [k for k in MOE_KEYS if k not in fields]
@@ -235,6 +250,9 @@ class _Reader:
             sources,
             self.c.path,
             node.line,
+            vocab=vocab,
+            kv_lora_rank=mla["kv_lora_rank"],
+            qk_rope_head_dim=mla["qk_rope_head_dim"],
         )
 
 

@@ -86,10 +86,27 @@ class Challenge:
 
 
 def _step(e: Estimate) -> str:
+    comm = e.value("allreduce_decode")
     return (
         f"decode is {e.decode_regime} (intensity {fmt(e.value('decode_intensity'))}, ridge "
         f"{fmt(e.value('ridge'))} FLOP/byte): step = max(memory {fmt(e.value('decode_memory'))}"
         f" ms, compute {fmt(e.value('decode_compute'))} ms)"
+        + (f" + all-reduces {fmt(comm)} ms" if comm else "")
+    )
+
+
+def _loaded(b: Estimate, a: Estimate) -> str:
+    """What the prefills mixed into each step under load do to the throughput, both sides."""
+
+    def prefills(e: Estimate) -> float:
+        return e.value("tpot_loaded") - e.value("tpot")
+
+    most = prefills(a) > 0.5 * a.value("tpot_loaded")
+    return (
+        f" Under load each step also carries batch / output of a new request's prefill: "
+        f"{fmt(prefills(b))} of {fmt(b.value('tpot_loaded'))} ms a step before, "
+        f"{fmt(prefills(a))} of {fmt(a.value('tpot_loaded'))} ms after"
+        + (", so the prefills, more than the decode step, set the throughput." if most else ".")
     )
 
 
@@ -108,7 +125,7 @@ def _why_batch(b: Estimate, a: Estimate) -> str:
         lead = (
             "A bigger batch shares each step's weight read: while decode is memory-bound the step "
             "costs the weights plus every sequence's KV cache, so TPOT rises only by the extra KV "
-            "read and total throughput climbs with the batch."
+            "read and the decode steps' throughput climbs with the batch."
         )
     return lead
 
@@ -139,8 +156,8 @@ WHY = {
     "fp8": lambda b, a: _why_fp8(b, a),
     "tp": lambda b, a: (
         "Twice the GPUs each hold half the weights and half the KV heads, so each reads half as "
-        "much per step: TPOT falls and throughput rises (the lab leaves out the all-reduces that "
-        "eat into this on real GPUs), while each token now costs GPU-hours on twice the GPUs."
+        "much per step: TPOT falls and throughput rises, less than twofold because every layer's "
+        "two all-reduces now cross more GPUs, while each token costs GPU-hours on twice the GPUs."
     ),
     "prompt": lambda b, a: (
         "Prefill is compute-bound: its matmul FLOPs double with the prompt and attention's grow "
@@ -203,5 +220,7 @@ def make_challenge(catalogue: Catalogue, seed: int, kind: str | None = None) -> 
                 for key in ASKED[k]
             )
             reason = f"{WHY[k](before, after)} Before, {_step(before)}. After, {_step(after)}."
+            if "throughput" in ASKED[k]:
+                reason += _loaded(before, after)
             return Challenge(k, words, before, after, asks, reason)
     raise LabError("no setup in the catalogue fits for this challenge")

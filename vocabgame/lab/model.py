@@ -2,9 +2,9 @@
 
 Every figure is a `Figure` that carries its value, its formula and the inputs it used, so a
 screen can show the working. The model is an estimate: it leaves out queueing, kernel launch
-and scheduling overheads, and GPU-to-GPU communication under tensor parallelism, and it folds
-every kernel's real speed into two efficiency factors (`Assumptions`). docs/lab.md compares it
-with published measurements.
+and scheduling overheads, and it folds every kernel's and link's real speed into three
+efficiency factors (`Assumptions`). The headline throughput is a loaded server's, each new
+request's prefill mixed in. docs/lab.md compares it with published measurements.
 
 Units: GB and GB/s are 10^9 bytes; TFLOPS are 10^12 operations a second.
 """
@@ -13,137 +13,29 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from types import MappingProxyType
 
-GB = 1e9
-TERA = 1e12
-
-# Bytes per stored number, by precision. INT4 is weight-only here (W4A16).
-BYTES: Mapping[str, float] = MappingProxyType({"bf16": 2.0, "fp8": 1.0, "int8": 1.0, "int4": 0.5})
-WEIGHT_PRECISIONS = ("bf16", "fp8", "int8", "int4")
-KV_PRECISIONS = ("bf16", "fp8")
-# The tensor-core rate the weight matmuls run at: 8-bit weights use 8-bit math where the GPU has
-# it (W8A8); 4-bit weights are widened to BF16 before the multiply.
-MATH_FOR_WEIGHTS: Mapping[str, str] = MappingProxyType(
-    {"bf16": "bf16", "fp8": "fp8", "int8": "int8", "int4": "bf16"}
-)
+# The inputs and the link traffic live in their own modules; their names stay importable here.
+from vocabgame.lab.inputs import BYTES as BYTES
+from vocabgame.lab.inputs import GB as GB
+from vocabgame.lab.inputs import KV_PRECISIONS as KV_PRECISIONS
+from vocabgame.lab.inputs import MATH_FOR_WEIGHTS as MATH_FOR_WEIGHTS
+from vocabgame.lab.inputs import TERA as TERA
+from vocabgame.lab.inputs import WEIGHT_PRECISIONS as WEIGHT_PRECISIONS
+from vocabgame.lab.inputs import Assumptions as Assumptions
+from vocabgame.lab.inputs import CardRef as CardRef
+from vocabgame.lab.inputs import GpuSpec as GpuSpec
+from vocabgame.lab.inputs import LabError as LabError
+from vocabgame.lab.inputs import ModelSpec as ModelSpec
+from vocabgame.lab.inputs import Setup as Setup
+from vocabgame.lab.inputs import weights_read_b as weights_read_b
+from vocabgame.lab.links import ALLREDUCES_PER_LAYER as ALLREDUCES_PER_LAYER
+from vocabgame.lab.links import allreduce_s as allreduce_s
+from vocabgame.lab.links import handoffs_s as handoffs_s
 
 MEMORY_BOUND = "memory-bound"
 COMPUTE_BOUND = "compute-bound"
-
-
-class LabError(Exception):
-    """A setup the model refuses, with one sentence saying why (it does not fit, an unknown
-    precision, a batch of zero)."""
-
-
-@dataclass(frozen=True)
-class CardRef:
-    """The built-in deck item that teaches a figure."""
-
-    deck: str
-    item: str
-
-    def __str__(self) -> str:
-        return f"{self.deck}/{self.item}"
-
-
-@dataclass(frozen=True)
-class GpuSpec:
-    """One GPU's datasheet figures: memory, bandwidth and dense (not sparse) tensor rates."""
-
-    id: str
-    name: str
-    memory_gb: float
-    bandwidth_gbs: float
-    tflops: Mapping[str, float]  # dense tensor-core rate by math precision: bf16, fp8, int8
-    sources: tuple[str, ...] = ()
-    path: str = ""
-    line: int = 0
-
-    def math_rate(self, weights: str) -> tuple[str, float]:
-        """The math precision the weight matmuls run in and its dense rate in TFLOPS: the
-        weights' own 8-bit rate where this GPU has one, else BF16."""
-        want = MATH_FOR_WEIGHTS[weights]
-        if want in self.tflops:
-            return want, self.tflops[want]
-        return "bf16", self.tflops["bf16"]
-
-
-@dataclass(frozen=True)
-class ModelSpec:
-    """A decoder-only transformer's shape, from its config.json. A dense model has
-    experts = active_experts = 1 and active_params_b = params_b."""
-
-    id: str
-    name: str
-    params_b: float
-    layers: int
-    hidden: int
-    heads: int
-    kv_heads: int
-    head_dim: int
-    experts: int = 1
-    active_experts: int = 1
-    active_params_b: float | None = None
-    sources: tuple[str, ...] = ()
-    path: str = ""
-    line: int = 0
-
-    @property
-    def active_b(self) -> float:
-        return self.params_b if self.active_params_b is None else self.active_params_b
-
-    @property
-    def is_moe(self) -> bool:
-        return self.experts > 1
-
-
-@dataclass(frozen=True)
-class Assumptions:
-    """What the estimate cannot know and takes as given. Each is a share of a datasheet peak
-    that real kernels reach, or a price."""
-
-    bandwidth_efficiency: float = 0.8  # achieved share of peak memory bandwidth (like MBU)
-    compute_efficiency: float = 0.6  # achieved share of peak dense tensor math (like MFU)
-    usable_memory: float = 0.9  # share of GPU memory the server may use (vLLM's default 0.9)
-    usd_per_gpu_hour: float = 2.0  # a rental price; change it to yours
-
-    def check(self) -> None:
-        for name in ("bandwidth_efficiency", "compute_efficiency", "usable_memory"):
-            value = getattr(self, name)
-            if not 0 < value <= 1:
-                raise LabError(
-                    f"{name.replace('_', ' ')} must be above 0 and at most 1, not {value}"
-                )
-        if self.usd_per_gpu_hour < 0:
-            raise LabError(f"the price per GPU-hour cannot be negative ({self.usd_per_gpu_hour})")
-
-
-@dataclass(frozen=True)
-class Setup:
-    """One serving setup: a model on `tp` GPUs, `batch` sequences decoding together, each with
-    a prompt of `prompt` tokens and `output` tokens to generate."""
-
-    gpu: GpuSpec
-    model: ModelSpec
-    weights: str = "bf16"
-    kv: str = "bf16"
-    tp: int = 1
-    batch: int = 1
-    prompt: int = 1000
-    output: int = 200
-    assumptions: Assumptions = field(default_factory=Assumptions)
-
-    def with_batch(self, batch: int) -> Setup:
-        return replace(self, batch=batch)
-
-    def describe(self) -> str:
-        return (
-            f"{self.model.name} on {self.tp} x {self.gpu.name}, weights {self.weights.upper()}, "
-            f"KV {self.kv.upper()}, batch {self.batch}, prompt {self.prompt}, output {self.output}"
-        )
 
 
 @dataclass(frozen=True)
@@ -194,12 +86,23 @@ class Estimate:
     def as_dict(self) -> dict[str, object]:
         s = self.setup
         return {
+            # The headline figures first, by name, for tools that read one number.
+            "batch": s.batch,
+            "throughput_tokens_per_s": self.value("throughput"),
+            "decode_throughput_tokens_per_s": self.value("decode_throughput"),
+            "ttft_ms": self.value("ttft"),
+            "tpot_ms": self.value("tpot_loaded"),
+            "tpot_decode_ms": self.value("tpot"),
+            "e2e_s": self.value("e2e"),
+            "max_batch": int(self.value("max_batch")),
+            "usd_per_million_output_tokens": self.value("cost"),
             "setup": {
                 "gpu": s.gpu.id,
                 "model": s.model.id,
                 "weights": s.weights,
                 "kv": s.kv,
                 "tp": s.tp,
+                "pp": s.pp,
                 "batch": s.batch,
                 "prompt": s.prompt,
                 "output": s.output,
@@ -209,6 +112,8 @@ class Estimate:
                 "compute_efficiency": s.assumptions.compute_efficiency,
                 "usable_memory": s.assumptions.usable_memory,
                 "usd_per_gpu_hour": s.assumptions.usd_per_gpu_hour,
+                "link_efficiency": s.assumptions.link_efficiency,
+                "allreduce_latency_us": s.assumptions.allreduce_latency_us,
                 "left_out": LEFT_OUT,
             },
             "regime": {"prefill": self.prefill_regime, "decode": self.decode_regime},
@@ -218,8 +123,8 @@ class Estimate:
 
 
 LEFT_OUT = (
-    "queueing, scheduling and kernel-launch overheads, GPU-to-GPU communication under tensor "
-    "parallelism, and activation memory"
+    "queueing, scheduling and kernel-launch overheads, overlap of communication with "
+    "compute, and activation memory"
 )
 
 
@@ -264,11 +169,16 @@ CARDS: Mapping[str, CardRef] = MappingProxyType(
         "ops_byte": _card("scaling-capacity", "ops-byte-ratio"),
         "ridge": _card("scaling-capacity", "roofline-model"),
         "knee": _card("estimates", "crossover-batch-size"),
+        "allreduce_prefill": _card("parallelism-runtime", "tp-allreduce-per-layer"),
+        "allreduce_decode": _card("parallelism-runtime", "tp-allreduce-per-layer"),
+        "handoff_prefill": _card("scaling-capacity", "pipeline-parallelism"),
+        "handoff_decode": _card("scaling-capacity", "pipeline-parallelism"),
         "tpot": _card("latency-throughput", "tpot"),
         "tpot_loaded": _card("batching-scheduling", "chunked-prefill"),
         "e2e": _card("latency-throughput", "e2el"),
         "user_speed": _card("latency-throughput", "per-user-output-speed"),
-        "throughput": _card("latency-throughput", "output-token-throughput"),
+        "throughput": _card("batching-scheduling", "continuous-batching"),
+        "decode_throughput": _card("latency-throughput", "output-token-throughput"),
         "cost": _card("latency-throughput", "cost-per-token"),
     }
 )
@@ -288,30 +198,26 @@ def check_setup(setup: Setup) -> None:
         raise LabError(
             f"unknown KV cache precision {setup.kv!r}; choose one of {', '.join(KV_PRECISIONS)}"
         )
-    for name in ("tp", "batch", "prompt", "output"):
+    for name in ("tp", "pp", "batch", "prompt", "output"):
         value = getattr(setup, name)
         if value < 1:
             raise LabError(f"{name} must be at least 1, not {value}")
+    if setup.pp > setup.model.layers:
+        raise LabError(
+            f"{setup.pp} pipeline stages are more than {setup.model.name}'s "
+            f"{setup.model.layers} layers; choose at most {setup.model.layers}"
+        )
+    if setup.tp * setup.pp > 1 and not setup.gpu.link()[1]:
+        raise LabError(
+            f"{setup.gpu.name} has no NVLink or PCIe bandwidth in its entry, so the traffic "
+            f"between its GPUs cannot be timed; add nvlink_gbs or pcie_gbs"
+        )
     if setup.model.heads % setup.tp:
         raise LabError(
             f"tensor parallelism of {setup.tp} does not divide {setup.model.name}'s "
             f"{setup.model.heads} attention heads; choose a TP that does"
         )
     setup.assumptions.check()
-
-
-def weights_read_b(model: ModelSpec, batch: int) -> float:
-    """Billions of parameters one decode step reads. Dense: all of them. MoE: the shared part
-    plus every expert that at least one of the batch's tokens is routed to, taking routing as
-    uniform and independent: each expert is missed by all `batch` tokens with probability
-    (1 - k/E)^batch."""
-    if not model.is_moe:
-        return model.params_b
-    e, k = model.experts, model.active_experts
-    per_expert = (model.params_b - model.active_b) / (e - k)
-    shared = model.params_b - e * per_expert
-    touched = e * (1 - (1 - k / e) ** batch)
-    return shared + touched * per_expert
 
 
 def estimate(setup: Setup) -> Estimate:
@@ -349,24 +255,38 @@ def estimate(setup: Setup) -> Estimate:
     weights_gpu = put(
         "weights_per_gpu",
         "Weights per GPU",
-        weights_gb / s.tp,
+        weights_gb / (s.tp * s.pp),
         "GB",
-        "weights / TP",
+        "weights / (TP x PP)",
         ("weights", _n(weights_gb, "GB")),
         ("TP", str(s.tp)),
+        ("PP", str(s.pp)),
     )
     kv_heads_gpu = max(1.0, m.kv_heads / s.tp)
-    kv_token = put(
-        "kv_per_token",
-        "KV cache per token",
-        2 * m.layers * m.kv_heads * m.head_dim * kvbytes,
-        "bytes",
-        "2 (K and V) x layers x KV heads x head dim x bytes per element",
-        ("layers", str(m.layers)),
-        ("KV heads", str(m.kv_heads)),
-        ("head dim", str(m.head_dim)),
-        (f"bytes per {s.kv.upper()} element", fmt(kvbytes)),
-    )
+    if m.is_mla:
+        kv_token = put(
+            "kv_per_token",
+            "KV cache per token (MLA)",
+            m.layers * m.kv_elements() * kvbytes,
+            "bytes",
+            "layers x (latent + RoPE key) x bytes per element: one for all heads",
+            ("layers", str(m.layers)),
+            ("latent (kv_lora_rank)", str(m.kv_lora_rank)),
+            ("RoPE key (qk_rope_head_dim)", str(m.qk_rope_head_dim)),
+            (f"bytes per {s.kv.upper()} element", fmt(kvbytes)),
+        )
+    else:
+        kv_token = put(
+            "kv_per_token",
+            "KV cache per token",
+            m.layers * m.kv_elements() * kvbytes,
+            "bytes",
+            "2 (K and V) x layers x KV heads x head dim x bytes per element",
+            ("layers", str(m.layers)),
+            ("KV heads", str(m.kv_heads)),
+            ("head dim", str(m.head_dim)),
+            (f"bytes per {s.kv.upper()} element", fmt(kvbytes)),
+        )
     seq_tokens = s.prompt + s.output
     kv_seq = put(
         "kv_per_sequence",
@@ -391,21 +311,25 @@ def estimate(setup: Setup) -> Estimate:
     if space <= 0:
         raise LabError(
             f"{m.name} in {s.weights.upper()} needs {fmt(weights_gb)} GB of weights, "
-            f"{fmt(weights_gpu)} GB per GPU at TP {s.tp}, more than the {fmt(usable)} GB usable "
-            f"on one {g.name} ({fmt(g.memory_gb)} GB x {fmt(a.usable_memory)}); raise TP or "
-            "quantize the weights"
+            f"{fmt(weights_gpu)} GB per GPU at TP {s.tp} x PP {s.pp}, more than the "
+            f"{fmt(usable)} GB usable on one {g.name} ({fmt(g.memory_gb)} GB x "
+            f"{fmt(a.usable_memory)}); raise TP or PP, or quantize the weights"
         )
-    # Under TP each GPU keeps its share of the KV heads, but never less than one whole head.
-    kv_seq_gpu = kv_seq * kv_heads_gpu / m.kv_heads
+    # Under TP each GPU keeps its share of the KV heads, but never less than one whole head;
+    # an MLA latent serves every head, so each GPU keeps all of it. A pipeline stage keeps
+    # only its own layers' share.
+    kv_share = 1.0 if m.is_mla else kv_heads_gpu / m.kv_heads
+    kv_seq_gpu = kv_seq * kv_share / s.pp
     max_batch = put(
         "max_batch",
         "Largest batch that fits",
         math.floor(space / kv_seq_gpu),
         "sequences",
-        "room for KV per GPU / KV per sequence per GPU (KV heads split by TP, at least 1)",
+        "room for KV per GPU / KV per sequence per GPU (KV heads split by TP, at least 1; "
+        "an MLA latent whole on every GPU; layers split by PP)",
         ("room for KV per GPU", _n(space, "GB")),
         ("KV per sequence per GPU", _n(kv_seq_gpu, "GB")),
-        ("KV heads per GPU", fmt(kv_heads_gpu)),
+        ("share of the KV on each GPU", fmt(kv_share)),
     )
     kv_batch_gpu = put(
         "kv_batch",
@@ -449,10 +373,11 @@ def estimate(setup: Setup) -> Estimate:
     )
 
     # -- prefill: one request's prompt, all tokens at once ----------------------------------
-    # Matmuls: 2 FLOPs per active parameter per token. Attention: QK^T and AV, each
-    # 2 x heads x head_dim per pair of tokens, over the P^2/2 pairs a causal prompt has.
-    attn_prefill = 2 * m.layers * m.heads * m.head_dim * s.prompt**2
-    prefill_flops = 2 * m.active_b * 1e9 * s.prompt + attn_prefill
+    # Matmuls: 2 FLOPs per matmul parameter per token. Attention: QK^T and AV, 2 x heads x
+    # (qk dim + v dim) per pair of tokens, over the P^2/2 pairs a causal prompt has.
+    qk_p, v_p = m.attention_dims(decode=False)
+    attn_prefill = m.layers * m.heads * (qk_p + v_p) * s.prompt**2
+    prefill_flops = 2 * m.matmul_b * 1e9 * s.prompt + attn_prefill
     prefill_bytes = m.params_b * 1e9 * wbytes + kv_token * s.prompt
     prefill_compute = prefill_flops / (flops_rate * s.tp)
     prefill_memory = prefill_bytes / (bytes_rate * s.tp)
@@ -461,24 +386,81 @@ def estimate(setup: Setup) -> Estimate:
         "Prefill arithmetic intensity",
         prefill_flops / prefill_bytes,
         "FLOP/byte",
-        "(2 x active parameters x prompt + 2 x layers x heads x head dim x prompt^2) / "
+        "(2 x matmul parameters x prompt + layers x heads x (qk dim + v dim) x prompt^2) / "
         "(weight bytes + KV bytes written)",
-        ("active parameters", f"{fmt(m.active_b)} B"),
+        ("matmul parameters (active, less the input embedding)", f"{fmt(m.matmul_b)} B"),
         ("prompt", f"{s.prompt} tokens"),
         ("attention FLOPs", fmt(attn_prefill)),
         ("weight bytes", _n(m.params_b * wbytes, "GB")),
     )
     prefill_regime = COMPUTE_BOUND if prefill_intensity >= ridge else MEMORY_BOUND
-    prefill_s = max(prefill_compute, prefill_memory)
+    link_name, one_way_gbs = g.link()
+    link_inputs = (
+        ("layers x all-reduces per layer", f"{m.layers} x {ALLREDUCES_PER_LAYER}"),
+        ("hidden size", str(m.hidden)),
+        ("TP", str(s.tp)),
+        (
+            f"{link_name or 'link'} one way x link efficiency",
+            f"{fmt(one_way_gbs)} GB/s x {fmt(a.link_efficiency)}",
+        ),
+        ("latency per all-reduce", f"{fmt(a.allreduce_latency_us)} us"),
+    )
+    ar_formula = (
+        "2 x layers x (2(TP-1)/TP x {tokens} x hidden x 2 bytes / (link one way x link "
+        "efficiency) + latency per call); none at TP 1"
+    )
+    ar_prefill = (
+        put(
+            "allreduce_prefill",
+            "Prefill all-reduces (TP)",
+            allreduce_s(s, s.prompt) * 1000,
+            "ms",
+            ar_formula.format(tokens="prompt"),
+            ("prompt", f"{s.prompt} tokens"),
+            *link_inputs,
+        )
+        / 1000
+    )
+    handoff_inputs = (
+        ("PP - 1 sends", str(s.pp - 1)),
+        ("hidden size", str(m.hidden)),
+        (
+            f"{link_name or 'link'} one way x link efficiency",
+            f"{fmt(one_way_gbs)} GB/s x {fmt(a.link_efficiency)}",
+        ),
+        ("latency per send", f"{fmt(a.allreduce_latency_us)} us"),
+    )
+    handoff_formula = (
+        "(PP - 1) x ({tokens} x hidden x 2 bytes / (link one way x link efficiency) + latency "
+        "per send); none at PP 1"
+    )
+    ho_prefill = (
+        put(
+            "handoff_prefill",
+            "Prefill pipeline hand-offs (PP)",
+            handoffs_s(s, s.prompt) * 1000,
+            "ms",
+            handoff_formula.format(tokens="prompt"),
+            ("prompt", f"{s.prompt} tokens"),
+            *handoff_inputs,
+        )
+        / 1000
+    )
+    # The all-reduces sit between the matmuls that need their results: time adds, no overlap.
+    # The stages run one after another for one prompt, so PP adds hand-offs, not speed.
+    prefill_s = max(prefill_compute, prefill_memory) + ar_prefill + ho_prefill
     put(
         "prefill",
         "Prefill time",
         prefill_s * 1000,
         "ms",
-        "max(prefill FLOPs / (TP x achieved FLOP/s), prefill bytes / (TP x achieved bytes/s))",
+        "max(prefill FLOPs / (TP x achieved FLOP/s), prefill bytes / (TP x achieved bytes/s)) "
+        "+ all-reduces + pipeline hand-offs",
         ("prefill FLOPs", fmt(prefill_flops)),
         ("compute term", _n(prefill_compute * 1000, "ms")),
         ("memory term", _n(prefill_memory * 1000, "ms")),
+        ("all-reduces", _n(ar_prefill * 1000, "ms")),
+        ("pipeline hand-offs", _n(ho_prefill * 1000, "ms")),
         ("TP", str(s.tp)),
         note=prefill_regime,
     )
@@ -493,24 +475,32 @@ def estimate(setup: Setup) -> Estimate:
 
     # -- decode: one step makes one token for each of the batch's sequences -----------------
     context = s.prompt + s.output / 2  # the mean context over the reply
-    read_b = weights_read_b(m, s.batch)
+    # Under PP the batch decodes as up to PP micro-batches in flight, one per stage; each
+    # passes every stage once a token, so a token costs one TP-only step of a micro-batch
+    # (the stages' shares add up to all the layers) plus the hand-offs between stages.
+    micro = s.batch / min(s.batch, s.pp)
+    read_b = weights_read_b(m, micro)
     step_weight_bytes = read_b * 1e9 * wbytes
-    step_kv_bytes = kv_token * context * s.batch
-    step_bytes = step_weight_bytes + step_kv_bytes
-    attn_step = 4 * m.layers * m.heads * m.head_dim * context * s.batch
-    step_flops = 2 * m.active_b * 1e9 * s.batch + attn_step
+    # Each GPU reads its own share of the KV cache (all of it, for an MLA latent).
+    step_kv_bytes_gpu = kv_token * context * micro * kv_share
+    step_bytes_gpu = step_weight_bytes / s.tp + step_kv_bytes_gpu
+    qk_d, v_d = m.attention_dims(decode=True)
+    attn_step = 2 * m.layers * m.heads * (qk_d + v_d) * context * micro
+    step_flops = 2 * m.matmul_b * 1e9 * micro + attn_step
+    micro_input = (("sequences per micro-batch (batch / PP)", fmt(micro)),) if s.pp > 1 else ()
     mem_s = (
         put(
             "decode_memory",
             "Decode step, memory term",
-            step_bytes / (bytes_rate * s.tp) * 1000,
+            step_bytes_gpu / bytes_rate * 1000,
             "ms",
-            "(weights read + KV read) / (TP x bandwidth x bandwidth efficiency)",
+            "(weights read / TP + KV read per GPU) / (bandwidth x bandwidth efficiency)",
             ("weights read", _n(step_weight_bytes / GB, "GB")),
-            ("KV read", _n(step_kv_bytes / GB, "GB")),
+            ("KV read per GPU", _n(step_kv_bytes_gpu / GB, "GB")),
             ("mean context", f"{fmt(context)} tokens"),
             ("achieved bandwidth per GPU", _n(bytes_rate / GB, "GB/s")),
             ("TP", str(s.tp)),
+            *micro_input,
             note="MoE: experts any token of the batch is routed to" if m.is_moe else "",
         )
         / 1000
@@ -521,10 +511,11 @@ def estimate(setup: Setup) -> Estimate:
             "Decode step, compute term",
             step_flops / (flops_rate * s.tp) * 1000,
             "ms",
-            "(2 x active parameters x batch + 4 x layers x heads x head dim x context x batch) / "
-            "(TP x peak x compute efficiency)",
-            ("active parameters", f"{fmt(m.active_b)} B"),
+            "(2 x matmul parameters x batch + 2 x layers x heads x (qk dim + v dim) x context x "
+            "batch) / (TP x peak x compute efficiency)",
+            ("matmul parameters (active, less the input embedding)", f"{fmt(m.matmul_b)} B"),
             ("batch", str(s.batch)),
+            *micro_input,
             ("attention FLOPs", fmt(attn_step)),
             (f"achieved {math_prec.upper()} per GPU", f"{fmt(flops_rate / TERA)} TFLOPS"),
             ("TP", str(s.tp)),
@@ -534,11 +525,11 @@ def estimate(setup: Setup) -> Estimate:
     intensity = put(
         "decode_intensity",
         "Decode arithmetic intensity",
-        step_flops / step_bytes,
+        step_flops / s.tp / step_bytes_gpu,
         "FLOP/byte",
-        "decode step FLOPs / decode step bytes",
-        ("step FLOPs", fmt(step_flops)),
-        ("step bytes", fmt(step_bytes)),
+        "decode step FLOPs per GPU / decode step bytes per GPU",
+        ("step FLOPs per GPU", fmt(step_flops / s.tp)),
+        ("step bytes per GPU", fmt(step_bytes_gpu)),
     )
     decode_regime = COMPUTE_BOUND if intensity >= ridge else MEMORY_BOUND
     # Weight matmuls alone: 2 x batch FLOPs per parameter read, so intensity 2B / bytes per
@@ -552,20 +543,47 @@ def estimate(setup: Setup) -> Estimate:
         ("ridge point", _n(ridge, "FLOP/byte")),
         ("bytes per weight", fmt(wbytes)),
     )
-    step_s = max(mem_s, comp_s)
+    ar_step = (
+        put(
+            "allreduce_decode",
+            "Decode step all-reduces (TP)",
+            allreduce_s(s, micro) * 1000,
+            "ms",
+            ar_formula.format(tokens="batch / PP" if s.pp > 1 else "batch"),
+            ("tokens", f"{fmt(micro)} tokens"),
+            *link_inputs,
+        )
+        / 1000
+    )
+    ho_step = (
+        put(
+            "handoff_decode",
+            "Decode step pipeline hand-offs (PP)",
+            handoffs_s(s, micro) * 1000,
+            "ms",
+            handoff_formula.format(tokens="micro-batch"),
+            ("micro-batch", f"{fmt(micro)} tokens"),
+            *handoff_inputs,
+        )
+        / 1000
+    )
+    step_s = max(mem_s, comp_s) + ar_step + ho_step
     tpot = put(
         "tpot",
         "TPOT",
         step_s * 1000,
         "ms",
-        "decode step time = max(memory term, compute term)",
+        "decode step time = max(memory term, compute term) + all-reduces"
+        + (" + pipeline hand-offs" if s.pp > 1 else ""),
         ("memory term", _n(mem_s * 1000, "ms")),
         ("compute term", _n(comp_s * 1000, "ms")),
+        ("all-reduces", _n(ar_step * 1000, "ms")),
+        *((("pipeline hand-offs", _n(ho_step * 1000, "ms")),) if s.pp > 1 else ()),
         note=decode_regime,
     )
     # Under steady load each sequence's prefill runs once in its reply's `output` steps, and
     # the batch holds `batch` sequences: batch / output prefills share every step.
-    put(
+    tpot_loaded = put(
         "tpot_loaded",
         "TPOT with prefills mixed in",
         tpot + s.batch / s.output * prefill_s * 1000,
@@ -595,26 +613,43 @@ def estimate(setup: Setup) -> Estimate:
         "1 / TPOT",
         ("TPOT", _n(tpot, "ms")),
     )
+    # The headline: a loaded server's steps each carry their share of new requests' prefills.
     total = put(
         "throughput",
-        "Output throughput, all users",
+        "Output throughput under load",
+        s.batch / (tpot_loaded / 1000),
+        "tokens/s",
+        "batch / TPOT with prefills mixed in (continuous batching: each sequence's prefill "
+        "runs once in its reply's output steps)",
+        ("batch", str(s.batch)),
+        ("TPOT with prefills mixed in", _n(tpot_loaded, "ms")),
+    )
+    put(
+        "decode_throughput",
+        "Decode-only throughput (no prefills)",
         s.batch / step_s,
         "tokens/s",
-        "batch / TPOT (decode only)",
+        "batch / TPOT (decode steps alone: an upper bound no loaded server reaches)",
         ("batch", str(s.batch)),
         ("TPOT", _n(tpot, "ms")),
     )
     put(
         "cost",
         "Cost per million output tokens",
-        a.usd_per_gpu_hour * s.tp / (total * 3600) * 1e6,
+        a.usd_per_gpu_hour * s.tp * s.pp / (total * 3600) * 1e6,
         "$",
-        "$ per GPU-hour x TP / (output tokens/s x 3600) x 10^6",
+        "$ per GPU-hour x TP x PP / (output tokens/s x 3600) x 10^6",
         ("$ per GPU-hour", fmt(a.usd_per_gpu_hour)),
-        ("TP", str(s.tp)),
+        ("GPUs (TP x PP)", str(s.tp * s.pp)),
         ("output throughput", _n(total, "tokens/s")),
     )
     return Estimate(setup, MappingProxyType(f), decode_regime, prefill_regime, math_prec)
+
+
+def largest_batch(setup: Setup) -> int:
+    """The largest batch whose KV cache fits beside the weights at this setup's prompt and
+    output lengths. Raises LabError, saying why, when not even one sequence fits."""
+    return int(estimate(setup.with_batch(1)).value("max_batch"))
 
 
 def sweep(setup: Setup, batches: Iterable[int]) -> list[tuple[int, Estimate | None]]:

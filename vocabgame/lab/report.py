@@ -18,9 +18,20 @@ SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("Roofline", ("ops_byte", "ridge", "prefill_intensity", "decode_intensity", "knee")),
-    ("Prefill", ("prefill", "ttft")),
-    ("Decode", ("decode_memory", "decode_compute", "tpot", "tpot_loaded", "e2e")),
-    ("Throughput and cost", ("user_speed", "throughput", "cost")),
+    ("Prefill", ("allreduce_prefill", "handoff_prefill", "prefill", "ttft")),
+    (
+        "Decode",
+        (
+            "decode_memory",
+            "decode_compute",
+            "allreduce_decode",
+            "handoff_decode",
+            "tpot",
+            "tpot_loaded",
+            "e2e",
+        ),
+    ),
+    ("Throughput and cost", ("throughput", "decode_throughput", "user_speed", "cost")),
 )
 
 HONESTY = (
@@ -46,7 +57,9 @@ def render(estimate: Estimate, working: bool = True) -> str:
         estimate.setup.describe(),
         f"Assumptions: {fmt(a.bandwidth_efficiency * 100)}% of peak bandwidth, "
         f"{fmt(a.compute_efficiency * 100)}% of peak {estimate.math_precision.upper()} math, "
-        f"{fmt(a.usable_memory * 100)}% of GPU memory usable, ${fmt(a.usd_per_gpu_hour)} per GPU-hour.",
+        f"{fmt(a.usable_memory * 100)}% of GPU memory usable, {fmt(a.link_efficiency * 100)}% "
+        f"of the link's bandwidth and {fmt(a.allreduce_latency_us)} us per all-reduce, "
+        f"${fmt(a.usd_per_gpu_hour)} per GPU-hour.",
         HONESTY.format(left_out=LEFT_OUT),
         regime_line(estimate),
     ]
