@@ -165,7 +165,7 @@ def test_a_refused_write_of_the_order_leaves_the_store_as_it_was_and_plans_anywa
     for error in ERRORS:
         store = Store.open(path, factory=FaultyConnection)
         assert isinstance(store.conn, FaultyConnection)
-        store.conn.arm(3, ERRORS[error])  # the first write of the order (after BEGIN)
+        store.conn.arm(4, ERRORS[error])  # the first write of the order (after the reads and BEGIN)
         if error == "damaged":  # not a write to skip: the player is told, nothing changes
             with pytest.raises(StoreDamaged):
                 Session(store, Catalog((deck,), ()), clock=lambda: START)
