@@ -18,7 +18,7 @@ from vocabgame.model import Deck
 from vocabgame.play import POINTS_RIGHT, STREAK_BONUS, Outcome, Round, Session
 from vocabgame.quiz import FaceKey, Grade, Kind, Refused, format_number
 from vocabgame.settings import Settings
-from vocabgame.srs import Srs
+from vocabgame.srs import Srs, load_card
 from vocabgame.store import Review, Store
 
 from .conftest import DATA
@@ -909,6 +909,13 @@ def test_round_duration_in_words(seconds: float, text: str) -> None:
     assert timefmt.duration(seconds) == text
 
 
+def _epoch_microseconds(moment: datetime | None) -> int | None:
+    if moment is None:
+        return None
+    delta = moment - datetime(1970, 1, 1, tzinfo=UTC)
+    return (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
 def test_the_per_item_summary_is_filled_from_an_older_store(tmp_path: Path, now: Now) -> None:
     """Migration 6 fills the items table from the reviews and cards already there."""
     from .faults import items_problems
@@ -924,6 +931,17 @@ def test_the_per_item_summary_is_filled_from_an_older_store(tmp_path: Path, now:
     conn = session.store.conn
     expected = conn.execute("SELECT * FROM items ORDER BY 1, 2").fetchall()
     assert len(expected) == 4
+    kept = "SELECT deck_id, item_id, face, stability, last_review FROM cards ORDER BY 1, 2, 3"
+    columns = conn.execute(kept).fetchall()
+    # The kept columns are the card's own stability and last review (in microseconds).
+    assert columns == [
+        (d, i, f, card.stability, _epoch_microseconds(card.last_review))
+        for d, i, f, card in (
+            (d, i, f, load_card(text))
+            for d, i, f, text in conn.execute("SELECT deck_id, item_id, face, card FROM cards")
+        )
+    ]
+    assert len(columns) == 4
     for name in [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'")]:
         conn.execute(f"DROP TRIGGER {name}")
     conn.execute("DROP TABLE items")
@@ -940,12 +958,14 @@ def test_the_per_item_summary_is_filled_from_an_older_store(tmp_path: Path, now:
         "item_order",
     ):
         conn.execute(f"DROP TABLE {later}")
-    conn.execute("DROP INDEX cards_stability")  # and what migration 11 adds
+    conn.execute("DROP INDEX cards_schedule")  # and what migrations 11 and 12 add
+    conn.execute("ALTER TABLE cards DROP COLUMN last_review")
     conn.execute("ALTER TABLE cards DROP COLUMN stability")
     conn.execute("PRAGMA user_version = 5")
     session.close()
     with Store.open(tmp_path / "vocabgame.db") as store:
         assert store.conn.execute("SELECT * FROM items ORDER BY 1, 2").fetchall() == expected
+        assert store.conn.execute(kept).fetchall() == columns
     assert items_problems(tmp_path / "vocabgame.db") == []
 
 

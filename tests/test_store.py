@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import sqlite3
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -479,6 +479,63 @@ def test_weakest_orders_cards_exactly_as_fsrs_retrievability_does(tmp_path: Path
     assert soonest == min(c.due for k, c in ours.items() if k.item_id != "i001")
     # the edges do make days differ by one microsecond
     assert {(now - ours[k].last_review).days for k in ours if ours[k].last_review} >= {1, 2, 5, 8}
+
+
+def test_the_kept_columns_follow_each_card_written(tmp_path: Path) -> None:
+    """`cards.stability` and `cards.last_review` (microseconds since 1970) are the card's own,
+    on insert and on every later write of the card, for a time with no fraction, one SQLite
+    would round up, one in another zone and a card never reviewed; the plan's reads give the
+    card's own values back."""
+    east = timezone(timedelta(hours=5, minutes=30))
+    lasts = [
+        NOW.replace(microsecond=0),
+        NOW.replace(microsecond=999_500),
+        NOW.astimezone(east).replace(microsecond=123_456),
+        None,
+    ]
+    cards = {
+        FaceKey("deck", f"i{n}", "claim"): Card(
+            card_id=n + 1,
+            state=State.Review if last else State.Learning,
+            stability=1.5 + n if last else None,
+            difficulty=5.0,
+            due=NOW - timedelta(hours=n),
+            last_review=last,
+        )
+        for n, last in enumerate(lasts)
+    }
+
+    def kept(store: Store) -> list[tuple[object, ...]]:
+        return store.conn.execute(
+            "SELECT item_id, stability, last_review FROM cards ORDER BY item_id"
+        ).fetchall()
+
+    def expected() -> list[tuple[object, ...]]:
+        epoch = datetime(1970, 1, 1, tzinfo=UTC)
+        return [
+            (
+                k.item_id,
+                c.stability,
+                None
+                if c.last_review is None
+                else (c.last_review - epoch) // timedelta(microseconds=1),
+            )
+            for k, c in sorted(cards.items(), key=lambda kc: kc[0].item_id)
+        ]
+
+    with Store.open(tmp_path / "vocabgame.db") as store:
+        _put_cards(store, cards)
+        assert kept(store) == expected()
+        for n, (key, card) in enumerate(cards.items()):  # a later write of each card
+            card.stability, card.last_review = 40.0 + n, NOW + timedelta(days=n, microseconds=7)
+            store.conn.execute(
+                "UPDATE cards SET card = ? WHERE item_id = ?", (card.to_json(), key.item_id)
+            )
+        assert kept(store) == expected()
+        got = store.schedules.due_order(NOW, ["deck"])
+    assert {key: (stability, last) for key, _, stability, last in got} == {
+        key: (card.stability, card.last_review) for key, card in cards.items()
+    }
 
 
 def test_the_forgetting_curve_gives_fsrs_retrievability_to_the_last_bit() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from fsrs import Card
 
@@ -15,19 +15,12 @@ from vocabgame.srs import LEARNED_DAYS, as_utc, load_card
 from vocabgame.store.errors import explain
 from vocabgame.store.part import Connected, Part, reads
 
-# Microseconds since 1970 of an ISO time as `datetime.isoformat` writes it (seconds from
-# SQLite, the six digits of a fraction from the text).
-# (The fraction is cut out before SQLite reads the seconds: it would round .9995 up.)
-_MICROSECONDS = (
-    "(CASE WHEN substr({0}, 20, 1) = '.'"
-    " THEN CAST(strftime('%s', substr({0}, 1, 19) || substr({0}, 27)) AS INTEGER) * 1000000"
-    " + CAST(substr({0}, 21, 6) AS INTEGER)"
-    " ELSE CAST(strftime('%s', {0}) AS INTEGER) * 1000000 END)"
-)
+# What `cards.last_review` counts microseconds from (see `schema.MICROSECONDS`).
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def _microseconds(moment: datetime) -> int:
-    delta = as_utc(moment) - datetime(1970, 1, 1, tzinfo=UTC)
+    delta = as_utc(moment) - _EPOCH
     return (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
 
 
@@ -158,12 +151,11 @@ class Schedules(Part):
         self, now: datetime, deck_ids: Iterable[str]
     ) -> list[tuple[FaceKey, datetime, float | None, datetime | None]]:
         """The faces due at `now` in these decks, each with what a plan orders them by: its due
-        time, stability and last review, as `load_card` reads them from the card. SQLite takes
-        the three fields out of the JSON: no card is decoded whole."""
+        time, stability and last review, as `load_card` reads them from the card, read from the
+        columns the triggers keep from it: no card is decoded."""
         ids = list(deck_ids)
         rows = self.conn.execute(
-            "SELECT deck_id, item_id, face, json_extract(card, '$.due'),"
-            " json_extract(card, '$.stability'), json_extract(card, '$.last_review') FROM cards"
+            "SELECT deck_id, item_id, face, due, stability, last_review FROM cards"
             f" WHERE deck_id IN ({','.join('?' * len(ids))}) AND due <= ?",
             (*ids, as_utc(now).isoformat()),
         )
@@ -172,7 +164,7 @@ class Schedules(Part):
                 FaceKey(d, i, f),
                 as_utc(datetime.fromisoformat(due)),
                 float(stability) if stability else None,  # as fsrs's Card.from_dict
-                as_utc(datetime.fromisoformat(last)) if last else None,
+                _EPOCH + timedelta(microseconds=last) if last is not None else None,
             )
             for d, i, f, due, stability, last in rows
         ]
@@ -190,13 +182,10 @@ class Schedules(Part):
         self._ensure_pow()
         try:
             rows = self.conn.execute(
-                "WITH c AS MATERIALIZED (SELECT deck_id, item_id, face, due,"
-                " json_extract(card, '$.last_review') AS last,"
-                " json_extract(card, '$.stability') AS stability FROM cards"
-                f" WHERE deck_id IN ({','.join('?' * len(ids))}))"
-                " SELECT deck_id, item_id, face FROM c ORDER BY"
-                " CASE WHEN last IS NULL OR stability IS NULL THEN 0"
-                f" ELSE pow(1 + ? * MAX(0, (? - {_MICROSECONDS.format('last')}) / 86400000000)"
+                "SELECT deck_id, item_id, face FROM cards"
+                f" WHERE deck_id IN ({','.join('?' * len(ids))}) ORDER BY"
+                " CASE WHEN last_review IS NULL OR stability IS NULL THEN 0"
+                " ELSE pow(1 + ? * MAX(0, (? - last_review) / 86400000000)"
                 " / stability, ?) END, due, deck_id, item_id, face",
                 (*ids, factor, _microseconds(now), decay),
             )
@@ -216,13 +205,10 @@ class Schedules(Part):
         self._ensure_pow()
         try:
             rows = self.conn.execute(
-                "WITH c AS MATERIALIZED (SELECT deck_id, item_id, face,"
-                " json_extract(card, '$.last_review') AS last,"
-                " json_extract(card, '$.stability') AS stability FROM cards"
-                f" WHERE deck_id IN ({','.join('?' * len(ids))}))"
-                " SELECT deck_id, item_id, face FROM c ORDER BY"
-                " CASE WHEN last IS NULL OR stability IS NULL THEN 0"
-                f" ELSE pow(1 + ? * MAX(0, (? - {_MICROSECONDS.format('last')}) / 86400000000)"
+                "SELECT deck_id, item_id, face FROM cards"
+                f" WHERE deck_id IN ({','.join('?' * len(ids))}) ORDER BY"
+                " CASE WHEN last_review IS NULL OR stability IS NULL THEN 0"
+                " ELSE pow(1 + ? * MAX(0, (? - last_review) / 86400000000)"
                 " / stability, ?) END, deck_id, item_id, face",
                 (*ids, factor, _microseconds(now), decay),
             )
