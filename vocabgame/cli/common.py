@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from vocabgame.printable import printable
+from vocabgame.reading.files import special_kind
 
 if TYPE_CHECKING:
     from vocabgame.play.session import Session
@@ -90,15 +91,7 @@ def not_a_regular_file(path: Path) -> str | None:
         return None
     if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
         return None
-    if stat.S_ISFIFO(mode):
-        kind = "a named pipe (FIFO)"
-    elif stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        kind = "a device"
-    elif stat.S_ISSOCK(mode):
-        kind = "a socket"
-    else:
-        kind = "not a regular file"
-    return f"{path} is {kind}; only regular files are read"
+    return f"{path} is {special_kind(mode)}; only regular files are read"
 
 
 def print_json(value: object) -> None:

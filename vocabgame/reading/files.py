@@ -20,21 +20,24 @@ _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _BINARY = getattr(os, "O_BINARY", 0)
 
 
+def special_kind(mode: int) -> str:
+    """What a file that is neither a regular file nor a folder is, in words ("a device")."""
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
 def _not_regular(mode: int) -> str | None:
     """What a file that is not a regular file is, in words; None for a regular file."""
     if stat.S_ISREG(mode):
         return None
     if stat.S_ISDIR(mode):
         return "is a folder, not a deck file"
-    if stat.S_ISFIFO(mode):
-        kind = "a named pipe (FIFO)"
-    elif stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        kind = "a device"
-    elif stat.S_ISSOCK(mode):
-        kind = "a socket"
-    else:
-        kind = "not a regular file"
-    return f"is {kind}, not a deck file; only regular files are read"
+    return f"is {special_kind(mode)}, not a deck file; only regular files are read"
 
 
 def read_text(path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> str:

@@ -19,6 +19,14 @@ from vocabgame.store.part import Connected, Part, reads
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
+# A card's retrievability as fsrs works it out, from its kept columns; its parameters are the
+# curve's factor, the moment in microseconds since 1970, and the curve's decay.
+_RECALL = (
+    "CASE WHEN last_review IS NULL OR stability IS NULL THEN 0"
+    " ELSE pow(1 + ? * MAX(0, (? - last_review) / 86400000000) / stability, ?) END"
+)
+
+
 def _microseconds(moment: datetime) -> int:
     delta = as_utc(moment) - _EPOCH
     return (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
@@ -183,10 +191,8 @@ class Schedules(Part):
         try:
             rows = self.conn.execute(
                 "SELECT deck_id, item_id, face FROM cards"
-                f" WHERE deck_id IN ({','.join('?' * len(ids))}) ORDER BY"
-                " CASE WHEN last_review IS NULL OR stability IS NULL THEN 0"
-                " ELSE pow(1 + ? * MAX(0, (? - last_review) / 86400000000)"
-                " / stability, ?) END, due, deck_id, item_id, face",
+                f" WHERE deck_id IN ({','.join('?' * len(ids))}) ORDER BY {_RECALL},"
+                " due, deck_id, item_id, face",
                 (*ids, factor, _microseconds(now), decay),
             )
             for d, i, f in rows:
@@ -206,10 +212,8 @@ class Schedules(Part):
         try:
             rows = self.conn.execute(
                 "SELECT deck_id, item_id, face FROM cards"
-                f" WHERE deck_id IN ({','.join('?' * len(ids))}) ORDER BY"
-                " CASE WHEN last_review IS NULL OR stability IS NULL THEN 0"
-                " ELSE pow(1 + ? * MAX(0, (? - last_review) / 86400000000)"
-                " / stability, ?) END, deck_id, item_id, face",
+                f" WHERE deck_id IN ({','.join('?' * len(ids))}) ORDER BY {_RECALL},"
+                " deck_id, item_id, face",
                 (*ids, factor, _microseconds(now), decay),
             )
             yield from rows
