@@ -185,20 +185,8 @@ class Schedules(Part):
         factor and decay of `Srs.forgetting_curve`): whole days since the last review, to the
         microsecond as Python's `timedelta.days` counts them, then the same arithmetic in
         doubles, so the order is the one `Srs.retrievability` gives, with no card decoded."""
-        ids = list(deck_ids)
-        factor, decay = curve
-        self._ensure_pow()
-        try:
-            rows = self.conn.execute(
-                "SELECT deck_id, item_id, face FROM cards"
-                f" WHERE deck_id IN ({','.join('?' * len(ids))}) ORDER BY {_RECALL},"
-                " due, deck_id, item_id, face",
-                (*ids, factor, _microseconds(now), decay),
-            )
-            for d, i, f in rows:
-                yield FaceKey(d, i, f)
-        except sqlite3.Error as exc:
-            raise explain(self.path, exc) from None
+        for d, i, f in self._by_recall(deck_ids, now, curve, "due, deck_id, item_id, face"):
+            yield FaceKey(d, i, f)
 
     def least_remembered(
         self, deck_ids: Iterable[str], now: datetime, curve: tuple[float, float]
@@ -206,17 +194,21 @@ class Schedules(Part):
         """Every scheduled face of these decks as (deck id, item id, face), least remembered
         first, then by key: the order of sorting by (`Srs.retrievability`, key), with the
         retrievability worked out by SQLite as in `weakest`, so no card is decoded."""
+        return self._by_recall(deck_ids, now, curve, "deck_id, item_id, face")
+
+    def _by_recall(
+        self, deck_ids: Iterable[str], now: datetime, curve: tuple[float, float], then: str
+    ) -> Iterator[tuple[str, str, str]]:
+        """The decks' scheduled faces ordered by retrievability at `now`, then by `then`."""
         ids = list(deck_ids)
         factor, decay = curve
         self._ensure_pow()
         try:
-            rows = self.conn.execute(
+            yield from self.conn.execute(
                 "SELECT deck_id, item_id, face FROM cards"
-                f" WHERE deck_id IN ({','.join('?' * len(ids))}) ORDER BY {_RECALL},"
-                " deck_id, item_id, face",
+                f" WHERE deck_id IN ({','.join('?' * len(ids))}) ORDER BY {_RECALL}, {then}",
                 (*ids, factor, _microseconds(now), decay),
             )
-            yield from rows
         except sqlite3.Error as exc:
             raise explain(self.path, exc) from None
 

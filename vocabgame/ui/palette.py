@@ -57,16 +57,20 @@ def use(theme: Theme) -> None:
         _styles["warn"] = theme.warning or _ANSI["warn"]
 
 
+def _style(meaning: str, bold: bool) -> str:
+    return f"bold {_styles[meaning]}" if bold else _styles[meaning]
+
+
 def right(bold: bool = True) -> str:
     """The style of a right answer: its ✓, its verdict, the points it won."""
-    return f"bold {_styles['right']}" if bold else _styles["right"]
+    return _style("right", bold)
 
 
 def wrong(bold: bool = True) -> str:
     """The style of a wrong answer: its ✗ and its verdict."""
-    return f"bold {_styles['wrong']}" if bold else _styles["wrong"]
+    return _style("wrong", bold)
 
 
 def warn(bold: bool = True) -> str:
     """The style of a line that asks for attention (a limit reached, a partial run)."""
-    return f"bold {_styles['warn']}" if bold else _styles["warn"]
+    return _style("warn", bold)
