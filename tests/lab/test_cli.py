@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from vocabgame.cli import main
+from vocabgame.lab.fitted import BANDWIDTH_EFFICIENCY
 
 
 def lab_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:
@@ -46,7 +47,7 @@ def test_json_carries_each_figures_formula_inputs_card_and_the_assumptions(
     assert "max(memory term, compute term)" in tpot["formula"]
     assert set(tpot["inputs"]) == {"memory term", "compute term", "all-reduces"}
     assert tpot["card"] == "latency-throughput/tpot"
-    assert out["assumptions"]["bandwidth_efficiency"] == 0.8
+    assert out["assumptions"]["bandwidth_efficiency"] == BANDWIDTH_EFFICIENCY
     assert "queueing" in out["assumptions"]["left_out"]
     assert out["setup"] == {
         "gpu": "H100-SXM", "model": "llama-3.1-8b", "weights": "bf16", "kv": "bf16",
@@ -142,7 +143,7 @@ def test_validate_checks_lab_files_given_or_found_in_a_folder(
 
 
 def test_the_assumptions_can_be_changed_and_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
-    base = lab_json(capsys)["figures"]["tpot"]["value"]
+    base = lab_json(capsys, "--bandwidth-efficiency", "0.8")["figures"]["tpot"]["value"]
     slower = lab_json(capsys, "--bandwidth-efficiency", "0.4")
     assert slower["figures"]["tpot"]["value"] == pytest.approx(2 * base)
     assert slower["assumptions"]["bandwidth_efficiency"] == 0.4

@@ -10,6 +10,7 @@ from pathlib import Path
 from vocabgame.cli.common import EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, Command, Where, err, print_json
 from vocabgame.cli.options import json_option, positive_int
 from vocabgame.cli.play import run_app
+from vocabgame.lab.fitted import BANDWIDTH_EFFICIENCY, COMPUTE_EFFICIENCY, LINK_EFFICIENCY
 from vocabgame.printable import printable
 from vocabgame.settings import Settings
 
@@ -44,19 +45,19 @@ def lab_options(p: argparse.ArgumentParser, settings: Settings) -> None:
         "--bandwidth-efficiency",
         type=float,
         metavar="R",
-        help="achieved share of peak memory bandwidth (assumed 0.8)",
+        help=f"achieved share of peak memory bandwidth (fitted: {BANDWIDTH_EFFICIENCY:g})",
     )
     p.add_argument(
         "--compute-efficiency",
         type=float,
         metavar="R",
-        help="achieved share of peak dense math (assumed 0.6)",
+        help=f"achieved share of peak dense math (fitted: {COMPUTE_EFFICIENCY:g})",
     )
     p.add_argument(
         "--link-efficiency",
         type=float,
         metavar="R",
-        help="achieved share of the GPU-to-GPU link's bandwidth (assumed 0.8)",
+        help=f"achieved share of the GPU-to-GPU link's bandwidth (fitted: {LINK_EFFICIENCY:g})",
     )
     p.add_argument(
         "--allreduce-latency-us",

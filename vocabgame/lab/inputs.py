@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
+from vocabgame.lab.fitted import BANDWIDTH_EFFICIENCY, COMPUTE_EFFICIENCY, LINK_EFFICIENCY
+
 GB = 1e9
 TERA = 1e12
 
@@ -146,11 +148,12 @@ class Assumptions:
     """What the estimate cannot know and takes as given. Each is a share of a datasheet peak
     that real kernels reach, or a price."""
 
-    bandwidth_efficiency: float = 0.8  # achieved share of peak memory bandwidth (like MBU)
-    compute_efficiency: float = 0.6  # achieved share of peak dense tensor math (like MFU)
+    # The three efficiencies are fitted to published measurements (vocabgame/lab/calibrate.py).
+    bandwidth_efficiency: float = BANDWIDTH_EFFICIENCY  # achieved share of peak bandwidth (MBU)
+    compute_efficiency: float = COMPUTE_EFFICIENCY  # achieved share of peak dense math (MFU)
     usable_memory: float = 0.9  # share of GPU memory the server may use (vLLM's default 0.9)
-    # NCCL reaches about 370 of NVLink's 450 GB/s line rate (NVIDIA/nccl-tests issue 212).
-    link_efficiency: float = 0.8
+    # Of the link's line rate; NCCL's own tests reach about 0.8 (NVIDIA/nccl-tests issue 212).
+    link_efficiency: float = LINK_EFFICIENCY
     # One small all-reduce on H100s, TP 2 to 8: about 9 us (sgl-project/sglang PR 2904).
     allreduce_latency_us: float = 9.0
     usd_per_gpu_hour: float = 2.0  # a rental price; change it to yours
