@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 from textual.widgets import OptionList, Static
 
+from vocabgame.lab import fitted
 from vocabgame.paths import builtin_decks_dir
 from vocabgame.ui.screens.card import CardScreen
 from vocabgame.ui.screens.challenge import ChallengeScreen
-from vocabgame.ui.screens.lab import LabScreen
+from vocabgame.ui.screens.lab import BANDWIDTH_STEPS, LabScreen
 from vocabgame.ui.widgets.title import TitleBar
 
 from .conftest import plain, screen_text
@@ -169,11 +170,15 @@ async def test_the_assumptions_show_and_e_changes_the_bandwidth_share(make_app) 
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         working = str(app.screen.query_one("#lab-working", Static).content)
-        assert "Assumed: bandwidth 80% (e), math 60% (E), memory 90%" in working
+        bw, math = fitted.BANDWIDTH_EFFICIENCY, fitted.COMPUTE_EFFICIENCY
+        assert f"Assumed: bandwidth {bw:.0%} (e), math {math:.0%} (E), memory 90%" in working
         before = tpot(app)
-        await pilot.press("e")  # 80% -> 90% of peak bandwidth: a memory-bound step is faster
-        assert tpot(app) == pytest.approx(before * 0.8 / 0.9)
-        assert "bandwidth 90% (e)" in str(app.screen.query_one("#lab-working", Static).content)
+        await pilot.press("e")  # the fitted share -> the next tenth: a memory-bound step is faster
+        up = next(x for x in BANDWIDTH_STEPS if x > bw)
+        assert tpot(app) == pytest.approx(before * bw / up)
+        assert f"bandwidth {up:.0%} (e)" in str(
+            app.screen.query_one("#lab-working", Static).content
+        )
 
 
 def test_the_batch_on_show_is_as_tall_as_its_value_not_a_full_column() -> None:

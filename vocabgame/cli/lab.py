@@ -99,6 +99,8 @@ LAB = Command(
 def cmd_lab(args: argparse.Namespace, folders: list[Path]) -> int:
     """Print the estimate of the setup the options describe (or it as JSON); the exit code."""
     from vocabgame.lab import Assumptions, LabError, Setup, estimate, load_catalogue
+    from vocabgame.lab.errorbar import annotate, error_bars
+    from vocabgame.lab.measurements import load_measurements
     from vocabgame.lab.model import largest_batch
     from vocabgame.lab.report import render
 
@@ -129,11 +131,13 @@ def cmd_lab(args: argparse.Namespace, folders: list[Path]) -> int:
         if args.batch == MAX:
             setup = setup.with_batch(largest_batch(setup.with_batch(1)))
         result = estimate(setup)
+        # Each figure's error bar: the nearest published measurement and the lab's error on it.
+        bars = error_bars(result, load_measurements(), catalogue)
     except LabError as exc:
         err(str(exc))
         return EXIT_PROBLEM
     if args.json:
-        print_json(result.as_dict())
+        print_json(annotate(result.as_dict(), bars))
     else:
-        print("\n".join(printable(line) for line in render(result).split("\n")))
+        print("\n".join(printable(line) for line in render(result, bars=bars).split("\n")))
     return EXIT_OK
