@@ -190,3 +190,24 @@ def test_the_batch_on_show_is_as_tall_as_its_value_not_a_full_column() -> None:
     assert all("reverse" not in str(span.style) for span in chart.spans)
     styles = {str(span.style) for span in chart.spans if span.start >= len("t\n")}
     assert CURRENT_STYLE in styles
+
+
+async def test_the_working_names_the_nearest_measurement_and_the_lab_error_on_it(make_app) -> None:
+    from vocabgame.lab.errorbar import error_bars
+    from vocabgame.lab.measurements import load_measurements
+
+    app = make_app(open_lab=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, LabScreen) and screen.result is not None
+        bar = error_bars(screen.result, load_measurements(), screen.catalogue)["tpot"]
+        assert bar is not None
+        working = plain(str(app.screen.query_one("#lab-working", Static).content))
+        assert f"Measured: {bar.words()}" in working
+        assert "against NIM's measured ITL" in working
+        await pilot.press("up", "up", "up", "up", "up", "up", "up", "up", "up", "up", "up")
+        await pilot.pause()
+        # A roofline figure is arithmetic on the catalogue: nothing measured to name.
+        working = plain(str(app.screen.query_one("#lab-working", Static).content))
+        assert "Measured:" not in working
