@@ -21,9 +21,9 @@ from vocabgame.lab.measurements import (
     Measurement,
     MeasurementTable,
     error,
-    lab_estimate,
+    lab_value,
 )
-from vocabgame.lab.model import Estimate
+from vocabgame.lab.model import Estimate, estimate
 
 # The measured figure kind each lab figure is checked against. Figures not here (memory,
 # roofline) are arithmetic on the catalogue: nothing published measures them.
@@ -74,6 +74,7 @@ class Nearest:
     row: Measurement
     lab: float
     distance: tuple[float, ...]
+    described: str = ""  # the row's setup with the catalogue's names; its ids when empty
 
     @property
     def error(self) -> float:
@@ -94,10 +95,11 @@ class Nearest:
         """One line for a reader: how far off the lab was, against whose measurement."""
         like = "this setup" if self.same_setup else "like setups"
         what = f"{self.row.source.by}'s measured {self.row.label}"
+        where = self.described or self.row.describe()
         if abs(self.error) < WITHIN:
-            return f"{like}: on the mark against {what} ({self.row.describe()})"
+            return f"{like}: on the mark against {what} ({where})"
         way = "fast" if self.fast else "slow"
-        return f"{like}: {abs(self.error):.0%} {way} against {what} ({self.row.describe()})"
+        return f"{like}: {abs(self.error):.0%} {way} against {what} ({where})"
 
     def as_dict(self) -> dict[str, object]:
         r = self.row
@@ -124,6 +126,13 @@ class Nearest:
         }
 
 
+def _described(s: Setup) -> str:
+    return (
+        f"{s.model.name} on {s.tp} x {s.gpu.name}, {s.weights.upper()}, batch {s.batch}, "
+        f"{s.prompt} in / {s.output} out"
+    )
+
+
 def nearest(
     setup: Setup, figure: str, table: MeasurementTable, catalogue: Catalogue
 ) -> Nearest | None:
@@ -136,7 +145,8 @@ def nearest(
     )
     for d, _, row in rows:
         try:
-            return Nearest(row, lab_estimate(row, catalogue, setup.assumptions), d)
+            theirs = row.setup(catalogue, setup.assumptions)
+            return Nearest(row, lab_value(row, estimate(theirs)), d, _described(theirs))
         except LabError:
             continue  # its GPU or model is not in this catalogue, or it no longer fits
     return None
