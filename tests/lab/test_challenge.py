@@ -104,7 +104,7 @@ def test_the_breakdown_by_hand_on_a_toy_setup() -> None:
     model = ModelSpec(
         "m", "M", params_b=10, layers=10, hidden=1000, heads=10, kv_heads=2, head_dim=100
     )
-    ideal = Assumptions(1, 1, 1, link_efficiency=1, allreduce_latency_us=10)
+    ideal = Assumptions(1, 1, 1, link_efficiency=1, allreduce_latency_us=10, step_overhead_us=100)
     e = estimate(Setup(gpu, model, tp=2, batch=4, prompt=1000, output=101, assumptions=ideal))
     tpot = breakdown(e, "tpot")
     terms = {t.name: t for t in tpot.terms}
@@ -115,6 +115,7 @@ def test_the_breakdown_by_hand_on_a_toy_setup() -> None:
     # 2 x 10 layers x (2 x 1/2 x 4 x 1000 x 2 bytes / 200 GB/s + 10 us) = 0.2008 ms
     assert terms["all-reduce"].ms == pytest.approx(0.2008)
     assert terms["queue wait"].ms == 0
+    assert terms["fixed cost"].ms == pytest.approx(0.1)  # 100 us a pass
     assert not terms["compute"].counted  # memory-bound: the math hides under the reads
     assert tpot.sum_ms == pytest.approx(e.value("tpot"))
     loaded = breakdown(e, "throughput")
@@ -124,3 +125,6 @@ def test_the_breakdown_by_hand_on_a_toy_setup() -> None:
     ttft = breakdown(e, "ttft")
     assert ttft.sum_ms == pytest.approx(e.value("ttft"))
     assert ttft.terms[0].name == "compute"  # a 1,000-token prompt is compute-bound here
+    # 2 x 10e9 x 1000 + 10 x 10 x 200 x 1000^2 = 2.002e13 FLOPs over 2 x 100 TFLOPS = 100.1 ms
+    assert ttft.terms[0].ms == pytest.approx(100.1)
+    assert {t.name: t.ms for t in ttft.terms}["fixed cost"] == pytest.approx(0.1)

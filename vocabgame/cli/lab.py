@@ -10,7 +10,12 @@ from pathlib import Path
 from vocabgame.cli.common import EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, Command, Where, err, print_json
 from vocabgame.cli.options import json_option, positive_int
 from vocabgame.cli.play import run_app
-from vocabgame.lab.fitted import BANDWIDTH_EFFICIENCY, COMPUTE_EFFICIENCY, LINK_EFFICIENCY
+from vocabgame.lab.fitted import (
+    BANDWIDTH_EFFICIENCY,
+    COMPUTE_EFFICIENCY,
+    LINK_EFFICIENCY,
+    STEP_OVERHEAD_US,
+)
 from vocabgame.printable import printable
 from vocabgame.settings import Settings
 
@@ -19,6 +24,7 @@ LAB_ASSUMED = (
     "compute_efficiency",
     "link_efficiency",
     "allreduce_latency_us",
+    "step_overhead_us",
     "usd_per_gpu_hour",
 )
 LAB_SETUP = ("gpu", "model", "tp", "pp", "batch", "prompt", "output", "weights", "kv", *LAB_ASSUMED)
@@ -64,6 +70,13 @@ def lab_options(p: argparse.ArgumentParser, settings: Settings) -> None:
         type=float,
         metavar="US",
         help="fixed cost of one tensor-parallel all-reduce, microseconds (assumed 9)",
+    )
+    p.add_argument(
+        "--step-overhead-us",
+        type=float,
+        metavar="US",
+        help="fixed cost of every forward pass: launches, sampling, scheduling, microseconds "
+        f"(fitted: {STEP_OVERHEAD_US:g})",
     )
     p.add_argument("--usd-per-gpu-hour", type=float, metavar="USD", help="GPU price (2.00)")
     json_option(p)

@@ -1,5 +1,6 @@
 """Where a figure's time goes: the terms of TTFT, of one decode step and of a loaded step
-(weights read, KV read, compute, all-reduce, hand-offs, prefills mixed in, queue wait), the
+(weights read, KV read, compute, all-reduce, hand-offs, the fixed cost of a pass, prefills
+mixed in, queue wait), the
 counted ones adding up to the total. A roofline step takes the larger of its memory and
 compute terms, so the smaller one is shown as hidden under it, not added."""
 
@@ -59,7 +60,12 @@ def _decode_terms(e: Estimate) -> list[Term]:
     ]
     if s.pp > 1:
         terms.append(Term("hand-offs", e.value("handoff_decode")))
+    terms.append(Term("fixed cost", _fixed_ms(e)))
     return terms
+
+
+def _fixed_ms(e: Estimate) -> float:
+    return e.setup.assumptions.step_overhead_us / 1000
 
 
 def breakdown(e: Estimate, key: str) -> Breakdown:
@@ -68,9 +74,11 @@ def breakdown(e: Estimate, key: str) -> Breakdown:
     if key == "ttft":
         prefill, ar, ho = (e.value(k) for k in ("ttft", "allreduce_prefill", "handoff_prefill"))
         bound = "compute" if e.prefill_regime == COMPUTE_BOUND else "weights read"
-        terms = [Term(bound, prefill - ar - ho), Term("all-reduce", ar)]
+        fixed = _fixed_ms(e)
+        terms = [Term(bound, prefill - ar - ho - fixed), Term("all-reduce", ar)]
         if e.setup.pp > 1:
             terms.append(Term("hand-offs", ho))
+        terms.append(Term("fixed cost", fixed))
         terms.append(Term("queue wait", QUEUE_WAIT_MS))
         return Breakdown(key, "TTFT", e.value("ttft"), tuple(terms))
     terms = _decode_terms(e)

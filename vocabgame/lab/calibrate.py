@@ -1,13 +1,13 @@
-"""Fit the lab's three efficiencies (memory bandwidth, math, link) to the published
-measurements in `measurements.yaml`, print the fitted values and each row's error, and write
+"""Fit the lab's three efficiencies (memory bandwidth, math, link) and its fixed cost per
+forward pass to the published measurements in `measurements.yaml`, print the fitted values and each row's error, and write
 them where the lab reads its defaults (`vocabgame/lab/fitted.py`).
 
     python -m vocabgame.lab.calibrate            # fit and print
     python -m vocabgame.lab.calibrate --write    # and write fitted.py
     python -m vocabgame.lab.calibrate --markdown # the table docs/lab.md shows
 
-The fit is deterministic: a pattern search on a lattice of 0.01 from a fixed start, shrinking
-its step from 0.1 to 0.01, minimising the squared log error, each figure kind (TTFT, ITL,
+The fit is deterministic: a pattern search on a lattice (0.01 for an efficiency, 0.1 ms for
+the fixed cost) from a fixed start, shrinking its step from ten units to one, minimising the squared log error, each figure kind (TTFT, ITL,
 throughput, end-to-end latency) weighted alike whatever its number of rows. No randomness,
 no new dependency: the same table gives the same values."""
 
@@ -18,7 +18,7 @@ import math
 import statistics
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from vocabgame.lab.catalogue import Catalogue, load_catalogue
@@ -30,13 +30,17 @@ from vocabgame.lab.measurements import (
     error,
     lab_estimate,
     load_measurements,
-    with_efficiencies,
 )
 
-PARAMS = ("bandwidth_efficiency", "compute_efficiency", "link_efficiency")
-# The fit starts from the round figures the lab used before it was fitted, in hundredths.
-START = (80, 60, 80)
-LOWEST, HIGHEST = 20, 100  # every efficiency stays within 0.20 and 1.00
+# Each fitted assumption: the size of one lattice unit, its bounds and its start in units.
+# The start is the round figures the lab used before it was fitted (no fixed cost a pass).
+SPACE: dict[str, tuple[float, int, int, int]] = {
+    "bandwidth_efficiency": (0.01, 20, 100, 80),  # 0.20 to 1.00, from 0.80
+    "compute_efficiency": (0.01, 20, 100, 60),
+    "link_efficiency": (0.01, 20, 100, 80),
+    "step_overhead_us": (100.0, 0, 100, 0),  # 0 to 10 ms a pass, in 0.1 ms
+}
+PARAMS = tuple(SPACE)
 STEPS = (10, 5, 2, 1)
 FITTED_PY = Path(__file__).resolve().parent / "fitted.py"
 
@@ -58,6 +62,7 @@ class Fit:
     bandwidth_efficiency: float
     compute_efficiency: float
     link_efficiency: float
+    step_overhead_us: float
     rows: tuple[RowError, ...]
     loss: float
 
@@ -87,41 +92,48 @@ def loss(rows: Sequence[RowError]) -> float:
 
 
 def fit(table: MeasurementTable, catalogue: Catalogue, base: Assumptions | None = None) -> Fit:
-    """The efficiencies, on a lattice of 0.01, that minimise `loss` on the table, found by a
-    pattern search from `START`; the other assumptions are `base`'s (the defaults)."""
+    """The assumptions in `SPACE`, on its lattice, that minimise `loss` on the table, found
+    by a pattern search from its start; the other assumptions are `base`'s (the defaults)."""
     base = base or Assumptions()
     seen: dict[tuple[int, ...], tuple[float, tuple[RowError, ...]]] = {}
 
     def at(point: tuple[int, ...]) -> float:
         if point not in seen:
-            a = with_efficiencies(base, *(p / 100 for p in point))
+            a = replace(base, **values(point))
             rows = row_errors(table, catalogue, a)
             seen[point] = (loss(rows), rows)
         return seen[point][0]
 
-    point: tuple[int, ...] = START
+    point = tuple(start for _, _, _, start in SPACE.values())
     for step in STEPS:
         moved = True
         while moved:
             moved = False
-            for i in range(len(PARAMS)):
+            for i, (_, low, high, _) in enumerate(SPACE.values()):
                 for sign in (1, -1):
                     trial = list(point)
-                    trial[i] = min(HIGHEST, max(LOWEST, trial[i] + sign * step))
+                    trial[i] = min(high, max(low, trial[i] + sign * step))
                     candidate = tuple(trial)
                     # Strictly better only, so that ties keep the earlier point: deterministic.
                     if candidate != point and at(candidate) < at(point) - 1e-12:
                         point, moved = candidate, True
     at(point)
     best, rows = seen[point]
-    return Fit(point[0] / 100, point[1] / 100, point[2] / 100, rows, best)
+    return Fit(**values(point), rows=rows, loss=best)
+
+
+def values(point: tuple[int, ...]) -> dict[str, float]:
+    """A lattice point as the assumptions it stands for, rounded to the lattice."""
+    return {
+        name: round(units * size, 6)
+        for (name, (size, _, _, _)), units in zip(SPACE.items(), point, strict=True)
+    }
 
 
 def report(result: Fit) -> str:
     """The fitted values, each row's measured and estimated figure, and the median errors."""
     lines = [
-        "Fitted efficiencies: "
-        + ", ".join(f"{p.replace('_', ' ')} {v:.2f}" for p, v in result.values().items()),
+        "Fitted: " + ", ".join(f"{p.replace('_', ' ')} {v:g}" for p, v in result.values().items()),
         f"Loss (sum over figure kinds of the mean squared log error): {result.loss:.4f}",
         "",
         f"{'row':<32} {'figure':<24} {'measured':>10} {'lab':>10} {'error':>7}",
@@ -159,12 +171,14 @@ def markdown(result: Fit) -> str:
 def fitted_source(result: Fit) -> str:
     """The text of fitted.py for these values."""
     return (
-        '"""The efficiencies the lab assumes by default, fitted to the published measurements in\n'
-        "measurements.yaml by `python -m vocabgame.lab.calibrate --write`. Written by that command;\n"
-        'tests/lab/test_calibrate.py checks these equal a fresh fit."""\n\n'
+        '"""The efficiencies and the fixed cost of a forward pass the lab assumes by default,\n'
+        "fitted to the published measurements in measurements.yaml by `python -m\n"
+        "vocabgame.lab.calibrate --write`. Written by that command; tests/lab/test_calibrate.py\n"
+        'checks these equal a fresh fit."""\n\n'
         f"BANDWIDTH_EFFICIENCY = {result.bandwidth_efficiency:.2f}\n"
         f"COMPUTE_EFFICIENCY = {result.compute_efficiency:.2f}\n"
         f"LINK_EFFICIENCY = {result.link_efficiency:.2f}\n"
+        f"STEP_OVERHEAD_US = {result.step_overhead_us:.0f}\n"
     )
 
 

@@ -12,7 +12,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
-from vocabgame.lab.fitted import BANDWIDTH_EFFICIENCY, COMPUTE_EFFICIENCY, LINK_EFFICIENCY
+from vocabgame.lab.fitted import (
+    BANDWIDTH_EFFICIENCY,
+    COMPUTE_EFFICIENCY,
+    LINK_EFFICIENCY,
+    STEP_OVERHEAD_US,
+)
 
 GB = 1e9
 TERA = 1e12
@@ -157,6 +162,9 @@ class Assumptions:
     # One small all-reduce on H100s, TP 2 to 8: about 9 us (sgl-project/sglang PR 2904).
     allreduce_latency_us: float = 9.0
     usd_per_gpu_hour: float = 2.0  # a rental price; change it to yours
+    # What every forward pass costs beyond its reads, math and links (kernel launches,
+    # sampling, the scheduler between steps): fitted with the efficiencies.
+    step_overhead_us: float = STEP_OVERHEAD_US
 
     def check(self) -> None:
         for name in (
@@ -174,6 +182,11 @@ class Assumptions:
             raise LabError(
                 "the all-reduce latency must be a finite number of microseconds, 0 or more, "
                 f"not {self.allreduce_latency_us}"
+            )
+        if not 0 <= self.step_overhead_us < math.inf:
+            raise LabError(
+                "the fixed cost of a forward pass must be a finite number of microseconds, "
+                f"0 or more, not {self.step_overhead_us}"
             )
         if self.usd_per_gpu_hour < 0:
             raise LabError(f"the price per GPU-hour cannot be negative ({self.usd_per_gpu_hour})")

@@ -10,7 +10,7 @@ arriving requests), so that a row compares like with like."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
@@ -281,10 +281,3 @@ def load_measurements(path: Path | None = None) -> MeasurementTable:
             raise LabError(f"the measurements file has a mistake: {table.problems[0]}")
         _LOADED[path] = table
     return _LOADED[path]
-
-
-def with_efficiencies(a: Assumptions, bandwidth: float, compute: float, link: float) -> Assumptions:
-    """The assumptions with these three efficiencies, the rest kept."""
-    return replace(
-        a, bandwidth_efficiency=bandwidth, compute_efficiency=compute, link_efficiency=link
-    )

@@ -66,6 +66,7 @@ def render(
         f"{fmt(a.compute_efficiency * 100)}% of peak {estimate.math_precision.upper()} math, "
         f"{fmt(a.usable_memory * 100)}% of GPU memory usable, {fmt(a.link_efficiency * 100)}% "
         f"of the link's bandwidth and {fmt(a.allreduce_latency_us)} us per all-reduce, "
+        f"{fmt(a.step_overhead_us)} us of fixed cost a forward pass, "
         f"${fmt(a.usd_per_gpu_hour)} per GPU-hour.",
         HONESTY.format(left_out=LEFT_OUT),
         regime_line(estimate),
