@@ -262,7 +262,7 @@ class LabScreen(Screen[None]):
         out.append(
             f"Assumed: bandwidth {a.bandwidth_efficiency:.0%} (e), math "
             f"{a.compute_efficiency:.0%} (E), memory {a.usable_memory:.0%}, "
-            f"${a.usd_per_gpu_hour:.2f}/GPU-h",
+            f"{a.step_overhead_us / 1000:g} ms a pass, ${a.usd_per_gpu_hour:.2f}/GPU-h",
             style="dim",
         )
         self.query_one("#lab-working", Static).update(out)
