@@ -52,7 +52,7 @@ def _next_step(steps: Sequence[float], now: float) -> float:
     return next((x for x in steps if x > now + 1e-9), steps[0])
 
 
-HONESTY = "An estimate from a roofline model, not a measurement; overheads are left out."
+HONESTY = "A roofline estimate fitted to published measurements, not a measurement."
 # Labels short enough for the list beside the working; the working shows the full one.
 SHORT = {
     "weights": "Weights",
