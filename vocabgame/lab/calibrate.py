@@ -99,7 +99,7 @@ def fit(table: MeasurementTable, catalogue: Catalogue, base: Assumptions | None 
 
     def at(point: tuple[int, ...]) -> float:
         if point not in seen:
-            a = replace(base, **values(point))
+            a = replace(base, **point_values(point))
             rows = row_errors(table, catalogue, a)
             seen[point] = (loss(rows), rows)
         return seen[point][0]
@@ -119,10 +119,10 @@ def fit(table: MeasurementTable, catalogue: Catalogue, base: Assumptions | None 
                         point, moved = candidate, True
     at(point)
     best, rows = seen[point]
-    return Fit(**values(point), rows=rows, loss=best)
+    return Fit(**point_values(point), rows=rows, loss=best)
 
 
-def values(point: tuple[int, ...]) -> dict[str, float]:
+def point_values(point: tuple[int, ...]) -> dict[str, float]:
     """A lattice point as the assumptions it stands for, rounded to the lattice."""
     return {
         name: round(units * size, 6)

@@ -39,6 +39,7 @@ ROW_KEYS = ("id", "source", "setup", "shape", "figure", "value", "quote")
 
 
 def builtin_measurements() -> Path:
+    """The table the lab ships with and is calibrated against."""
     return Path(__file__).resolve().parent / "measurements.yaml"
 
 
