@@ -150,10 +150,11 @@ class ModelSpec:
 
 @dataclass(frozen=True)
 class Assumptions:
-    """What the estimate cannot know and takes as given. Each is a share of a datasheet peak
-    that real kernels reach, or a price."""
+    """What the estimate cannot know and takes as given: shares of a datasheet peak that real
+    kernels reach, fixed costs in microseconds, and a price."""
 
-    # The three efficiencies are fitted to published measurements (vocabgame/lab/calibrate.py).
+    # The three efficiencies and the fixed cost a pass (last) are fitted to published
+    # measurements by vocabgame/lab/calibrate.py.
     bandwidth_efficiency: float = BANDWIDTH_EFFICIENCY  # achieved share of peak bandwidth (MBU)
     compute_efficiency: float = COMPUTE_EFFICIENCY  # achieved share of peak dense math (MFU)
     usable_memory: float = 0.9  # share of GPU memory the server may use (vLLM's default 0.9)
