@@ -77,3 +77,54 @@ def test_grading_marks_each_prediction() -> None:
     assert not any(v.right for v in ch.grade(wrong))
     with pytest.raises(ValueError):
         ch.grade(["sideways", "up"])
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_reveal_shows_the_terms_summing_to_each_asked_figure(kind: str) -> None:
+    from vocabgame.lab.asked import ASKED
+    from vocabgame.lab.breakdown import breakdown
+
+    for seed in range(6):
+        ch = make_challenge(load_catalogue(), seed, kind)
+        assert "Where the time goes:" in ch.reason
+        for key in ASKED[kind]:
+            for e in (ch.before, ch.after):
+                b = breakdown(e, key)
+                assert b.sum_ms == pytest.approx(b.total_ms, rel=0.01)
+                assert b.text() in ch.reason
+                names = [t.name for t in b.terms]
+                assert "queue wait" in names and "all-reduce" in names
+
+
+def test_the_breakdown_by_hand_on_a_toy_setup() -> None:
+    from vocabgame.lab import Assumptions, GpuSpec, ModelSpec, Setup, estimate
+    from vocabgame.lab.breakdown import breakdown
+
+    gpu = GpuSpec("g", "G", 100, 1000, {"bf16": 100}, nvlink_gbs=400)
+    model = ModelSpec(
+        "m", "M", params_b=10, layers=10, hidden=1000, heads=10, kv_heads=2, head_dim=100
+    )
+    ideal = Assumptions(1, 1, 1, link_efficiency=1, allreduce_latency_us=10, step_overhead_us=100)
+    e = estimate(Setup(gpu, model, tp=2, batch=4, prompt=1000, output=101, assumptions=ideal))
+    tpot = breakdown(e, "tpot")
+    terms = {t.name: t for t in tpot.terms}
+    # Weights: 20 GB / 2 GPUs at 1,000 GB/s = 10 ms. KV: 8,000 bytes a token x 1,050.5 tokens
+    # of mean context x 4 sequences, half on each GPU: 16.808 MB at 1,000 GB/s = 0.016808 ms.
+    assert terms["weights read"].ms == pytest.approx(10)
+    assert terms["KV read"].ms == pytest.approx(0.016808)
+    # 2 x 10 layers x (2 x 1/2 x 4 x 1000 x 2 bytes / 200 GB/s + 10 us) = 0.2008 ms
+    assert terms["all-reduce"].ms == pytest.approx(0.2008)
+    assert terms["queue wait"].ms == 0
+    assert terms["fixed cost"].ms == pytest.approx(0.1)  # 100 us a pass
+    assert not terms["compute"].counted  # memory-bound: the math hides under the reads
+    assert tpot.sum_ms == pytest.approx(e.value("tpot"))
+    loaded = breakdown(e, "throughput")
+    prefills = {t.name: t.ms for t in loaded.terms}["prefills mixed in"]
+    assert prefills == pytest.approx(4 / 101 * e.value("ttft"))
+    assert loaded.sum_ms == pytest.approx(e.value("tpot_loaded"))
+    ttft = breakdown(e, "ttft")
+    assert ttft.sum_ms == pytest.approx(e.value("ttft"))
+    assert ttft.terms[0].name == "compute"  # a 1,000-token prompt is compute-bound here
+    # 2 x 10e9 x 1000 + 10 x 10 x 200 x 1000^2 = 2.002e13 FLOPs over 2 x 100 TFLOPS = 100.1 ms
+    assert ttft.terms[0].ms == pytest.approx(100.1)
+    assert {t.name: t.ms for t in ttft.terms}["fixed cost"] == pytest.approx(0.1)

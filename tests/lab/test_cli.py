@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from vocabgame.cli import main
+from vocabgame.lab.fitted import BANDWIDTH_EFFICIENCY
 
 
 def lab_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:
@@ -44,9 +45,14 @@ def test_json_carries_each_figures_formula_inputs_card_and_the_assumptions(
     tpot = out["figures"]["tpot"]
     assert tpot["unit"] == "ms"
     assert "max(memory term, compute term)" in tpot["formula"]
-    assert set(tpot["inputs"]) == {"memory term", "compute term", "all-reduces"}
+    assert set(tpot["inputs"]) == {
+        "memory term",
+        "compute term",
+        "all-reduces",
+        "fixed cost per pass",
+    }
     assert tpot["card"] == "latency-throughput/tpot"
-    assert out["assumptions"]["bandwidth_efficiency"] == 0.8
+    assert out["assumptions"]["bandwidth_efficiency"] == BANDWIDTH_EFFICIENCY
     assert "queueing" in out["assumptions"]["left_out"]
     assert out["setup"] == {
         "gpu": "H100-SXM", "model": "llama-3.1-8b", "weights": "bf16", "kv": "bf16",
@@ -142,8 +148,9 @@ def test_validate_checks_lab_files_given_or_found_in_a_folder(
 
 
 def test_the_assumptions_can_be_changed_and_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
-    base = lab_json(capsys)["figures"]["tpot"]["value"]
-    slower = lab_json(capsys, "--bandwidth-efficiency", "0.4")
+    no_fixed = ("--step-overhead-us", "0")  # the fixed cost a pass does not scale with bandwidth
+    base = lab_json(capsys, *no_fixed, "--bandwidth-efficiency", "0.8")["figures"]["tpot"]["value"]
+    slower = lab_json(capsys, *no_fixed, "--bandwidth-efficiency", "0.4")
     assert slower["figures"]["tpot"]["value"] == pytest.approx(2 * base)
     assert slower["assumptions"]["bandwidth_efficiency"] == 0.4
     cheap = lab_json(capsys, "--usd-per-gpu-hour", "1")["figures"]["cost"]["value"]
@@ -152,6 +159,11 @@ def test_the_assumptions_can_be_changed_and_are_checked(capsys: pytest.CaptureFi
     free = lab_json(capsys, *two, "--link-efficiency", "1")["figures"]["allreduce_decode"]
     half = lab_json(capsys, *two, "--link-efficiency", "0.5")["figures"]["allreduce_decode"]
     assert half["value"] == pytest.approx(2 * free["value"])  # wire time only, halved rate
+    none = lab_json(capsys, *no_fixed)["figures"]["tpot"]["value"]
+    fixed = lab_json(capsys, "--step-overhead-us", "1000")["figures"]["tpot"]["value"]
+    assert fixed == pytest.approx(none + 1)  # 1 ms more a pass
+    assert main(["lab", "--step-overhead-us", "-1"]) == 1
+    assert "fixed cost of a forward pass must be a finite number" in capsys.readouterr().err
     assert main(["lab", "--allreduce-latency-us", "-1"]) == 1
     assert "all-reduce latency must be a finite number of microseconds" in capsys.readouterr().err
     assert main(["lab", "--allreduce-latency-us", "inf"]) == 1

@@ -32,6 +32,7 @@ IDEAL = Assumptions(
     usd_per_gpu_hour=3.6,
     link_efficiency=1,
     allreduce_latency_us=10,
+    step_overhead_us=0,
 )
 
 
@@ -323,3 +324,19 @@ def test_batch_ladder() -> None:
     assert next_batch(1, up=False) == 1
     assert next_batch(1024, up=True) == 2048
     assert next_batch(12, up=True) == 16
+
+
+def test_every_forward_pass_pays_the_fixed_cost_once() -> None:
+    from dataclasses import replace
+
+    plain = estimate(setup(batch=4))
+    fixed = estimate(setup(batch=4, assumptions=replace(IDEAL, step_overhead_us=500)))
+    # 0.5 ms more on the prefill pass and on each decode step ...
+    assert fixed.value("ttft") == pytest.approx(plain.value("ttft") + 0.5)
+    assert fixed.value("tpot") == pytest.approx(plain.value("tpot") + 0.5)
+    # ... and under load each step also carries batch / output = 4 / 101 prefill passes
+    assert fixed.value("tpot_loaded") == pytest.approx(
+        plain.value("tpot_loaded") + 0.5 * (1 + 4 / 101)
+    )
+    # 100 more decode steps after the first token
+    assert fixed.value("e2e") == pytest.approx(plain.value("e2e") + 0.5e-3 * 101)

@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 from textual.widgets import OptionList, Static
 
+from vocabgame.lab import fitted
 from vocabgame.paths import builtin_decks_dir
 from vocabgame.ui.screens.card import CardScreen
 from vocabgame.ui.screens.challenge import ChallengeScreen
-from vocabgame.ui.screens.lab import LabScreen
+from vocabgame.ui.screens.lab import BANDWIDTH_STEPS, LabScreen
 from vocabgame.ui.widgets.title import TitleBar
 
 from .conftest import plain, screen_text
@@ -169,11 +170,16 @@ async def test_the_assumptions_show_and_e_changes_the_bandwidth_share(make_app) 
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         working = str(app.screen.query_one("#lab-working", Static).content)
-        assert "Assumed: bandwidth 80% (e), math 60% (E), memory 90%" in working
+        bw, math = fitted.BANDWIDTH_EFFICIENCY, fitted.COMPUTE_EFFICIENCY
+        assert f"Assumed: bandwidth {bw:.0%} (e), math {math:.0%} (E), memory 90%" in working
         before = tpot(app)
-        await pilot.press("e")  # 80% -> 90% of peak bandwidth: a memory-bound step is faster
-        assert tpot(app) == pytest.approx(before * 0.8 / 0.9)
-        assert "bandwidth 90% (e)" in str(app.screen.query_one("#lab-working", Static).content)
+        await pilot.press("e")  # the fitted share -> the next tenth: a memory-bound step is faster
+        up = next(x for x in BANDWIDTH_STEPS if x > bw)
+        fixed = fitted.STEP_OVERHEAD_US / 1000  # the fixed cost a pass does not scale
+        assert tpot(app) == pytest.approx((before - fixed) * bw / up + fixed)
+        assert f"bandwidth {up:.0%} (e)" in str(
+            app.screen.query_one("#lab-working", Static).content
+        )
 
 
 def test_the_batch_on_show_is_as_tall_as_its_value_not_a_full_column() -> None:
@@ -185,3 +191,24 @@ def test_the_batch_on_show_is_as_tall_as_its_value_not_a_full_column() -> None:
     assert all("reverse" not in str(span.style) for span in chart.spans)
     styles = {str(span.style) for span in chart.spans if span.start >= len("t\n")}
     assert CURRENT_STYLE in styles
+
+
+async def test_the_working_names_the_nearest_measurement_and_the_lab_error_on_it(make_app) -> None:
+    from vocabgame.lab.errorbar import error_bars
+    from vocabgame.lab.measurements import load_measurements
+
+    app = make_app(open_lab=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, LabScreen) and screen.result is not None
+        bar = error_bars(screen.result, load_measurements(), screen.catalogue)["tpot"]
+        assert bar is not None
+        working = plain(str(app.screen.query_one("#lab-working", Static).content))
+        assert f"Measured: {bar.words()}" in working
+        assert "against NIM's measured ITL" in working
+        await pilot.press("up", "up", "up", "up", "up", "up", "up", "up", "up", "up", "up")
+        await pilot.pause()
+        # A roofline figure is arithmetic on the catalogue: nothing measured to name.
+        working = plain(str(app.screen.query_one("#lab-working", Static).content))
+        assert "Measured:" not in working

@@ -10,6 +10,12 @@ from pathlib import Path
 from vocabgame.cli.common import EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, Command, Where, err, print_json
 from vocabgame.cli.options import json_option, positive_int
 from vocabgame.cli.play import run_app
+from vocabgame.lab.fitted import (
+    BANDWIDTH_EFFICIENCY,
+    COMPUTE_EFFICIENCY,
+    LINK_EFFICIENCY,
+    STEP_OVERHEAD_US,
+)
 from vocabgame.printable import printable
 from vocabgame.settings import Settings
 
@@ -18,6 +24,7 @@ LAB_ASSUMED = (
     "compute_efficiency",
     "link_efficiency",
     "allreduce_latency_us",
+    "step_overhead_us",
     "usd_per_gpu_hour",
 )
 LAB_SETUP = ("gpu", "model", "tp", "pp", "batch", "prompt", "output", "weights", "kv", *LAB_ASSUMED)
@@ -44,25 +51,32 @@ def lab_options(p: argparse.ArgumentParser, settings: Settings) -> None:
         "--bandwidth-efficiency",
         type=float,
         metavar="R",
-        help="achieved share of peak memory bandwidth (assumed 0.8)",
+        help=f"achieved share of peak memory bandwidth (fitted: {BANDWIDTH_EFFICIENCY:g})",
     )
     p.add_argument(
         "--compute-efficiency",
         type=float,
         metavar="R",
-        help="achieved share of peak dense math (assumed 0.6)",
+        help=f"achieved share of peak dense math (fitted: {COMPUTE_EFFICIENCY:g})",
     )
     p.add_argument(
         "--link-efficiency",
         type=float,
         metavar="R",
-        help="achieved share of the GPU-to-GPU link's bandwidth (assumed 0.8)",
+        help=f"achieved share of the GPU-to-GPU link's bandwidth (fitted: {LINK_EFFICIENCY:g})",
     )
     p.add_argument(
         "--allreduce-latency-us",
         type=float,
         metavar="US",
         help="fixed cost of one tensor-parallel all-reduce, microseconds (assumed 9)",
+    )
+    p.add_argument(
+        "--step-overhead-us",
+        type=float,
+        metavar="US",
+        help="fixed cost of every forward pass: launches, sampling, scheduling, microseconds "
+        f"(fitted: {STEP_OVERHEAD_US:g})",
     )
     p.add_argument("--usd-per-gpu-hour", type=float, metavar="USD", help="GPU price (2.00)")
     json_option(p)
@@ -98,6 +112,8 @@ LAB = Command(
 def cmd_lab(args: argparse.Namespace, folders: list[Path]) -> int:
     """Print the estimate of the setup the options describe (or it as JSON); the exit code."""
     from vocabgame.lab import Assumptions, LabError, Setup, estimate, load_catalogue
+    from vocabgame.lab.errorbar import annotate, error_bars
+    from vocabgame.lab.measurements import load_measurements
     from vocabgame.lab.model import largest_batch
     from vocabgame.lab.report import render
 
@@ -128,11 +144,13 @@ def cmd_lab(args: argparse.Namespace, folders: list[Path]) -> int:
         if args.batch == MAX:
             setup = setup.with_batch(largest_batch(setup.with_batch(1)))
         result = estimate(setup)
+        # Each figure's error bar: the nearest published measurement and the lab's error on it.
+        bars = error_bars(result, load_measurements(), catalogue)
     except LabError as exc:
         err(str(exc))
         return EXIT_PROBLEM
     if args.json:
-        print_json(result.as_dict())
+        print_json(annotate(result.as_dict(), bars))
     else:
-        print("\n".join(printable(line) for line in render(result).split("\n")))
+        print("\n".join(printable(line) for line in render(result, bars=bars).split("\n")))
     return EXIT_OK

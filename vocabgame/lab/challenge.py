@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from vocabgame.lab.asked import ASKED, DIRECTIONS, DOWN, KINDS, SAME, TOLERANCE, UP, WORDS
+from vocabgame.lab.breakdown import breakdown
 from vocabgame.lab.catalogue import Catalogue
 from vocabgame.lab.model import (
     COMPUTE_BOUND,
@@ -151,6 +152,15 @@ def _why_fp8(b: Estimate, a: Estimate) -> str:
     )
 
 
+def where_the_time_goes(b: Estimate, a: Estimate, keys: Sequence[str]) -> str:
+    """Each asked figure's terms on both sides, the added ones summing to its total."""
+    lines = ["Where the time goes:"]
+    for key in keys:
+        for side, e in (("before", b), ("after", a)):
+            lines.append(f"  {side}: {breakdown(e, key).text()}")
+    return "\n".join(lines)
+
+
 WHY = {
     "batch": _why_batch,
     "fp8": lambda b, a: _why_fp8(b, a),
@@ -222,5 +232,6 @@ def make_challenge(catalogue: Catalogue, seed: int, kind: str | None = None) -> 
             reason = f"{WHY[k](before, after)} Before, {_step(before)}. After, {_step(after)}."
             if "throughput" in ASKED[k]:
                 reason += _loaded(before, after)
+            reason += "\n" + where_the_time_goes(before, after, ASKED[k])
             return Challenge(k, words, before, after, asks, reason)
     raise LabError("no setup in the catalogue fits for this challenge")

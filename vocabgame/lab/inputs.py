@@ -12,6 +12,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
+from vocabgame.lab.fitted import (
+    BANDWIDTH_EFFICIENCY,
+    COMPUTE_EFFICIENCY,
+    LINK_EFFICIENCY,
+    STEP_OVERHEAD_US,
+)
+
 GB = 1e9
 TERA = 1e12
 
@@ -143,17 +150,22 @@ class ModelSpec:
 
 @dataclass(frozen=True)
 class Assumptions:
-    """What the estimate cannot know and takes as given. Each is a share of a datasheet peak
-    that real kernels reach, or a price."""
+    """What the estimate cannot know and takes as given: shares of a datasheet peak that real
+    kernels reach, fixed costs in microseconds, and a price."""
 
-    bandwidth_efficiency: float = 0.8  # achieved share of peak memory bandwidth (like MBU)
-    compute_efficiency: float = 0.6  # achieved share of peak dense tensor math (like MFU)
+    # The three efficiencies and the fixed cost a pass (last) are fitted to published
+    # measurements by vocabgame/lab/calibrate.py.
+    bandwidth_efficiency: float = BANDWIDTH_EFFICIENCY  # achieved share of peak bandwidth (MBU)
+    compute_efficiency: float = COMPUTE_EFFICIENCY  # achieved share of peak dense math (MFU)
     usable_memory: float = 0.9  # share of GPU memory the server may use (vLLM's default 0.9)
-    # NCCL reaches about 370 of NVLink's 450 GB/s line rate (NVIDIA/nccl-tests issue 212).
-    link_efficiency: float = 0.8
+    # Of the link's line rate; NCCL's own tests reach about 0.8 (NVIDIA/nccl-tests issue 212).
+    link_efficiency: float = LINK_EFFICIENCY
     # One small all-reduce on H100s, TP 2 to 8: about 9 us (sgl-project/sglang PR 2904).
     allreduce_latency_us: float = 9.0
     usd_per_gpu_hour: float = 2.0  # a rental price; change it to yours
+    # What every forward pass costs beyond its reads, math and links (kernel launches,
+    # sampling, the scheduler between steps): fitted with the efficiencies.
+    step_overhead_us: float = STEP_OVERHEAD_US
 
     def check(self) -> None:
         for name in (
@@ -171,6 +183,11 @@ class Assumptions:
             raise LabError(
                 "the all-reduce latency must be a finite number of microseconds, 0 or more, "
                 f"not {self.allreduce_latency_us}"
+            )
+        if not 0 <= self.step_overhead_us < math.inf:
+            raise LabError(
+                "the fixed cost of a forward pass must be a finite number of microseconds, "
+                f"0 or more, not {self.step_overhead_us}"
             )
         if self.usd_per_gpu_hour < 0:
             raise LabError(f"the price per GPU-hour cannot be negative ({self.usd_per_gpu_hour})")

@@ -114,6 +114,7 @@ class Estimate:
                 "usd_per_gpu_hour": s.assumptions.usd_per_gpu_hour,
                 "link_efficiency": s.assumptions.link_efficiency,
                 "allreduce_latency_us": s.assumptions.allreduce_latency_us,
+                "step_overhead_us": s.assumptions.step_overhead_us,
                 "left_out": LEFT_OUT,
             },
             "regime": {"prefill": self.prefill_regime, "decode": self.decode_regime},
@@ -123,8 +124,8 @@ class Estimate:
 
 
 LEFT_OUT = (
-    "queueing, scheduling and kernel-launch overheads, overlap of communication with "
-    "compute, and activation memory"
+    "queueing, overlap of communication with compute, and activation memory; kernel launches "
+    "and scheduling are one fitted fixed cost a forward pass"
 )
 
 
@@ -448,19 +449,21 @@ def estimate(setup: Setup) -> Estimate:
     )
     # The all-reduces sit between the matmuls that need their results: time adds, no overlap.
     # The stages run one after another for one prompt, so PP adds hand-offs, not speed.
-    prefill_s = max(prefill_compute, prefill_memory) + ar_prefill + ho_prefill
+    overhead_s = a.step_overhead_us * 1e-6  # every forward pass, prefill or decode
+    prefill_s = max(prefill_compute, prefill_memory) + ar_prefill + ho_prefill + overhead_s
     put(
         "prefill",
         "Prefill time",
         prefill_s * 1000,
         "ms",
         "max(prefill FLOPs / (TP x achieved FLOP/s), prefill bytes / (TP x achieved bytes/s)) "
-        "+ all-reduces + pipeline hand-offs",
+        "+ all-reduces + pipeline hand-offs + fixed cost per pass",
         ("prefill FLOPs", fmt(prefill_flops)),
         ("compute term", _n(prefill_compute * 1000, "ms")),
         ("memory term", _n(prefill_memory * 1000, "ms")),
         ("all-reduces", _n(ar_prefill * 1000, "ms")),
         ("pipeline hand-offs", _n(ho_prefill * 1000, "ms")),
+        ("fixed cost per pass", _n(overhead_s * 1000, "ms")),
         ("TP", str(s.tp)),
         note=prefill_regime,
     )
@@ -567,18 +570,20 @@ def estimate(setup: Setup) -> Estimate:
         )
         / 1000
     )
-    step_s = max(mem_s, comp_s) + ar_step + ho_step
+    step_s = max(mem_s, comp_s) + ar_step + ho_step + overhead_s
     tpot = put(
         "tpot",
         "TPOT",
         step_s * 1000,
         "ms",
         "decode step time = max(memory term, compute term) + all-reduces"
-        + (" + pipeline hand-offs" if s.pp > 1 else ""),
+        + (" + pipeline hand-offs" if s.pp > 1 else "")
+        + " + fixed cost per pass",
         ("memory term", _n(mem_s * 1000, "ms")),
         ("compute term", _n(comp_s * 1000, "ms")),
         ("all-reduces", _n(ar_step * 1000, "ms")),
         *((("pipeline hand-offs", _n(ho_step * 1000, "ms")),) if s.pp > 1 else ()),
+        ("fixed cost per pass", _n(overhead_s * 1000, "ms")),
         note=decode_regime,
     )
     # Under steady load each sequence's prefill runs once in its reply's `output` steps, and

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from vocabgame.lab.errorbar import Nearest
 from vocabgame.lab.model import LEFT_OUT, Estimate, fmt
 
 SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -36,7 +39,8 @@ SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 HONESTY = (
     "An estimate from a roofline model, not a measurement. Left out: {left_out}. "
-    "Compared with published measurements in docs/lab.md."
+    "Its efficiencies are fitted to published measurements (docs/lab.md); each figure below "
+    "names the nearest one and the lab's error on it."
 )
 
 
@@ -49,9 +53,12 @@ def regime_line(estimate: Estimate) -> str:
     )
 
 
-def render(estimate: Estimate, working: bool = True) -> str:
-    """Every figure under its section; with `working`, each with its formula and inputs and
-    the card that teaches it."""
+def render(
+    estimate: Estimate, working: bool = True, bars: Mapping[str, Nearest | None] | None = None
+) -> str:
+    """Every figure under its section; with `working`, each with its formula and inputs, the
+    card that teaches it and, given `bars`, its nearest published measurement."""
+    bars = bars or {}
     a = estimate.setup.assumptions
     lines = [
         estimate.setup.describe(),
@@ -59,6 +66,7 @@ def render(estimate: Estimate, working: bool = True) -> str:
         f"{fmt(a.compute_efficiency * 100)}% of peak {estimate.math_precision.upper()} math, "
         f"{fmt(a.usable_memory * 100)}% of GPU memory usable, {fmt(a.link_efficiency * 100)}% "
         f"of the link's bandwidth and {fmt(a.allreduce_latency_us)} us per all-reduce, "
+        f"{fmt(a.step_overhead_us)} us of fixed cost a forward pass, "
         f"${fmt(a.usd_per_gpu_hour)} per GPU-hour.",
         HONESTY.format(left_out=LEFT_OUT),
         regime_line(estimate),
@@ -74,4 +82,6 @@ def render(estimate: Estimate, working: bool = True) -> str:
                 lines.append("        " + ", ".join(f"{k} {v}" for k, v in fig.inputs))
                 if fig.card:
                     lines.append(f"        card: {fig.card}")
+                if bar := bars.get(key):
+                    lines.append(f"        measured: {bar.words()}")
     return "\n".join(lines)

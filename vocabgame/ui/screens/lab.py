@@ -18,6 +18,8 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from vocabgame.lab import Catalogue, Estimate, LabError, Setup, estimate, load_catalogue, sweep
+from vocabgame.lab.errorbar import Nearest, error_bars
+from vocabgame.lab.measurements import load_measurements
 from vocabgame.lab.model import (
     BATCH_STEPS,
     COMPUTE_BOUND,
@@ -50,7 +52,7 @@ def _next_step(steps: Sequence[float], now: float) -> float:
     return next((x for x in steps if x > now + 1e-9), steps[0])
 
 
-HONESTY = "An estimate from a roofline model, not a measurement; overheads are left out."
+HONESTY = "A roofline estimate fitted to published measurements, not a measurement."
 # Labels short enough for the list beside the working; the working shows the full one.
 SHORT = {
     "weights": "Weights",
@@ -154,6 +156,7 @@ class LabScreen(Screen[None]):
         # Short prompts and replies, so the charts show decode turning compute-bound.
         self.setup = Setup(gpu, model, batch=8, prompt=200, output=200)
         self.result: Estimate | None = None
+        self.bars: dict[str, Nearest | None] = {}
         self.problem: str | None = None
         self.challenges = 0
         self.seed_base = 0
@@ -210,8 +213,9 @@ class LabScreen(Screen[None]):
         )
         try:
             self.result, self.problem = estimate(s), None
+            self.bars = error_bars(self.result, load_measurements(), self.catalogue)
         except LabError as exc:
-            self.result, self.problem = None, str(exc)
+            self.result, self.problem, self.bars = None, str(exc), {}
         problem = self.query_one("#lab-problem", Static)
         problem.update(Text(f"Does not fit: {self.problem}" if self.problem else ""))
         problem.display = self.problem is not None
@@ -248,6 +252,9 @@ class LabScreen(Screen[None]):
             out.append(f"Decode is {self.result.decode_regime}.\n", style="bold")
         if key in ("prefill", "prefill_intensity", "ttft"):
             out.append(f"Prefill is {self.result.prefill_regime}.\n", style="bold")
+        bar = self.bars.get(key)
+        if bar is not None:
+            out.append(f"Measured: {bar.words()}\n", style="bold")
         if fig.card:
             title = self._card_title(fig.card.deck, fig.card.item)
             out.append(f"Taught by: {title} ({fig.card}); c opens it\n", style="italic")
@@ -255,7 +262,7 @@ class LabScreen(Screen[None]):
         out.append(
             f"Assumed: bandwidth {a.bandwidth_efficiency:.0%} (e), math "
             f"{a.compute_efficiency:.0%} (E), memory {a.usable_memory:.0%}, "
-            f"${a.usd_per_gpu_hour:.2f}/GPU-h",
+            f"{a.step_overhead_us / 1000:g} ms a pass, ${a.usd_per_gpu_hour:.2f}/GPU-h",
             style="dim",
         )
         self.query_one("#lab-working", Static).update(out)
