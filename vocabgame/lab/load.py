@@ -24,7 +24,7 @@ from itertools import accumulate
 
 from vocabgame.lab.inputs import BYTES, GB, TERA, LabError, Setup, weights_read_b
 from vocabgame.lab.links import allreduce_s, handoffs_s
-from vocabgame.lab.model import estimate, fmt
+from vocabgame.lab.model import estimate, fmt, largest_batch
 
 SPREADS = ("fixed", "uniform", "lognormal")
 LOGNORMAL_SIGMA = 0.5  # a spread like chat traces': p90 about 1.9x the median
@@ -546,11 +546,25 @@ def simulate(
     )
 
 
+# The knee chart: arrival rates as shares of the estimate's capacity, chunks of 512 tokens.
+KNEE_SHARES = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0)
+KNEE_CHUNK = 512
+KNEE_REQUESTS = 300  # enough to outnumber MAX_SEQS, so a queue can build past the knee
+
+
+def knee_rates(setup: Setup, shares: Sequence[float] = KNEE_SHARES) -> list[float]:
+    """Arrival rates around where the estimate puts the knee: `shares` of its capacity, the
+    loaded throughput at the largest batch (at most MAX_SEQS) over the output length."""
+    batch = min(largest_batch(setup), MAX_SEQS)
+    per_s = estimate(setup.with_batch(batch)).value("throughput") / setup.output
+    return [per_s * share for share in shares]
+
+
 def knee(
     setup: Setup,
     rates: Sequence[float],
     scheduler: Scheduler,
-    requests: int = 200,
+    requests: int = KNEE_REQUESTS,
     seed: int = 0,
     figure: Callable[[LoadResult], float] = lambda r: r.ttft.p99,
 ) -> list[tuple[float, float | None]]:
