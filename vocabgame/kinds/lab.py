@@ -38,8 +38,8 @@ class LabChallenge:
     predicts."""
 
     id: str
-    change: str  # batch, fp8, tp or prompt
-    figure: str  # the figure asked: tpot, throughput or ttft
+    change: str  # batch, fp8, tp or prompt; rate or chunked for a simulated load
+    figure: str  # the figure asked: tpot, throughput, ttft, or a load's ttft_p99 ...
     note: str | None = None  # what the deck's author wants said after the lab's reason
     tags: tuple[str, ...] = ()
     sources: tuple[str, ...] = ()
@@ -52,8 +52,18 @@ CHANGES = {
     "fp8": "Weights from BF16 to FP8",
     "tp": "Twice the GPUs (TP)",
     "prompt": "Prompts twice as long",
+    "rate": "Twice the arrival rate, near the knee",
+    "chunked": "Chunked prefill instead of prefill-first",
 }
-FIGURES = {"tpot": "TPOT", "ttft": "TTFT", "throughput": "throughput"}
+FIGURES = {
+    "tpot": "TPOT",
+    "ttft": "TTFT",
+    "throughput": "throughput",
+    "ttft_p99": "TTFT p99",
+    "tpot_p99": "TPOT p99",
+    "itl_p99": "ITL p99",
+    "itl_p50": "ITL p50",
+}
 
 
 @lru_cache(maxsize=1)

@@ -8,7 +8,17 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from vocabgame.lab.asked import ASKED, DIRECTIONS, DOWN, KINDS, SAME, TOLERANCE, UP, WORDS
+from vocabgame.lab.asked import (
+    ASKED,
+    DIRECTIONS,
+    DOWN,
+    KINDS,
+    LOAD_ASKED,
+    SAME,
+    TOLERANCE,
+    UP,
+    WORDS,
+)
 from vocabgame.lab.catalogue import Catalogue
 from vocabgame.lab.model import (
     COMPUTE_BOUND,
@@ -185,6 +195,10 @@ def _apply(kind: str, s: Setup) -> tuple[Setup, str]:
 def make_challenge(catalogue: Catalogue, seed: int, kind: str | None = None) -> Challenge:
     """A challenge on a setup drawn with `seed`: a GPU and model from the catalogue, a batch,
     lengths and the smallest TP that fits, and a change that fits too."""
+    if kind in LOAD_ASKED:  # a change to the load: simulated, not a roofline change
+        from vocabgame.lab.load_challenge import make_load_challenge
+
+        return make_load_challenge(catalogue, seed, kind)
     rng = random.Random(seed)
     gpus = sorted(catalogue.gpus.values(), key=lambda g: g.id)
     models = sorted(catalogue.models.values(), key=lambda m: m.id)
