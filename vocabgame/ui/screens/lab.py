@@ -198,6 +198,7 @@ class LabScreen(Screen[None]):
         self.set_class(event.size.width < NARROW, "narrow")
         legend = LEGEND if event.size.width - 2 >= LEGEND.cell_len else SHORT_LEGEND
         self.query_one("#lab-legend", Static).update(knee_legend() if self.knee_on else legend)
+        self.query_one("#lab-knee-note").display = self.knee_on and event.size.width >= NARROW
 
     def on_mount(self) -> None:
         self.title = "Serving lab"
@@ -206,8 +207,10 @@ class LabScreen(Screen[None]):
         self.seed_base = seed if seed is not None else random.randrange(1 << 30)
         for problem in self.catalogue.problems:
             self.notify(str(problem), severity="warning", markup=False, timeout=10)
-        for name in ("#lab-knee-chart", "#lab-knee-note"):
-            self.query_one(name).styles.width = "1fr"
+        # The knee chart as wide as its columns; its reading takes the rest of the row.
+        self.query_one("#lab-knee-chart").styles.width = "auto"
+        self.query_one("#lab-knee-note").styles.width = "1fr"
+        self.query_one("#lab-knee-note").styles.padding = (0, 0, 0, 2)
         self._show_charts()
         self.refresh_lab()
         self.query_one("#lab-figures", OptionList).focus()
@@ -397,8 +400,9 @@ class LabScreen(Screen[None]):
     def _show_charts(self) -> None:
         for name in ("#lab-tpot-chart", "#lab-throughput-chart"):
             self.query_one(name).display = not self.knee_on
-        for name in ("#lab-knee-chart", "#lab-knee-note"):
-            self.query_one(name).display = self.knee_on
+        self.query_one("#lab-knee-chart").display = self.knee_on
+        # On a narrow screen the reading beside the chart would be a column of single words.
+        self.query_one("#lab-knee-note").display = self.knee_on and self.size.width >= NARROW
         legend = knee_legend() if self.knee_on else LEGEND
         self.query_one("#lab-legend", Static).update(legend)
 

@@ -51,9 +51,8 @@ def knee_chart(
 
 
 def knee_legend() -> Text:
-    """What the two colours of the knee chart are."""
+    """What the two colours of the knee chart are (its title says what is drawn)."""
     return Text.assemble(
-        "TTFT p99 against requests/s: ",
         ("██", FIRST_STYLE),
         " prefill-first  ",
         ("██", CHUNKED_STYLE),
