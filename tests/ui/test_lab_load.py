@@ -39,8 +39,10 @@ async def test_l_shows_the_knee_without_holding_up_the_screen(make_app) -> None:
 async def test_the_knee_follows_the_setup(make_app) -> None:
     app = make_app(open_lab=True)
     async with app.run_test(size=(80, 24)) as pilot:
+        app.screen.knee_requests = 40  # a rougher knee, quicker: only that it changes counts
         await pilot.press("l")
         await knee_done(app, pilot)
+        assert "40 Poisson requests a point" in screen_text(app)
         before = screen_text(app).split("At ")[1]
         await pilot.press("p")  # prompts twice as long: a slower prefill, a lower capacity
         await knee_done(app, pilot)

@@ -169,6 +169,7 @@ class LabScreen(Screen[None]):
         self.right = 0
         self.asked = 0
         self.knee_on = False  # the charts row shows the load's knee instead of the batch's
+        self.knee_requests = KNEE_REQUESTS  # requests simulated a point of the knee
 
     @property
     def vocab(self) -> Host:
@@ -423,8 +424,9 @@ class LabScreen(Screen[None]):
     def _simulate_knee(self, setup: Setup) -> None:
         try:
             rates = knee_rates(setup)
-            first = [v for _, v in knee(setup, rates, Scheduler(None))]
-            chunked = [v for _, v in knee(setup, rates, Scheduler(KNEE_CHUNK))]
+            n = self.knee_requests
+            first = [v for _, v in knee(setup, rates, Scheduler(None), n)]
+            chunked = [v for _, v in knee(setup, rates, Scheduler(KNEE_CHUNK), n)]
         except LabError as exc:
             self.app.call_from_thread(self._knee_refused, setup, str(exc))
             return
@@ -455,7 +457,7 @@ class LabScreen(Screen[None]):
             Text(
                 f"At {fmt(rates[at])} req/s, the estimate's capacity: TTFT p99 {ms(first[at])} "
                 f"prefill-first, {ms(chunked[at])} with {KNEE_CHUNK}-token chunks. At twice "
-                f"that: {ms(first[-1])} and {ms(chunked[-1])}. {KNEE_REQUESTS} Poisson "
+                f"that: {ms(first[-1])} and {ms(chunked[-1])}. {self.knee_requests} Poisson "
                 "requests a point, simulated."
             )
         )
