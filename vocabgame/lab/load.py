@@ -312,8 +312,11 @@ class _Run:
 
     # -- the cache ----------------------------------------------------------------------------
     def admit(self, r: int) -> bool:
-        """Reserve the KV for request r's whole prefill; False when it does not fit."""
-        if self.need[r] > self.free or len(self.running) >= self.sched.max_seqs:
+        """Reserve the KV for request r's whole prefill; False when it does not fit. It must
+        also leave a token of room for every running sequence and itself (a watermark, as
+        vLLM keeps): else the next decode step preempts it again, at once."""
+        room = self.free - len(self.running) - 1
+        if self.need[r] > room or len(self.running) >= self.sched.max_seqs:
             return False
         self.free -= self.need[r]
         self.kv[r] = self.need[r]
