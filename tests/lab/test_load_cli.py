@@ -82,3 +82,14 @@ def test_load_options_without_a_rate_are_refused_in_one_sentence(
     )
     with pytest.raises(SystemExit):
         main([*SETUP, "--rate", "-1"])
+
+
+def test_one_token_replies_have_no_tpot_and_say_so_in_valid_json(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main([*SETUP, "--output", "1", "--rate", "5", "--requests", "20", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)  # no NaN: json.loads would take it, so look
+    assert out["tpot_p99_ms"] is None and out["itl_p50_ms"] is None
+    assert out["ttft_p99_ms"] > 0
+    assert main([*SETUP, "--output", "1", "--rate", "5", "--requests", "20"]) == 0
+    assert "none: every reply is one token" in capsys.readouterr().out

@@ -197,6 +197,11 @@ class Spread:
         return Spread(pct(50), pct(90), pct(99), mean)
 
 
+def _number(value: float) -> float | None:
+    """A figure for JSON: None where there is none (no TPOT when every reply is one token)."""
+    return value if math.isfinite(value) else None
+
+
 @dataclass(frozen=True)
 class LoadResult:
     """What the simulation measured, times in milliseconds."""
@@ -220,7 +225,7 @@ class LoadResult:
     def as_dict(self) -> dict[str, object]:
         out: dict[str, object] = {
             "rate_requests_per_s": self.workload.rate,
-            "goodput_requests_per_s": self.goodput,
+            "goodput_requests_per_s": _number(self.goodput),
         }
         for name, spread in (
             ("ttft", self.ttft),
@@ -229,8 +234,8 @@ class LoadResult:
             ("queue_wait", self.queue),
         ):
             for q in ("p50", "p90", "p99"):
-                out[f"{name}_{q}_ms"] = getattr(spread, q)
-        out["queue_wait_mean_ms"] = self.queue.mean
+                out[f"{name}_{q}_ms"] = _number(getattr(spread, q))
+        out["queue_wait_mean_ms"] = _number(self.queue.mean)
         out["load"] = {
             "requests": self.workload.requests,
             "rate_requests_per_s": self.workload.rate,
@@ -242,7 +247,7 @@ class LoadResult:
             "slo_ttft_ms": self.slo.ttft_ms,
             "slo_tpot_ms": self.slo.tpot_ms,
             "slo_attainment": self.attainment,
-            "throughput_tokens_per_s": self.throughput,
+            "throughput_tokens_per_s": _number(self.throughput),
             "duration_s": self.duration_s,
             "preemptions": self.preemptions,
             "passes": self.passes,
@@ -255,6 +260,8 @@ class LoadResult:
         w, sch = self.workload, self.scheduler
 
         def row(label: str, s: Spread) -> str:
+            if not math.isfinite(s.p50):
+                return f"  {label:<30} none: every reply is one token"
             return f"  {label:<30} p50 {fmt(s.p50)}  p90 {fmt(s.p90)}  p99 {fmt(s.p99)} ms"
 
         return [
