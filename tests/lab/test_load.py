@@ -152,6 +152,8 @@ def test_refusals_are_one_sentence() -> None:
     cramped = Setup(GpuSpec("t", "T", 2.00121, 1000, {"bf16": 100}), TOY, assumptions=IDEAL)
     with pytest.raises(LabError, match="needs more KV cache than the 1,210 tokens"):
         simulate(cramped, Workload(1, 50, "uniform"))
+    with pytest.raises(LabError, match="1 to 100,000 requests, not 1,000,000"):
+        simulate(toy(), Workload(1, 1_000_000))
     with pytest.raises(LabError, match="spread"):
         simulate(toy(), Workload(1, spread="zipf"))
     with pytest.raises(LabError, match="pipeline"):

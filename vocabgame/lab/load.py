@@ -28,6 +28,7 @@ from vocabgame.lab.model import estimate, fmt, largest_batch
 
 SPREADS = ("fixed", "uniform", "lognormal")
 LOGNORMAL_SIGMA = 0.5  # a spread like chat traces': p90 about 1.9x the median
+MAX_REQUESTS = 100_000  # about a minute of simulation at most
 MAX_SEQS = 256  # sequences decoding at once: vLLM's default max_num_seqs
 # DistServe's chatbot example: a first token "under 0.2 seconds"; decode "only needs to match
 # human reading speed", taken here as 10 tokens a second.
@@ -53,8 +54,11 @@ class Workload:
     def check(self) -> None:
         if not 0 < self.rate < math.inf:
             raise LabError(f"the arrival rate must be above 0 requests a second, not {self.rate}")
-        if self.requests < 1:
-            raise LabError(f"the load needs at least 1 request, not {self.requests}")
+        if not 1 <= self.requests <= MAX_REQUESTS:
+            raise LabError(
+                f"the load takes 1 to {MAX_REQUESTS:,} requests, not {self.requests:,} "
+                f"(1,000 take a few tenths of a second)"
+            )
         if self.spread not in SPREADS:
             raise LabError(
                 f"unknown length spread {self.spread!r}; choose one of {', '.join(SPREADS)}"
