@@ -73,6 +73,8 @@ def _catalogue() -> Catalogue:
     return load_catalogue()  # the built-in GPUs and models: rounds need no folders
 
 
+# Asking and grading a face draw the same challenge; a load challenge simulates two runs.
+@lru_cache(maxsize=16)
 def challenge(item: LabChallenge, seed: int) -> Challenge:
     from vocabgame.lab.challenge import make_challenge
 
