@@ -11,7 +11,6 @@ import pytest
 from vocabgame.lab import Assumptions, GpuSpec, LabError, ModelSpec, Setup, estimate, load_catalogue
 from vocabgame.lab.catalogue import Catalogue
 from vocabgame.lab.load import (
-    LoadResult,
     PassCost,
     Scheduler,
     Slo,
@@ -22,6 +21,7 @@ from vocabgame.lab.load import (
     percentile,
     simulate,
 )
+from vocabgame.lab.load_compare import MISTRAL_7B, sarathi_setup, tail_holds
 
 # Round numbers: 1,000 GB/s, 100 TFLOPS, all at 100%. The model's 1B BF16 parameters are 2 GB,
 # its KV cache 2 x 1 head x 250 x 2 bytes = 1,000 bytes a token.
@@ -30,15 +30,6 @@ TOY = ModelSpec(
     "toy", "Toy 1B", params_b=1, layers=1, hidden=1000, heads=1, kv_heads=1, head_dim=250
 )
 IDEAL = Assumptions(bandwidth_efficiency=1, compute_efficiency=1, usable_memory=1)
-# Sarathi-Serve's two single-node setups, from the models' config.json files.
-MISTRAL = ModelSpec(
-    "mistral-7b", "Mistral 7B", params_b=7.24, layers=32, hidden=4096, heads=32, kv_heads=8,
-    head_dim=128, vocab=32000,
-)  # fmt: skip
-YI = ModelSpec(
-    "yi-34b", "Yi 34B", params_b=34.39, layers=60, hidden=7168, heads=56, kv_heads=8,
-    head_dim=128, vocab=64000,
-)  # fmt: skip
 
 
 def toy(prompt: int = 1000, output: int = 3) -> Setup:
@@ -173,7 +164,7 @@ def test_chunked_prefill_ends_the_decode_stalls_on_sarathi_serves_mistral_setup(
     # Mistral-7B on one A100 at 3 requests a second: prefill-first pauses every decode for
     # each new prompt (a 1,024-token prefill is about 8 decode steps), chunked prefill in
     # 512-token passes does not, so the tail gap and the tail TPOT fall, and TTFT rises.
-    s = Setup(catalogue.gpu("A100-SXM-80GB"), MISTRAL, prompt=1024, output=256)
+    s = sarathi_setup(MISTRAL_7B, 1)
     work = Workload(3, 300, "lognormal")
     first = simulate(s, work, Scheduler(None, 128))
     chunked = simulate(s, work, Scheduler(512, 128))
@@ -188,10 +179,8 @@ def test_chunked_prefill_raises_capacity_under_a_strict_tail_objective(
     # Sarathi-Serve: 2.6x the capacity of vLLM for Mistral-7B on one A100 under its P99
     # time-between-tokens objective. Here: P99 gap <= 100 ms with the median queueing delay
     # <= 2 s, lognormal 1,024 / 256-token requests. The direction, and a size of 1.5 to 8 times.
-    s = Setup(catalogue.gpu("A100-SXM-80GB"), MISTRAL, prompt=1024, output=256)
-
-    def holds(r: LoadResult) -> bool:
-        return r.itl.p99 <= 100 and r.queue.p50 <= 2000
+    s = sarathi_setup(MISTRAL_7B, 1)
+    holds = tail_holds(100)
 
     first = capacity(s, Scheduler(None, 128), holds, requests=150, spread="lognormal", high=32)
     chunked = capacity(s, Scheduler(512, 128), holds, requests=150, spread="lognormal", high=32)
