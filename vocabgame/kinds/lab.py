@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from vocabgame.kinds.base import ItemKind, refuse, register
 from vocabgame.kinds.common import choice_grade
-from vocabgame.lab.asked import ASKED, DOWN, SAME, TOLERANCE, UP
+from vocabgame.lab.asked import ASKED, DOWN, LOAD_ASKED, SAME, TOLERANCE, UP
 from vocabgame.model import Deck, FaceKey
 from vocabgame.quiz.question import Choice, Grade, Kind, Picked, Question, Response
 from vocabgame.reading.checker import Checker
@@ -76,6 +76,10 @@ def _catalogue() -> Catalogue:
 # Asking and grading a face draw the same challenge; a load challenge simulates two runs.
 @lru_cache(maxsize=16)
 def challenge(item: LabChallenge, seed: int) -> Challenge:
+    if item.change in LOAD_ASKED:  # a change to the load: simulated, not a roofline change
+        from vocabgame.lab.load_challenge import make_load_challenge
+
+        return make_load_challenge(_catalogue(), seed, item.change)
     from vocabgame.lab.challenge import make_challenge
 
     return make_challenge(_catalogue(), seed, item.change)

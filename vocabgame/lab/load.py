@@ -128,6 +128,18 @@ class PassCost:
             cached = self._weights_s[decodes] = read
         return cached
 
+    def decode_terms(self, decodes: int) -> tuple[float, float, float, float, float]:
+        """A decode-only pass of `decodes` sequences over C tokens of context, as lines in C:
+        memory = a + b C, compute = c + d C, and the links' time e; the pass takes
+        max(memory, compute) + e, the same as `seconds(0, 0, 0, decodes, C)`."""
+        return (
+            self.weights_s(decodes),
+            self._kv_s,
+            self._matmul_s * decodes,
+            self._decode_attn_s,
+            self._link_fixed + self._link_token * decodes,
+        )
+
     def seconds(self, prefill: int, pairs: float, moved: int, decodes: int, context: int) -> float:
         """One pass: `prefill` prompt tokens whose attention covers `pairs` (a whole prompt of
         P tokens counts P^2; a chunk of c after o earlier ones, 2oc + c^2) and whose KV
@@ -390,12 +402,10 @@ class _Run:
         arrive = (
             self.arrival[self.next_arrival] if self.next_arrival < len(self.arrival) else math.inf
         )
-        cost, context, now, j = self.cost, sum(self.kv[r] for r in decoding), self.now, 0
-        weights = cost.weights_s(b)
+        context, now, j = sum(self.kv[r] for r in decoding), self.now, 0
+        mem0, mem1, comp0, comp1, links = self.cost.decode_terms(b)
         while j < passes and now < arrive:
-            memory = weights + cost._kv_s * context
-            compute = cost._matmul_s * b + cost._decode_attn_s * context
-            dt = max(memory, compute) + cost._link_fixed + cost._link_token * b
+            dt = max(mem0 + mem1 * context, comp0 + comp1 * context) + links
             now += dt
             context += b
             j += 1

@@ -72,7 +72,8 @@ def _why_chunked(before: LoadResult, after: LoadResult) -> str:
     )
 
 
-def _load_setup(catalogue: Catalogue, rng: random.Random) -> Setup:
+def draw_setup(catalogue: Catalogue, rng: random.Random) -> Setup:
+    """A GPU, a model, precisions and lengths from `rng`, at the smallest TP that fits."""
     gpus = sorted(catalogue.gpus.values(), key=lambda g: g.id)
     models = sorted(catalogue.models.values(), key=lambda m: m.id)
     if not gpus or not models:
@@ -103,7 +104,7 @@ def make_load_challenge(catalogue: Catalogue, seed: int, kind: str) -> Challenge
     if kind not in LOAD_ASKED:
         raise LabError(f"unknown load challenge {kind!r}; choose {' or '.join(LOAD_ASKED)}")
     rng = random.Random(seed)
-    setup = _load_setup(catalogue, rng)
+    setup = draw_setup(catalogue, rng)
     sim_seed = rng.randrange(1 << 30)
     if kind == "rate":
         (rate,) = knee_rates(setup, (NEAR_KNEE,))
