@@ -21,6 +21,8 @@ async def test_l_shows_the_knee_without_holding_up_the_screen(make_app) -> None:
         await pilot.pause()
         assert isinstance(app.screen, LabScreen)
         assert "TTFT p99" not in screen_text(app)  # nothing is simulated until asked
+        assert app.screen.knee_requests == 300
+        app.screen.knee_requests = 40  # a rougher knee, quicker; the thread is the same
         began = time.perf_counter()
         app.screen.action_knee()  # what `l` runs
         answered = time.perf_counter() - began
