@@ -24,7 +24,7 @@ from typing import Any
 
 import yaml
 
-from benchmarks import anki, big, screens
+from benchmarks import anki, big, lab_load, screens
 from benchmarks.files import FIGURES as FILES
 from benchmarks.files import progress_files
 from benchmarks.inputs import Inputs
@@ -773,6 +773,7 @@ GROUPS = (
     Group(FILES, progress_files),
     Group((("builtin-decks", "load the built-in decks in the process (info)"),), deck_loading),
     Group((("cli-start", "start a command that opens no game (info)"),), cli_start),
+    Group(lab_load.FIGURES, lab_load.lab_load),
 )
 
 ROW_IDS = tuple(row for group in GROUPS for row in group.rows)

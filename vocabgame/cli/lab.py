@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from vocabgame.cli.common import EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, Command, Where, err, print_json
 from vocabgame.cli.options import json_option, positive_int
@@ -19,6 +20,10 @@ from vocabgame.lab.fitted import (
 from vocabgame.printable import printable
 from vocabgame.settings import Settings
 
+if TYPE_CHECKING:
+    from vocabgame.lab import Setup
+    from vocabgame.lab.load import LoadResult
+
 LAB_ASSUMED = (
     "bandwidth_efficiency",
     "compute_efficiency",
@@ -27,7 +32,29 @@ LAB_ASSUMED = (
     "step_overhead_us",
     "usd_per_gpu_hour",
 )
-LAB_SETUP = ("gpu", "model", "tp", "pp", "batch", "prompt", "output", "weights", "kv", *LAB_ASSUMED)
+LAB_LOAD = (
+    "rate",
+    "requests",
+    "seed",
+    "spread",
+    "chunked_prefill",
+    "max_seqs",
+    "slo_ttft_ms",
+    "slo_tpot_ms",
+)
+LAB_SETUP = (
+    "gpu",
+    "model",
+    "tp",
+    "pp",
+    "batch",
+    "prompt",
+    "output",
+    "weights",
+    "kv",
+    *LAB_ASSUMED,
+    *LAB_LOAD,
+)
 
 
 def lab_options(p: argparse.ArgumentParser, settings: Settings) -> None:
@@ -79,7 +106,62 @@ def lab_options(p: argparse.ArgumentParser, settings: Settings) -> None:
         f"(fitted: {STEP_OVERHEAD_US:g})",
     )
     p.add_argument("--usd-per-gpu-hour", type=float, metavar="USD", help="GPU price (2.00)")
+    load_options(p)
     json_option(p)
+
+
+def load_options(p: argparse.ArgumentParser) -> None:
+    """The options of a simulated load; `--rate` turns the simulation on."""
+    p.add_argument(
+        "--rate",
+        type=positive_float,
+        metavar="R",
+        help="simulate a loaded server: requests arriving at R a second (Poisson)",
+    )
+    p.add_argument(
+        "--requests", type=positive_int, metavar="N", help="requests in the simulation (1000)"
+    )
+    p.add_argument("--seed", type=int, metavar="S", help="seed of the arrivals and lengths (0)")
+    p.add_argument(
+        "--spread",
+        choices=("fixed", "uniform", "lognormal"),
+        help="prompt and output lengths around --prompt and --output (fixed)",
+    )
+    p.add_argument(
+        "--chunked-prefill",
+        type=positive_int,
+        metavar="TOKENS",
+        help="chunked prefill with this token budget a pass (default: prefill-first)",
+    )
+    p.add_argument(
+        "--max-seqs",
+        type=positive_int,
+        metavar="N",
+        help="sequences decoding at once (256, vLLM's default max_num_seqs)",
+    )
+    p.add_argument(
+        "--slo-ttft-ms",
+        type=positive_float,
+        metavar="MS",
+        help="goodput's TTFT objective (200: DistServe's chatbot example)",
+    )
+    p.add_argument(
+        "--slo-tpot-ms",
+        type=positive_float,
+        metavar="MS",
+        help="goodput's TPOT objective (100: about reading speed, 10 tokens a second)",
+    )
+
+
+def positive_float(text: str) -> float:
+    """An option's finite number greater than zero."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} must be a finite number greater than zero")
+    return value
 
 
 MAX = "max"
@@ -146,11 +228,46 @@ def cmd_lab(args: argparse.Namespace, folders: list[Path]) -> int:
         result = estimate(setup)
         # Each figure's error bar: the nearest published measurement and the lab's error on it.
         bars = error_bars(result, load_measurements(), catalogue)
+        loaded = simulate_load(args, setup)
     except LabError as exc:
         err(str(exc))
         return EXIT_PROBLEM
     if args.json:
-        print_json(annotate(result.as_dict(), bars))
+        out = list(annotate(result.as_dict(), bars).items())
+        if loaded is not None:  # the load's figures after the headline, before the setup
+            at = [k for k, _ in out].index("setup")
+            out[at:at] = loaded.as_dict().items()
+        print_json(dict(out))
     else:
-        print("\n".join(printable(line) for line in render(result, bars=bars).split("\n")))
+        text = render(result, bars=bars) + ("\n\n" + "\n".join(loaded.lines()) if loaded else "")
+        print("\n".join(printable(line) for line in text.split("\n")))
     return EXIT_OK
+
+
+def simulate_load(args: argparse.Namespace, setup: Setup) -> LoadResult | None:
+    """The simulated load the options ask for, or None without `--rate`."""
+    from vocabgame.lab import LabError
+
+    if args.rate is None:
+        given = [k for k in LAB_LOAD if getattr(args, k) is not None]
+        if given:
+            raise LabError(
+                f"--{given[0].replace('_', '-')} describes a simulated load; add --rate R"
+            )
+        return None
+    from vocabgame.lab.load import MAX_SEQS, Scheduler, Slo, Workload, simulate
+
+    work = Workload(
+        args.rate,
+        args.requests or 1000,
+        spread=args.spread or "fixed",
+        seed=args.seed if args.seed is not None else 0,
+    )
+    slo = Slo(
+        **{
+            k: v
+            for k, v in (("ttft_ms", args.slo_ttft_ms), ("tpot_ms", args.slo_tpot_ms))
+            if v is not None
+        }
+    )
+    return simulate(setup, work, Scheduler(args.chunked_prefill, args.max_seqs or MAX_SEQS), slo)

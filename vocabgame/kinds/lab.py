@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from vocabgame.kinds.base import ItemKind, refuse, register
 from vocabgame.kinds.common import choice_grade
-from vocabgame.lab.asked import ASKED, DOWN, SAME, TOLERANCE, UP
+from vocabgame.lab.asked import ASKED, DOWN, LOAD_ASKED, SAME, TOLERANCE, UP
 from vocabgame.model import Deck, FaceKey
 from vocabgame.quiz.question import Choice, Grade, Kind, Picked, Question, Response
 from vocabgame.reading.checker import Checker
@@ -38,8 +38,8 @@ class LabChallenge:
     predicts."""
 
     id: str
-    change: str  # batch, fp8, tp or prompt
-    figure: str  # the figure asked: tpot, throughput or ttft
+    change: str  # batch, fp8, tp or prompt; rate or chunked for a simulated load
+    figure: str  # the figure asked: tpot, throughput, ttft, or a load's ttft_p99 ...
     note: str | None = None  # what the deck's author wants said after the lab's reason
     tags: tuple[str, ...] = ()
     sources: tuple[str, ...] = ()
@@ -52,8 +52,18 @@ CHANGES = {
     "fp8": "Weights from BF16 to FP8",
     "tp": "Twice the GPUs (TP)",
     "prompt": "Prompts twice as long",
+    "rate": "Twice the arrival rate, near the knee",
+    "chunked": "Chunked prefill instead of prefill-first",
 }
-FIGURES = {"tpot": "TPOT", "ttft": "TTFT", "throughput": "throughput"}
+FIGURES = {
+    "tpot": "TPOT",
+    "ttft": "TTFT",
+    "throughput": "throughput",
+    "ttft_p99": "TTFT p99",
+    "tpot_p99": "TPOT p99",
+    "itl_p99": "ITL p99",
+    "itl_p50": "ITL p50",
+}
 
 
 @lru_cache(maxsize=1)
@@ -63,7 +73,13 @@ def _catalogue() -> Catalogue:
     return load_catalogue()  # the built-in GPUs and models: rounds need no folders
 
 
+# Asking and grading a face draw the same challenge; a load challenge simulates two runs.
+@lru_cache(maxsize=16)
 def challenge(item: LabChallenge, seed: int) -> Challenge:
+    if item.change in LOAD_ASKED:  # a change to the load: simulated, not a roofline change
+        from vocabgame.lab.load_challenge import make_load_challenge
+
+        return make_load_challenge(_catalogue(), seed, item.change)
     from vocabgame.lab.challenge import make_challenge
 
     return make_challenge(_catalogue(), seed, item.change)

@@ -7,12 +7,27 @@ WORDS = {UP: "goes up", DOWN: "goes down", SAME: "stays about the same"}
 TOLERANCE = 0.10  # within 10% either way counts as "about the same"
 
 # Each change a challenge makes to a setup, and the two figures it asks about.
-ASKED = {
+ROOFLINE_ASKED = {
     "batch": ("tpot", "throughput"),
     "fp8": ("tpot", "throughput"),
     "tp": ("tpot", "throughput"),
     "prompt": ("ttft", "tpot"),
 }
-KINDS = tuple(ASKED)
+KINDS = tuple(ROOFLINE_ASKED)  # the roofline's changes: the lab screen's `x` draws among them
+# Changes to the load on a simulated server (vocabgame.lab.load_challenge): twice the arrival
+# rate near the knee, and chunked prefill instead of prefill-first.
+LOAD_ASKED = {"rate": ("ttft_p99", "tpot_p99"), "chunked": ("itl_p99", "itl_p50")}
+ASKED = {**ROOFLINE_ASKED, **LOAD_ASKED}
 
-__all__ = ["ASKED", "DIRECTIONS", "DOWN", "KINDS", "SAME", "TOLERANCE", "UP", "WORDS"]
+__all__ = [
+    "ASKED",
+    "DIRECTIONS",
+    "DOWN",
+    "KINDS",
+    "LOAD_ASKED",
+    "ROOFLINE_ASKED",
+    "SAME",
+    "TOLERANCE",
+    "UP",
+    "WORDS",
+]

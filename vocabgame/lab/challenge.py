@@ -195,6 +195,8 @@ def _apply(kind: str, s: Setup) -> tuple[Setup, str]:
 def make_challenge(catalogue: Catalogue, seed: int, kind: str | None = None) -> Challenge:
     """A challenge on a setup drawn with `seed`: a GPU and model from the catalogue, a batch,
     lengths and the smallest TP that fits, and a change that fits too."""
+    if kind is not None and kind not in KINDS:  # a load's change is load_challenge's
+        raise LabError(f"{kind!r} is not a change to the setup; choose one of {', '.join(KINDS)}")
     rng = random.Random(seed)
     gpus = sorted(catalogue.gpus.values(), key=lambda g: g.id)
     models = sorted(catalogue.models.values(), key=lambda m: m.id)

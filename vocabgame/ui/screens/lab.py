@@ -19,6 +19,7 @@ from textual.widgets.option_list import Option
 
 from vocabgame.lab import Catalogue, Estimate, LabError, Setup, estimate, load_catalogue, sweep
 from vocabgame.lab.errorbar import Nearest, error_bars
+from vocabgame.lab.load import KNEE_CHUNK, KNEE_REQUESTS, KNEE_SHARES, Scheduler, knee, knee_rates
 from vocabgame.lab.measurements import load_measurements
 from vocabgame.lab.model import (
     BATCH_STEPS,
@@ -34,6 +35,7 @@ from vocabgame.ui.screens.card import CardScreen
 from vocabgame.ui.screens.challenge import ChallengeScreen
 from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.widgets.footer import KeysFooter
+from vocabgame.ui.widgets.knee_chart import knee_chart, knee_legend
 from vocabgame.ui.widgets.lab_chart import (
     COMPUTE_STYLE,
     CURRENT_STYLE,
@@ -144,6 +146,13 @@ class LabScreen(Screen[None]):
             show=False,
             tooltip="a round of lab challenges, saved and scheduled like other cards",
         ),
+        Binding(
+            "l",
+            "knee",
+            "Load",
+            show=False,
+            tooltip="TTFT p99 against the arrival rate, chunked prefill on and off, or back",
+        ),
         Binding("question_mark", "help", "Keys", tooltip="these keys"),
         Binding("escape,q", "back", "Back", tooltip="back to the decks"),
     ]
@@ -162,6 +171,8 @@ class LabScreen(Screen[None]):
         self.seed_base = 0
         self.right = 0
         self.asked = 0
+        self.knee_on = False  # the charts row shows the load's knee instead of the batch's
+        self.knee_requests = KNEE_REQUESTS  # requests simulated a point of the knee
 
     @property
     def vocab(self) -> Host:
@@ -180,6 +191,8 @@ class LabScreen(Screen[None]):
         with Horizontal(id="lab-charts"):
             yield Static(id="lab-tpot-chart")
             yield Static(id="lab-throughput-chart")
+            yield Static(id="lab-knee-chart")
+            yield Static(id="lab-knee-note")
         yield Static(id="lab-memory")
         yield Static(NO_ROOM, id="lab-no-room")
         yield KeysFooter()
@@ -188,7 +201,8 @@ class LabScreen(Screen[None]):
         self.set_class(event.size.height < CHARTS_NEED, "short")
         self.set_class(event.size.width < NARROW, "narrow")
         legend = LEGEND if event.size.width - 2 >= LEGEND.cell_len else SHORT_LEGEND
-        self.query_one("#lab-legend", Static).update(legend)
+        self.query_one("#lab-legend", Static).update(knee_legend() if self.knee_on else legend)
+        self.query_one("#lab-knee-note").display = self.knee_on and event.size.width >= NARROW
 
     def on_mount(self) -> None:
         self.title = "Serving lab"
@@ -197,6 +211,11 @@ class LabScreen(Screen[None]):
         self.seed_base = seed if seed is not None else random.randrange(1 << 30)
         for problem in self.catalogue.problems:
             self.notify(str(problem), severity="warning", markup=False, timeout=10)
+        # The knee chart as wide as its columns; its reading takes the rest of the row.
+        self.query_one("#lab-knee-chart").styles.width = "auto"
+        self.query_one("#lab-knee-note").styles.width = "1fr"
+        self.query_one("#lab-knee-note").styles.padding = (0, 0, 0, 2)
+        self._show_charts()
         self.refresh_lab()
         self.query_one("#lab-figures", OptionList).focus()
 
@@ -221,6 +240,8 @@ class LabScreen(Screen[None]):
         problem.display = self.problem is not None
         self._figures()
         self._charts()
+        if self.knee_on:
+            self._start_knee()
 
     def _figures(self) -> None:
         figures = self.query_one("#lab-figures", OptionList)
@@ -381,6 +402,72 @@ class LabScreen(Screen[None]):
                 self.sub_title = f"challenges: {self.right} of {self.asked} predictions right"
 
         self.app.push_screen(screen, scored)
+
+    # -- the load's knee, simulated in a thread so the screen never waits for it ----------
+
+    def _show_charts(self) -> None:
+        for name in ("#lab-tpot-chart", "#lab-throughput-chart"):
+            self.query_one(name).display = not self.knee_on
+        self.query_one("#lab-knee-chart").display = self.knee_on
+        # On a narrow screen the reading beside the chart would be a column of single words.
+        self.query_one("#lab-knee-note").display = self.knee_on and self.size.width >= NARROW
+        legend = knee_legend() if self.knee_on else LEGEND
+        self.query_one("#lab-legend", Static).update(legend)
+
+    def action_knee(self) -> None:
+        self.knee_on = not self.knee_on
+        self._show_charts()
+        if self.knee_on:
+            self._start_knee()
+
+    def _start_knee(self) -> None:
+        setup = self.setup
+        self.query_one("#lab-knee-chart", Static).update(
+            Text("Simulating the load ...", style="dim")
+        )
+        self.query_one("#lab-knee-note", Static).update("")
+        self.run_worker(lambda: self._simulate_knee(setup), thread=True, exclusive=True)
+
+    def _simulate_knee(self, setup: Setup) -> None:
+        try:
+            rates = knee_rates(setup)
+            n = self.knee_requests
+            first = [v for _, v in knee(setup, rates, Scheduler(None), n)]
+            chunked = [v for _, v in knee(setup, rates, Scheduler(KNEE_CHUNK), n)]
+        except LabError as exc:
+            self.app.call_from_thread(self._knee_refused, setup, str(exc))
+            return
+        self.app.call_from_thread(self._show_knee, setup, rates, first, chunked)
+
+    def _knee_refused(self, setup: Setup, problem: str) -> None:
+        if setup == self.setup:
+            self.query_one("#lab-knee-chart", Static).update(Text(f"No load: {problem}"))
+
+    def _show_knee(
+        self,
+        setup: Setup,
+        rates: list[float],
+        first: list[float | None],
+        chunked: list[float | None],
+    ) -> None:
+        if setup != self.setup:  # a stale run for a setup since changed
+            return
+        self.query_one("#lab-knee-chart", Static).update(
+            knee_chart("TTFT p99 by requests/s (log)", rates, first, chunked)
+        )
+        at = KNEE_SHARES.index(1.0)
+
+        def ms(v: float | None) -> str:
+            return "-" if v is None else f"{fmt(v)} ms"
+
+        self.query_one("#lab-knee-note", Static).update(
+            Text(
+                f"At {fmt(rates[at])} req/s, the estimate's capacity: TTFT p99 {ms(first[at])} "
+                f"prefill-first, {ms(chunked[at])} with {KNEE_CHUNK}-token chunks. At twice "
+                f"that: {ms(first[-1])} and {ms(chunked[-1])}. {self.knee_requests} Poisson "
+                "requests a point, simulated."
+            )
+        )
 
     def action_lab_round(self) -> None:
         self.vocab.play(None, "lab")
