@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from vocabgame.calibration import LEVELS, brier, calibrate, level, nearest, trend
-from vocabgame.play.modes.interview import markdown
+from vocabgame.play import Selection
+from vocabgame.play.modes.interview import Interview, markdown
 from vocabgame.progress import ProgressError, check_entry, export_progress, import_progress
 from vocabgame.quiz import Kind
 from vocabgame.srs import Srs
@@ -223,3 +224,51 @@ def test_a_progress_file_carries_the_confidence_and_refuses_one_out_of_range(
         with pytest.raises(ProgressError) as caught:
             check_entry(ReviewRow, review | {"confidence": bad}, "p.json: reviews[0]")
         assert str(caught.value) == "p.json: " + words
+
+
+def test_the_stats_follow_calibration_over_interviews_from_the_store(
+    tmp_path: Path, now: Now
+) -> None:
+    """`stats --json`'s `calibration` is read from the answers' confidences (so it travels
+    with a progress file), per interview and per week."""
+    from vocabgame.play.overview import as_json
+
+    first = start(tmp_path, now, questions=2)
+    session = session_of(first)
+    while first.question() is not None:
+        answer(first, now, 5, True)
+        first.say_confidence(4)
+    first.finish({n: [0, 1] for n, _ in first.recalls()})
+    now[0] += timedelta(days=7)
+    second = session.start("interview", Selection(None, seed=2, questions=2))
+    assert isinstance(second, Interview)
+    while second.question() is not None:
+        answer(second, now, 5, False)
+        second.say_confidence(2)
+    second.finish({})
+    rows = session.store.conn.execute(
+        "SELECT confidence, correct FROM reviews WHERE confidence IS NOT NULL"
+    ).fetchall()
+    assert len(rows) == 4
+    kept = as_json(session.insights())["calibration"]
+    assert kept["answers"] == 4
+    assert kept["brier"] == round(sum((c - r) ** 2 for c, r in rows) / 4, 4)
+    assert [i["answers"] for i in kept["interviews"]] == [2, 2]
+    assert [i["said"] for i in kept["interviews"]] == [0.95, 0.5]
+    assert len(kept["weeks"]) == 2
+    assert kept["levels"][3]["answers"] == 2 and kept["levels"][1]["answers"] == 2
+
+
+def test_the_documented_calibration_example_is_what_the_figures_give() -> None:
+    doc = (Path(__file__).parents[1] / "docs" / "stats-json.md").read_text(encoding="utf-8")
+    section = doc.split("## Calibration\n")[1]
+    example = json.loads(section.split("```json\n")[1].split("```")[0])
+    monday = datetime(2026, 11, 30, 9, tzinfo=UTC)
+    first = [(0.95, True), (0.95, False), (0.95, True), (0.75, False)]
+    then = [(0.25, False), (0.5, True), (0.75, True), (0.95, True)]
+    answers = [
+        (monday + timedelta(days=day, minutes=n), round_id, said, right)
+        for day, round_id, pairs in ((1, 1, first), (3, 2, then))
+        for n, (said, right) in enumerate(pairs)
+    ]
+    assert trend(answers, lambda at: at.date()).as_json() == example

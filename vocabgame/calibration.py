@@ -136,6 +136,12 @@ def verdict(said: float | None, right: float | None) -> str:
     return f"{where}: {'over' if gap > 0 else 'under'}confident by {points} points."
 
 
+def score_text(brier: float) -> str:
+    """A Brier score as shown: to 3 places, from the 4 that are kept (so a report and the
+    stats show the same digits for the same answers)."""
+    return f"{round(brier, 4):.3f}"
+
+
 def _rounded(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
 
@@ -194,6 +200,7 @@ class Trend:
 
 
 LAST = 10  # interviews and weeks a trend keeps
+NO_TREND = Trend(calibrate([]), (), ())  # nothing said yet
 
 
 def _period_json(period: Period, name: str) -> dict[str, Any]:

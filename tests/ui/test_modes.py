@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.pilot import Pilot
 
 from vocabgame.quiz import Kind
@@ -119,6 +120,10 @@ async def test_after_each_answer_a_key_says_how_sure_and_the_report_scores_it(
         text = screen_text(app)
         assert "How sure you were" in text
         assert "You said how sure you were of 2 of 3 answers." in text
+        await pilot.press("enter", "t")  # home, then the stats screen
+        await pilot.pause()
+        stats_text = screen_text(app)
+        assert "How sure you were, in mock interviews" in stats_text
     store = app.session.store
     rows = store.conn.execute("SELECT face, confidence, correct FROM reviews ORDER BY id")
     kept = {face: (confidence, bool(correct)) for face, confidence, correct in rows}
@@ -127,7 +132,11 @@ async def test_after_each_answer_a_key_says_how_sure_and_the_report_scores_it(
     by_hand = sum((c - right) ** 2 for c, right in scored) / len(scored)
     [report] = store.saved_reports.all()
     assert report.body["calibration"]["brier"] == round(by_hand, 4)
-    assert f"Brier score {report.body['calibration']['brier']:.3f}" in text
+    assert by_hand == pytest.approx((0.05**2 + 0.75**2) / 2)  # 95% and 25% said, both right
+    assert "Brier score 0.282" in text  # 0.2825, kept to 4 places, shown to 3
+    assert "underconfident by 40 points" in text
+    assert stats_text.count("Brier score 0.282 over 2 answers") == 1
+    assert "  2 unsure (50%)               0       —" in stats_text
     levels = {row["level"]: row["answers"] for row in report.body["calibration"]["levels"]}
     assert levels == {1: 1, 2: 0, 3: 0, 4: 1}
 

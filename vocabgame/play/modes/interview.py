@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, ClassVar
 
-from vocabgame.calibration import calibrate, level, verdict
+from vocabgame.calibration import calibrate, level, score_text, verdict
 from vocabgame.insights import face_kind
 from vocabgame.kinds import sections_with
 from vocabgame.model import Deck, FaceKey, levels_label
@@ -500,7 +500,7 @@ def calibration_lines(kept: Mapping[str, Any] | None) -> list[str]:
         f"You said how sure you were of {kept['answers']} of {asked} answers."
         f" {verdict(kept['said'], kept['right_share'])}",
         "",
-        f"Brier score {kept['brier']:.3f}: the mean of (the chance you said − the outcome)²,"
+        f"Brier score {score_text(kept['brier'])}: the mean of (the chance you said − the outcome)²,"
         " the outcome 1 for a right answer and 0 for a wrong one; 0 is perfect, and always"
         " saying 50% scores 0.250.",
         "",
