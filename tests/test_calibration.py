@@ -15,7 +15,15 @@ import pytest
 from vocabgame.calibration import LEVELS, brier, calibrate, level, nearest, trend
 from vocabgame.play import Selection
 from vocabgame.play.modes.interview import Interview, markdown
-from vocabgame.progress import ProgressError, check_entry, export_progress, import_progress
+from vocabgame.progress import (
+    ProgressError,
+    check_entry,
+    export_progress,
+    import_progress,
+    import_progress_file,
+    open_progress_file,
+    write_progress,
+)
 from vocabgame.quiz import Kind
 from vocabgame.srs import Srs
 from vocabgame.store import Store
@@ -203,12 +211,17 @@ def test_a_progress_file_carries_the_confidence_and_refuses_one_out_of_range(
     store = session_of(interview).store
     data = json.loads(json.dumps(export_progress(store, now[0])))
     assert [r["confidence"] for r in data["reviews"]] == [0.75] * 3
+    here = sorted(store.conn.execute("SELECT face, confidence FROM reviews").fetchall())
     with Store.open(tmp_path / "b.db") as other:
         import_progress(other, data, Srs())
-        rows = other.conn.execute("SELECT face, confidence FROM reviews ORDER BY id").fetchall()
-        assert sorted(rows) == sorted(
-            store.conn.execute("SELECT face, confidence FROM reviews").fetchall()
-        )
+        assert sorted(other.conn.execute("SELECT face, confidence FROM reviews")) == here
+    # and through a file, as export-progress writes it and import-progress reads it
+    path = tmp_path / "progress.json"
+    with path.open("w", encoding="utf-8") as out:
+        write_progress(store, now[0], out)
+    with Store.open(tmp_path / "c.db") as other:
+        import_progress_file(other, open_progress_file(path), Srs())
+        assert sorted(other.conn.execute("SELECT face, confidence FROM reviews")) == here
     review = data["reviews"][0]
     check_entry_ok = dict(review)
     del check_entry_ok["confidence"]  # a file from before has none: fine

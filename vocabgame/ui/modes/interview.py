@@ -56,8 +56,10 @@ CHOICE_HINTS = (
 )
 
 
-# Asked after each answer, before anything of the right answer is shown.
-SURE_LABEL = "How sure are you? " + " · ".join(f"{lv.key} {lv.label}" for lv in LEVELS)
+# Asked after each answer, before anything of the right answer is shown; the first label
+# that fits the width is shown.
+SURE_LEVELS = " · ".join(f"{lv.key} {lv.label}" for lv in LEVELS)
+SURE_LABELS = ("How sure are you? " + SURE_LEVELS, "How sure? " + SURE_LEVELS, SURE_LEVELS)
 SURE_HINTS = (
     "Press 1–4 ("
     + ", ".join(f"{lv.said:.0%}" for lv in LEVELS)
@@ -157,7 +159,9 @@ class InterviewScreen(Screen[None]):
         self.asking_sure = True
         self.view.choices.display = self.view.answer.display = False
         self.set_focus(None)  # the keys come to the screen: 1-4 and Enter
-        self.query_one("#label", Static).update(Text(SURE_LABEL))
+        room = self.size.width - 2
+        label = next((t for t in SURE_LABELS if len(t) <= room), SURE_LABELS[-1])
+        self.query_one("#label", Static).update(Text(label))
         self.view.hint(*SURE_HINTS)
 
     def sure(self, key: int | None) -> None:
