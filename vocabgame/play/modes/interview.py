@@ -268,9 +268,9 @@ class Interview:
                 asked.question, SelfGraded(rating, asked.given), asked.seconds
             )
             asked.review_id = self.round.last_review_id
+            self.ticks[n] = sorted(ticked)
             if asked.confidence is not None and asked.review_id is not None:
                 store.answers.set_confidence(asked.review_id, asked.confidence)
-            self.ticks[n] = sorted(ticked)
         summary = self.round.finish()
         seconds = min(summary.seconds, (self.deadline - self.round.started_at).total_seconds())
         body = build_body(self, seconds)
