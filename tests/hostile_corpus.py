@@ -153,6 +153,10 @@ def progress_files() -> dict[str, str | bytes]:
             '"difficulty": 2.118103970459016', '"difficulty": 1e999', 1
         ),
         "nan-rating.json": text.replace('"rating": 3', '"rating": NaN', 1),
+        "confidence-1.5.json": _edit(_set("reviews", 0, "confidence", 1.5)),
+        "nan-confidence.json": _edit(_set("reviews", 1, "confidence", 0.5)).replace(
+            '"confidence": 0.5', '"confidence": NaN', 1
+        ),
         "nan-setting-retention.json": _edit(_setting("desired_retention", 0.9)).replace(
             '"desired_retention": 0.9', '"desired_retention": NaN', 1
         ),

@@ -961,6 +961,8 @@ def test_the_per_item_summary_is_filled_from_an_older_store(tmp_path: Path, now:
     conn.execute("DROP INDEX cards_schedule")  # and what migrations 11 and 12 add
     conn.execute("ALTER TABLE cards DROP COLUMN last_review")
     conn.execute("ALTER TABLE cards DROP COLUMN stability")
+    conn.execute("DROP INDEX reviews_confidence")  # and what migration 13 adds
+    conn.execute("ALTER TABLE reviews DROP COLUMN confidence")
     conn.execute("PRAGMA user_version = 5")
     session.close()
     with Store.open(tmp_path / "vocabgame.db") as store:

@@ -200,7 +200,15 @@ def test_the_documented_example_has_every_key(stats_json) -> None:
     example = json.loads(doc.split("```json\n")[1].split("```")[0])
     out = stats_json("--deck", "serving")
     assert list(example) == list(out)
-    for key in ("retention", "modes", "per_tag", "per_kind", "confusions", "flagged"):
+    for key in (
+        "retention",
+        "modes",
+        "per_tag",
+        "per_kind",
+        "confusions",
+        "flagged",
+        "calibration",
+    ):
         assert example[key] == out[key]
     assert list(example["weakest"][0]) == list(out["weakest"][0])
     # Every topic of the map, in its order; the two the example shows, as they are.

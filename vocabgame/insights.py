@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from vocabgame import kinds
+from vocabgame.calibration import NO_TREND, Trend, trend
 from vocabgame.kinds import faces, item_faces
 from vocabgame.model import Deck, FaceKey
 from vocabgame.quiz.text import normalise
@@ -83,6 +84,8 @@ class Insights:
     learned: int = 0  # faces stable for LEARNED_DAYS or more, as home counts them
     # faces due at this moment (overdue included): what home and a round count as due
     due_now: int = 0
+    # how sure the player said they were in mock interviews, against how often right
+    calibration: Trend = NO_TREND
 
     @property
     def due_today(self) -> int:
@@ -197,6 +200,7 @@ def collect(
         finished = store.scoreboard.finished_times(deck_id)
         modes = store.scoreboard.best_by_mode(deck_id)
         flags = figures.flags_in(plain)
+        said = figures.confidences_in(plain)
 
     forecast, due_now = _forecast([due for _, due, _ in cards], now, today, day_of)
     daily: Counter[date] = Counter()
@@ -251,6 +255,7 @@ def collect(
         modes=modes,
         flags=flags,
         due_now=due_now,
+        calibration=trend(said, day_of),
         learned=sum(1 for _, _, stability in cards if (stability or 0.0) >= LEARNED_DAYS),
     )
 

@@ -40,7 +40,8 @@ async def test_c_marks_the_mistake_while_grading_and_the_report_lists_it(make_ap
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, InterviewScreen)
-        await pilot.press(*keys_for("each request gets faster"), "enter")
+        # the answer, then Enter: how sure, not said
+        await pilot.press(*keys_for("each request gets faster"), "enter", "enter")
         await pilot.pause()
         assert isinstance(app.screen, InterviewReportScreen)
         text = screen_text(app)
@@ -65,7 +66,7 @@ async def test_a_mistake_left_unmarked_is_not_listed(make_app) -> None:
     app = make_app(folders=LEVELS_DECKS, start_round=True, mode="interview", levels=("L5",))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        await pilot.press(*keys_for("weights are read once per step"), "enter")
+        await pilot.press(*keys_for("weights are read once per step"), "enter", "enter")
         await pilot.pause()
         await pilot.press("1", "2", "enter")
         await pilot.pause()

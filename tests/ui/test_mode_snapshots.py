@@ -142,6 +142,22 @@ def test_interview_question(snap_compare, make_app, size) -> None:
     assert snap(snap_compare, interview_app(make_app), size, play)
 
 
+@BOTH
+def test_interview_how_sure(snap_compare, make_app, size) -> None:
+    """After the first answer: the question stays, the keys for how sure take its place."""
+
+    async def play(pilot: Pilot) -> None:
+        await pick_mode(pilot, INTERVIEW, InterviewScreen)
+        question = pilot.app.screen.interview.question()
+        assert question is not None and question.kind == "choice"
+        await pilot.press("1", "enter")
+        await pilot.pause()
+        assert pilot.app.screen.asking_sure
+        await _no_blink(pilot)
+
+    assert snap(snap_compare, interview_app(make_app), size, play)
+
+
 def test_interview_ticks(snap_compare, make_app) -> None:
     async def play(pilot: Pilot) -> None:
         await _interview_to_the_ticks(pilot)

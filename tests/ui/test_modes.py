@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.pilot import Pilot
 
 from vocabgame.quiz import Kind
@@ -20,7 +21,9 @@ from .test_play import answer, keys_for, play_round
 INTERVIEW_DECKS = [DATA / "interview"]
 
 
-async def answer_interview(pilot: Pilot, app: VocabApp, right: bool) -> None:
+async def answer_interview(pilot: Pilot, app: VocabApp, right: bool, sure: str = "enter") -> None:
+    """Answer the question asked (right or wrong), then press `sure`: how sure (1 to 4), or
+    Enter to skip saying it."""
     screen = app.screen
     assert isinstance(screen, InterviewScreen)
     question = screen.interview.question()
@@ -31,6 +34,9 @@ async def answer_interview(pilot: Pilot, app: VocabApp, right: bool) -> None:
     else:
         await pilot.press(*keys_for("memory bound"), "enter")
     await pilot.pause()
+    if isinstance(app.screen, InterviewScreen) and app.screen.asking_sure:
+        await pilot.press(sure)
+        await pilot.pause()
 
 
 async def test_an_interview_played_by_keys_ends_in_a_saved_report(make_app, clock) -> None:
@@ -70,6 +76,69 @@ async def test_an_interview_played_by_keys_ends_in_a_saved_report(make_app, cloc
     assert (report.questions, report.correct) == (3, 2)
     recall = [r for r in store.answers.all() if r.key.face == "recall"]
     assert [(r.rating, r.mode) for r in recall] == [(2, "interview")]  # 1 of 2 points: Hard
+
+
+async def test_after_each_answer_a_key_says_how_sure_and_the_report_scores_it(
+    make_app, data_dir
+) -> None:
+    """Before any model answer shows, 1-4 says how sure the player is (Enter skips): kept
+    with each answer, then the ticks grade the recall, and the report shows the Brier score
+    and the calibration table of what was said."""
+    app = make_app(folders=INTERVIEW_DECKS, start_round=True, mode="interview", questions=3)
+    said = {"4": 0.95, "1": 0.25, "enter": None}
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        faces = []
+        for key in said:
+            screen = app.screen
+            assert isinstance(screen, InterviewScreen)
+            question = screen.interview.question()
+            faces.append(question.key.face)
+            await pilot.press(*keys_for("memory bound") if question.kind != Kind.CHOICE else "1")
+            if question.kind == Kind.CHOICE:
+                right = next(
+                    i for i, c in enumerate(question.choices) if c.value == question.answer
+                )
+                await pilot.press(str(right + 1))
+            await pilot.press("enter")
+            await pilot.pause()
+            # the answer is given, nothing of the right one is shown: how sure?
+            text = screen_text(app)
+            assert "How sure are you? 1 guessing · 2 unsure · 3 fairly sure · 4 certain" in text
+            assert "Press 1–4 (25%, 50%, 75%, 95% sure), or Enter to skip." in text
+            assert "Model answer" not in text and "Right" not in text
+            assert screen.asking_sure
+            await pilot.press("9")  # no level: nothing happens
+            await pilot.pause()
+            assert app.screen is screen and screen.asking_sure
+            await pilot.press(key)
+            await pilot.pause()
+        assert isinstance(app.screen, InterviewReportScreen)
+        assert "Which key points did you cover?" in screen_text(app)
+        await pilot.press("1", "2", "enter")  # every key point: the recall was right
+        await pilot.pause()
+        text = screen_text(app)
+        assert "How sure you were" in text
+        assert "You said how sure you were of 2 of 3 answers." in text
+        await pilot.press("enter", "t")  # home, then the stats screen
+        await pilot.pause()
+        stats_text = screen_text(app)
+        assert "How sure you were, in mock interviews" in stats_text
+    store = app.session.store
+    rows = store.conn.execute("SELECT face, confidence, correct FROM reviews ORDER BY id")
+    kept = {face: (confidence, bool(correct)) for face, confidence, correct in rows}
+    assert {face: kept[face][0] for face in faces} == dict(zip(faces, said.values(), strict=True))
+    scored = [kept[face] for face in faces if kept[face][0] is not None]
+    by_hand = sum((c - right) ** 2 for c, right in scored) / len(scored)
+    [report] = store.saved_reports.all()
+    assert report.body["calibration"]["brier"] == round(by_hand, 4)
+    assert by_hand == pytest.approx((0.05**2 + 0.75**2) / 2)  # 95% and 25% said, both right
+    assert "Brier score 0.282" in text  # 0.2825, kept to 4 places, shown to 3
+    assert "underconfident by 40 points" in text
+    assert stats_text.count("Brier score 0.282 over 2 answers") == 1
+    assert "  2 unsure (50%)               0       —" in stats_text
+    levels = {row["level"]: row["answers"] for row in report.body["calibration"]["levels"]}
+    assert levels == {1: 1, 2: 0, 3: 0, 4: 1}
 
 
 async def test_an_interview_digit_marks_a_choice_that_enter_gives(make_app) -> None:

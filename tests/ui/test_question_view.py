@@ -23,7 +23,7 @@ async def _choice_question(pilot, app) -> None:
         question = app.screen.interview.question()
         if question.kind == Kind.CHOICE:
             return
-        await pilot.press(*question.answer, "enter")
+        await pilot.press(*question.answer, "enter", "enter")  # the answer; how sure: skipped
         await pilot.pause()
     raise AssertionError("no choice question in the interview")
 
@@ -104,7 +104,7 @@ async def test_both_screens_refuse_an_empty_typed_answer_in_the_same_words(make_
             question = app.screen.interview.question()
             if question.kind != Kind.CHOICE:
                 break
-            await pilot.press("1", "enter")
+            await pilot.press("1", "enter", "enter")  # the answer; how sure: skipped
             await pilot.pause()
         else:
             raise AssertionError("no typed question in the interview")

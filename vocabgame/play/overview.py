@@ -199,4 +199,5 @@ def as_json(view: Overview) -> dict[str, object]:
             }
             for f in view.flagged
         ],
+        "calibration": figures.calibration.as_json(),
     }

@@ -271,6 +271,15 @@ class Answers(Part):
                 self._scoreboard.set_totals(round_id, round_totals)
             return card
 
+    def set_confidence(self, review_id: int, confidence: float | None) -> None:
+        """Keep how sure the player said they were of answer `review_id`: the chance of being
+        right they gave, from 0 to 1 (None: not said), in one write transaction. No summary
+        reads it, so no trigger runs. ValueError for a value outside 0 to 1."""
+        if confidence is not None and not 0 <= confidence <= 1:
+            raise ValueError(f"a confidence is a probability from 0 to 1, not {confidence!r}")
+        with self.transaction() as conn:
+            conn.execute("UPDATE reviews SET confidence=? WHERE id=?", (confidence, review_id))
+
     @reads
     def overridden_ids(self) -> list[int]:
         """The ids of the answers the player overrode as right, oldest first."""

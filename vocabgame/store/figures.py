@@ -94,6 +94,22 @@ class Figures(Part):
         ]
 
     @reads
+    def confidences_in(
+        self, faces: Container[Face]
+    ) -> list[tuple[datetime, int | None, float, bool]]:
+        """The answers to `faces` the player said how sure they were of, oldest first: (when,
+        round id, the chance of being right they gave, whether it was right), through the
+        index on those few answers: no pass over the whole history."""
+        return [
+            (datetime.fromisoformat(at), round_id, float(said), bool(right))
+            for d, i, f, at, round_id, said, right in self.conn.execute(
+                "SELECT deck_id, item_id, face, reviewed_at, round_id, confidence, correct"
+                " FROM reviews WHERE confidence IS NOT NULL ORDER BY reviewed_at, id"
+            )
+            if (d, i, f) in faces
+        ]
+
+    @reads
     def flags_in(self, faces: Container[Face]) -> int:
         """How many of `faces` are flagged."""
         rows = self.conn.execute("SELECT deck_id, item_id, face FROM flags")

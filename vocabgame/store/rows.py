@@ -54,6 +54,11 @@ def _rating(value: object) -> bool:
     return _whole(value) and 1 <= int(str(value)) <= 4
 
 
+def _probability(value: object) -> bool:
+    """A share from 0 to 1 (NaN fails both comparisons)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 1
+
+
 def _anything(value: object) -> bool:
     return True
 
@@ -209,6 +214,9 @@ class ReviewRow(Row):
     )
     # the face's schedule before this answer (undo and `check` use it)
     card_before: dict[str, Any] | None = _column(_mapping, "an FSRS card", True, kept=JSON)
+    # how sure the player said they were (the chance of being right they gave); absent from
+    # older files, null when not said (kept as REAL: a 1 in the file reads back as 1.0)
+    confidence: float | None = _column(_probability, "a probability from 0 to 1", True)
 
     @property
     def key(self) -> tuple[str, str, str, str, str, int, str]:

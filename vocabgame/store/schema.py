@@ -432,6 +432,13 @@ MIGRATIONS: list[str] = [
     DROP INDEX cards_stability;
     CREATE INDEX cards_schedule ON cards (deck_id, item_id, stability, face, due, last_review);
     """,
+    # 12 -> 13: how sure the player said they were of an answer (a mock interview's), as the
+    # probability of being right they gave (NULL: not said), and an index on the few answers
+    # that have one, so the calibration figures read those and not the whole history
+    """
+    ALTER TABLE reviews ADD COLUMN confidence REAL;
+    CREATE INDEX reviews_confidence ON reviews (reviewed_at) WHERE confidence IS NOT NULL;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

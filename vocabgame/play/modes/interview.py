@@ -3,8 +3,11 @@
 `InterviewMode.start` plans it and returns an `Interview`, which wraps a
 `Round`: choice, typed and number answers are graded and saved as they are given (the player is
 told nothing); a recall question takes a typed answer that is set aside, and graded at the end
-by the key points the player ticks on the report. `Interview.finish` saves those, builds the
-report and keeps it in the store. `markdown` prints a saved report.
+by the key points the player ticks on the report. After each answer, before any model answer
+is shown, the player may say how sure they are (`Interview.say_confidence`, a level of
+`vocabgame.calibration`): it is kept with the answer, and the report compares it with the
+answers counted right. `Interview.finish` saves the recall answers, builds the report and
+keeps it in the store. `markdown` prints a saved report.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, ClassVar
 
+from vocabgame.calibration import calibrate, level, score_text, verdict
 from vocabgame.insights import face_kind
 from vocabgame.kinds import sections_with
 from vocabgame.model import Deck, FaceKey, levels_label
@@ -58,6 +62,8 @@ class Asked:
     given: str
     seconds: float
     outcome: Outcome | None  # None: a recall answer waiting for its ticks
+    review_id: int | None = None  # the stored answer (None: not yet, or not kept)
+    confidence: float | None = None  # the chance of being right the player said (None: not said)
 
     @property
     def key(self) -> FaceKey:
@@ -197,6 +203,7 @@ class Interview:
         outcome = self.round.answer(Picked(index))
         assert isinstance(outcome, Outcome)
         self._done(question, question.choices[index].text, seconds, outcome)
+        self.asked[-1].review_id = self.round.last_review_id
 
     def answer_text(self, text: str) -> Refused | None:
         """A typed term or number, or a recall answer (kept for the ticks at the end). Refused,
@@ -211,7 +218,24 @@ class Interview:
         if isinstance(outcome, Refused):
             return outcome
         self._done(question, text.strip(), seconds, outcome)
+        self.asked[-1].review_id = self.round.last_review_id
         return None
+
+    def say_confidence(self, key: int) -> float:
+        """How sure the player is of the answer just given, as a level's key (1 guessing to
+        4 certain, `vocabgame.calibration.LEVELS`); returns the level's chance of being right.
+        An answer already kept gets it in the store now; a recall answer gets it when its
+        ticks grade it. Saying it again replaces it. KeyError for a key that is no level,
+        RuntimeError before any answer; StoreError when the store refuses (the answer stays
+        kept, without it)."""
+        if not self.asked:
+            raise RuntimeError("no answer was given yet")
+        asked = self.asked[-1]
+        said = level(key).said
+        if asked.review_id is not None:
+            self.context.store.answers.set_confidence(asked.review_id, said)
+        asked.confidence = said
+        return said
 
     def _done(
         self, question: Question, given: str, seconds: float, outcome: Outcome | None
@@ -234,7 +258,7 @@ class Interview:
         and keep the report (when anything was asked). `made`: the places in `asked` of the
         recall answers the player marked as making the question's common mistake (the report
         lists those; the ticks alone grade). Returns the report (id 0: not kept)."""
-        now = self.context.clock()
+        now, store = self.context.clock(), self.context.store
         self.made = {n for n, asked in self.recalls() if n in set(made) and asked.question.mistake}
         for n, asked in self.recalls():
             points = len(asked.question.key_points)
@@ -243,13 +267,15 @@ class Interview:
             asked.outcome = self.round.answer_set_aside(
                 asked.question, SelfGraded(rating, asked.given), asked.seconds
             )
+            asked.review_id = self.round.last_review_id
             self.ticks[n] = sorted(ticked)
+            if asked.confidence is not None and asked.review_id is not None:
+                store.answers.set_confidence(asked.review_id, asked.confidence)
         summary = self.round.finish()
         seconds = min(summary.seconds, (self.deadline - self.round.started_at).total_seconds())
         body = build_body(self, seconds)
         decks = [d.id for d in self.decks()]
         correct = sum(1 for a in self.asked if a.outcome is not None and a.outcome.grade.correct)
-        store = self.context.store
         report_id = 0
         if self.asked and store.read_only is None:  # nothing asked: nothing to keep
             report_id = store.saved_reports.save(
@@ -292,6 +318,7 @@ def build_body(interview: Interview, seconds: float) -> dict[str, Any]:
                 "correct": correct,
                 "rating": grade.rating if grade else None,
                 "seconds": round(asked.seconds, 1),
+                "confidence": asked.confidence,
                 "tags": tags,
                 "key_points": list(question.key_points),
                 "ticks": interview.ticks.get(n) if question.kind == Kind.RECALL else None,
@@ -328,8 +355,18 @@ def build_body(interview: Interview, seconds: float) -> dict[str, Any]:
         "by_kind": dict(sorted(by_kind.items())),
         "weakest": weakest,
         "mistakes_made": sorted(interview.made),
+        "calibration": report_calibration(questions),
         "next": next_steps(questions, by_tag, decks),
     }
+
+
+def report_calibration(questions: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """How the player's confidence matched the answers counted right (`Calibration.as_json`,
+    with `asked`, the answers given, beside), or None when no confidence was said."""
+    said = [(q["confidence"], q["correct"]) for q in questions if q.get("confidence") is not None]
+    if not said:
+        return None
+    return calibrate(said).as_json() | {"asked": len(questions)}
 
 
 def next_steps(
@@ -431,6 +468,7 @@ def markdown(record: ReportRecord) -> str:
                 lines += ["", f"Common mistake{said}: {q['mistake']}"]
             lines.append("")
         lines.pop()
+    lines += calibration_lines(body.get("calibration"))
     made = [questions[n] for n in body.get("mistakes_made", []) if 0 <= n < len(questions)]
     if made:
         lines += ["", "## Common mistakes your answers made", ""]
@@ -447,6 +485,33 @@ def markdown(record: ReportRecord) -> str:
     lines += ["", "## Next", ""]
     lines += [f"- {step}" for step in body.get("next", [])]
     return "\n".join(lines) + "\n"
+
+
+def calibration_lines(kept: Mapping[str, Any] | None) -> list[str]:
+    """The report's section on how sure the player was (nothing when nothing was said): the
+    Brier score and the calibration table."""
+    if not kept or not kept.get("answers"):
+        return []
+    asked = kept.get("asked", kept["answers"])
+    lines = [
+        "",
+        "## How sure you were",
+        "",
+        f"You said how sure you were of {kept['answers']} of {asked} answers."
+        f" {verdict(kept['said'], kept['right_share'])}",
+        "",
+        f"Brier score {score_text(kept['brier'])}: the mean of (the chance you said − the outcome)²,"
+        " the outcome 1 for a right answer and 0 for a wrong one; 0 is perfect, and always"
+        " saying 50% scores 0.250.",
+        "",
+        "| you said | answers | right |",
+        "| --- | --- | --- |",
+    ]
+    for row in kept["levels"]:
+        share = "—" if row["right_share"] is None else f"{row['right_share']:.0%}"
+        name = f"{row['level']} {row['label']} ({row['said']:.0%})"
+        lines.append(f"| {name} | {row['answers']} | {share} |")
+    return lines
 
 
 def _weak(q: Mapping[str, Any]) -> list[str]:

@@ -1,5 +1,7 @@
-"""A mock interview: the question, a running clock, no feedback; then the report, where the
-player ticks the key points each typed recall answer covered.
+"""A mock interview: the question, a running clock, no feedback; after each answer, one key
+for how sure the player is (1 guessing to 4 certain, or Enter to skip), asked before any
+model answer is shown; then the report, where the player ticks the key points each typed
+recall answer covered.
 
 The clock shows the session clock's time left, redrawn by `tick` once a second (a Textual
 interval); tests move the session clock and call `tick` themselves.
@@ -19,6 +21,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Input, Markdown, OptionList, Static
 
+from vocabgame.calibration import LEVELS
 from vocabgame.play import Round, Runner
 from vocabgame.play.modes.interview import (
     Asked,
@@ -53,6 +56,20 @@ CHOICE_HINTS = (
 )
 
 
+# Asked after each answer, before anything of the right answer is shown; the first label
+# that fits the width is shown.
+SURE_LEVELS = " · ".join(f"{lv.key} {lv.label}" for lv in LEVELS)
+SURE_LABELS = ("How sure are you? " + SURE_LEVELS, "How sure? " + SURE_LEVELS, SURE_LEVELS)
+SURE_HINTS = (
+    "Press 1–4 ("
+    + ", ".join(f"{lv.said:.0%}" for lv in LEVELS)
+    + " sure), or Enter to skip. "
+    + NO_FEEDBACK,
+    "1–4: how sure you are, or Enter to skip. " + NO_FEEDBACK,
+    "1–4: how sure · Enter: skip",
+)
+
+
 def report_file(folder: Path, report: ReportRecord) -> Path:
     """`interview-N.md` for report N; a report not kept by the store is named by its time."""
     name = str(report.id) if report.id else report.made_at.strftime("%Y-%m-%d-%H%M")
@@ -81,10 +98,20 @@ class InterviewScreen(Screen[None]):
 
     BINDINGS = [
         *(
-            Binding(str(d), f"digit({d})", show=False, tooltip="mark a numbered choice")
+            Binding(
+                str(d),
+                f"digit({d})",
+                show=False,
+                tooltip="mark a numbered choice; after an answer, 1–4 say how sure you are",
+            )
             for d in range(1, 10)
         ),
-        Binding("enter", "pick", show=False, tooltip="give the marked choice as the answer"),
+        Binding(
+            "enter",
+            "pick",
+            show=False,
+            tooltip="give the marked choice as the answer; after an answer, skip how sure",
+        ),
         Binding("escape", "end", "End", tooltip="end the interview now and see the report"),
         Binding("question_mark", "help", "Keys", tooltip="these keys"),
     ]
@@ -95,6 +122,7 @@ class InterviewScreen(Screen[None]):
         self.reports = reports  # where the report's key saves it
         self.view = QuestionView(self, PLACEHOLDERS)  # the label, prompt, answer; settle time
         self.ended = False
+        self.asking_sure = False  # an answer was given: waiting for how sure, or Enter
 
     @property
     def vocab(self) -> Host:
@@ -122,7 +150,35 @@ class InterviewScreen(Screen[None]):
         if self.interview.out_of_time:
             self.end()
 
+    def ask_sure(self) -> None:
+        """After an answer: the question stays, its choices or answer box go, and the label
+        and the line under it ask how sure the player is."""
+        if self.interview.out_of_time:  # it ran out as the answer was given: the report
+            self.show_question()
+            return
+        self.asking_sure = True
+        self.view.choices.display = self.view.answer.display = False
+        self.set_focus(None)  # the keys come to the screen: 1-4 and Enter
+        room = self.size.width - 2
+        label = next((t for t in SURE_LABELS if len(t) <= room), SURE_LABELS[-1])
+        self.query_one("#label", Static).update(Text(label))
+        self.view.hint(*SURE_HINTS)
+
+    def sure(self, key: int | None) -> None:
+        """How sure the player is of the answer just given (None: skipped); then the next
+        question. An answer whose confidence the store refuses stays kept, without it."""
+        if not self.asking_sure:
+            return
+        self.asking_sure = False
+        if key is not None:
+            try:
+                self.interview.say_confidence(key)
+            except StoreError as exc:
+                self.view.failed(exc, "How sure you were is not saved")
+        self.show_question()
+
     def show_question(self) -> None:
+        self.asking_sure = False
         question = self.interview.question()
         if question is None:
             self.end()
@@ -158,14 +214,18 @@ class InterviewScreen(Screen[None]):
 
     def pick(self, index: int) -> None:
         question = self.interview.question()
-        if question is None or question.kind != Kind.CHOICE or not self.ready():
+        if self.asking_sure or question is None or question.kind != Kind.CHOICE or not self.ready():
             return
         if 0 <= index < len(question.choices) and self._saved(
             lambda: self.interview.answer_choice(index)
         ):
-            self.show_question()
+            self.ask_sure()
 
     def action_digit(self, digit: int) -> None:
+        if self.asking_sure:
+            if any(lv.key == digit for lv in LEVELS):
+                self.sure(digit)
+            return
         # A digit only marks a choice: with no feedback to catch a slip, Enter gives it.
         question = self.interview.question()
         if question is None or question.kind != Kind.CHOICE:
@@ -174,6 +234,9 @@ class InterviewScreen(Screen[None]):
             self.query_one("#choices", OptionList).highlighted = digit - 1
 
     def action_pick(self) -> None:
+        if self.asking_sure:
+            self.sure(None)
+            return
         highlighted = self.query_one("#choices", OptionList).highlighted
         if highlighted is not None:
             self.pick(highlighted)
@@ -187,13 +250,15 @@ class InterviewScreen(Screen[None]):
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
         question = self.interview.question()
-        if question is None or question.kind == Kind.CHOICE or not self.ready():
+        if self.asking_sure or question is None or question.kind == Kind.CHOICE:
+            return
+        if not self.ready():
             return
         if self.view.typed(event.value) is None:
             self.view.hint(EMPTY)
             return
         if self._saved(lambda: self.interview.answer_text(event.value)):
-            self.show_question()
+            self.ask_sure()
 
     def action_end(self) -> None:
         def ended(sure: bool | None) -> None:

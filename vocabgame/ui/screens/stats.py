@@ -19,6 +19,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Sparkline, Static
 
+from vocabgame.calibration import Trend, score_text
 from vocabgame.insights import Tally
 from vocabgame.play.overview import Overview
 from vocabgame.printable import printable
@@ -176,6 +177,7 @@ def details_text(view: Overview) -> Text:
         )
     if not view.reports:
         text.append("  none yet: play --mode interview, or g on the home screen\n", style="dim")
+    text.append_text(calibration_text(f.calibration))
     text.append(f"\nFlagged questions ({len(view.flagged)})\n", style="bold")
     for flag in view.flagged:
         text.append("  " + printable(flag.label))
@@ -189,6 +191,37 @@ def details_text(view: Overview) -> Text:
             style="dim",
         )
     text.rstrip()
+    return text
+
+
+def calibration_text(trend: Trend) -> Text:
+    """How sure the player said they were in mock interviews against how often they were
+    right: the Brier score, the calibration table, and the score per interview and per week
+    (nothing until a confidence was said)."""
+    text = Text()
+    overall = trend.overall
+    if not overall.answers or overall.brier is None:
+        return text
+    text.append("\nHow sure you were, in mock interviews\n", style="bold")
+    text.append(
+        f"  Brier score {score_text(overall.brier)} over {overall.answers} answers"
+        " (0 is perfect; always saying 50% scores 0.250)\n"
+    )
+    text.append(f"  {overall.verdict()}\n", style="italic")
+    text.append(f"  {'you said':<22}{'answers':>8}{'right':>8}\n", style="dim")
+    for row in overall.rows:
+        share = "—" if row.right_share is None else f"{row.right_share:.0%}"
+        name = f"{row.level.key} {row.level.label} ({row.said:.0%})"
+        text.append(f"  {name:<22}{row.answers:>8}{share:>8}\n")
+    for heading, periods in (("per interview", trend.interviews), ("per week", trend.weeks)):
+        if len(periods) > 1:
+            scores = " · ".join(
+                f"{p.label} {p.calibration.brier:.2f}"
+                for p in periods
+                if p.calibration.brier is not None
+            )
+            text.append(f"  Brier {heading}, oldest first: ", style="dim")
+            text.append(scores + "\n")
     return text
 
 
