@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 
 from fsrs import Card
@@ -209,6 +209,35 @@ class Schedules(Part):
                 f" WHERE deck_id IN ({','.join('?' * len(ids))}) ORDER BY {_RECALL}, {then}",
                 (*ids, factor, _microseconds(now), decay),
             )
+        except sqlite3.Error as exc:
+            raise explain(self.path, exc) from None
+
+    def recall_at(
+        self,
+        deck_ids: Iterable[str],
+        moments: Sequence[datetime],
+        curve: tuple[float, float],
+        due_after: datetime | None = None,
+    ) -> Iterator[tuple[str, str, str, tuple[float, ...]]]:
+        """Every scheduled face of these decks (with `due_after`, only those due later than
+        it) as (deck id, item id, face, its retrievability at each of `moments`), worked out
+        by SQLite as in `weakest` from the kept columns: no card is decoded."""
+        ids = list(deck_ids)
+        factor, decay = curve
+        recall = ", ".join([_RECALL] * len(moments))
+        args: list[object] = [a for m in moments for a in (factor, _microseconds(m), decay)]
+        sql = (
+            f"SELECT deck_id, item_id, face, {recall} FROM cards"
+            f" WHERE deck_id IN ({','.join('?' * len(ids))})"
+        )
+        args += ids
+        if due_after is not None:
+            sql += " AND due > ?"
+            args.append(as_utc(due_after).isoformat())
+        self._ensure_pow()
+        try:
+            for row in self.conn.execute(sql, args):
+                yield row[0], row[1], row[2], tuple(row[3:])
         except sqlite3.Error as exc:
             raise explain(self.path, exc) from None
 
