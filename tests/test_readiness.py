@@ -191,3 +191,40 @@ def test_the_last_day_brings_forward_what_would_fall_below_the_target(tmp_path: 
     assert ready is not None and ready.below_target == 5 and ready.advance_today == 5
     assert session.store.schedules.cards() == before
     assert "5 brought forward" in session.home().today()
+
+
+def test_stats_json_carries_the_readiness_with_the_documented_keys(tmp_path: Path, capsys) -> None:
+    import json
+
+    from vocabgame.cli import main
+
+    from .conftest import DATA
+
+    data = ["--data-dir", str(tmp_path / "data")]
+    decks = ["--decks", str(DATA / "ui")]
+    assert main(["stats", "--json", *data, *decks]) == 0
+    assert json.loads(capsys.readouterr().out)["readiness"] is None
+    assert (
+        main(
+            [
+                "settings",
+                *data,
+                "--interview-date",
+                "2099-12-20",
+                "--interview-decks",
+                "serving,gone",
+            ]
+        )
+        == 0
+    )
+    capsys.readouterr()
+    assert main(["stats", "--json", *data, *decks]) == 0
+    ready = json.loads(capsys.readouterr().out)["readiness"]
+    doc = (Path(__file__).parents[1] / "docs" / "stats-json.md").read_text(encoding="utf-8")
+    example = json.loads(doc.split("```json\n")[2].split("```")[0])
+    assert list(ready) == list(example) and list(ready["today"]) == list(example["today"])
+    assert ready["date"] == "2099-12-20" and ready["overall"] == 0.0
+    assert ready["unseen"] == ready["questions"] > 0 and ready["missing_decks"] == ["gone"]
+    assert set(ready["by_tag"]) and all(share == 0.0 for share in ready["by_tag"].values())
+    assert main(["stats", *data, *decks]) == 0
+    assert "Interview 2099-12-20, in " in capsys.readouterr().out
