@@ -138,25 +138,13 @@ def to_advance(
     found: list[tuple[float, FaceKey]] = []
     for deck in scope.decks:
         keys = deck_shape(deck).keys
-        for d, i, f, (on_day, today) in store.schedules.recall_at(
-            (deck.id,), (scope.moment, now), curve, due_after=scope.moment
+        for i, f, today in store.schedules.fading_by(
+            deck.id, scope.moment, now, curve, scope.target, last_day
         ):
-            if on_day < scope.target and (last_day or today <= scope.target) and (i, f) in keys:
-                found.append((today, FaceKey(d, i, f)))
+            if (i, f) in keys:
+                found.append((today, FaceKey(deck.id, i, f)))
     found.sort()
     return [key for _, key in found]
-
-
-@dataclass(frozen=True, slots=True)
-class Share:
-    """Predicted recall on the day summed over some questions, and how many they are."""
-
-    recalled: float = 0.0
-    questions: int = 0
-
-    @property
-    def share(self) -> float:
-        return self.recalled / self.questions if self.questions else 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,52 +209,81 @@ def readiness(
 ) -> Readiness:
     """The readiness for the interview: overall, by tag and by topic (an item without tags of
     its own carries its deck's), with today's share of the plan as given."""
-    overall = Share()
-    tags: dict[str, Share] = {}
-    topics: dict[str, Share] = {}
-    unseen = unseen_items = items = below = 0
+    groups: dict[tuple[str, str], list[float]] = {}  # (tag or topic, name) -> [recalled, faces]
+    recalled_all = 0.0
+    questions = unseen = unseen_items = items = below = 0
     for deck in scope.decks:
         shape = deck_shape(deck)
-        recall: dict[str, dict[str, float]] = {}
-        for _, item_id, face, (on_day,) in store.schedules.recall_at(
-            (deck.id,), (scope.moment,), curve
-        ):
-            if (item_id, face) in shape.keys:
-                recall.setdefault(item_id, {})[face] = on_day
-        for item in deck.items():
-            faces = shape.faces.get(item.id, 0)
-            known = recall.get(item.id, {})
-            share = Share(sum(known.values()), faces)
-            items += 1
-            unseen += faces - len(known)
-            unseen_items += not known
-            below += sum(r < scope.target for r in known.values())
-            overall = _plus(overall, share)
-            for tag in item.tags or deck.tags:
-                tags[tag] = _plus(tags.get(tag, Share()), share)
-            topic = deck.topics.get(item.id)
-            if topic is not None:
-                topics[topic] = _plus(topics.get(topic, Share()), share)
+        known = _recall_by_item(store, deck, scope, curve)
+        recalled = {i: r for i, (_, r, _) in known.items()}
+        recalled_all += sum(recalled.values())
+        questions += len(shape.keys)
+        items += len(shape.faces)
+        unseen += len(shape.keys) - sum(n for n, _, _ in known.values())
+        unseen_items += len(shape.faces) - sum(1 for n, _, _ in known.values() if n)
+        below += sum(b for _, _, b in known.values())
+        for group, (ids, faces) in _groups(deck).items():
+            total = groups.setdefault(group, [0.0, 0])
+            total[0] += sum(recalled.get(i, 0.0) for i in ids)
+            total[1] += faces
+    shares = {g: r / n if n else 0.0 for g, (r, n) in sorted(groups.items())}
     return Readiness(
         scope.day,
         scope.target,
         scope.days_left,
-        overall.share,
-        overall.questions,
+        recalled_all / questions if questions else 0.0,
+        questions,
         unseen,
         items,
         unseen_items,
         below,
         new_today,
         advance_today,
-        {t: s.share for t, s in sorted(tags.items())},
-        {t: s.share for t, s in sorted(topics.items())},
+        {name: v for (kind, name), v in shares.items() if kind == "tag"},
+        {name: v for (kind, name), v in shares.items() if kind == "topic"},
         scope.missing,
     )
 
 
-def _plus(a: Share, b: Share) -> Share:
-    return Share(a.recalled + b.recalled, a.questions + b.questions)
+def _recall_by_item(
+    store: Store, deck: Deck, scope: Scope, curve: tuple[float, float]
+) -> dict[str, tuple[int, float, int]]:
+    """Per item of the deck answered: its faces answered, their recall on the day summed, and
+    how many of them are below the target then."""
+    shape = deck_shape(deck)
+    rows = store.schedules.recall_by_item(deck.id, scope.moment, curve, scope.target)
+    known = {i: (n, r, b) for i, n, r, b in rows if i in shape.faces}
+    # More faces scheduled than the item asks now (a cue taken out): read face by face.
+    stale = [i for i, (n, _, _) in known.items() if n > shape.faces[i]]
+    if stale:
+        known |= {i: (0, 0.0, 0) for i in stale}
+        for i, f, r in store.schedules.recall_of_faces(deck.id, stale, scope.moment, curve):
+            if (i, f) in shape.keys:
+                n, total, b = known[i]
+                known[i] = (n + 1, total + r, b + (r < scope.target))
+    return known
+
+
+_GROUPS: dict[int, tuple[Deck, dict[tuple[str, str], tuple[tuple[str, ...], int]]]] = {}
+
+
+def _groups(deck: Deck) -> dict[tuple[str, str], tuple[tuple[str, ...], int]]:
+    """The deck's items by ("tag", tag) and ("topic", topic), each with its faces; worked out
+    once per deck (an item without tags of its own carries its deck's)."""
+    kept = _GROUPS.get(id(deck))
+    if kept is not None and kept[0] is deck:
+        return kept[1]
+    faces = deck_shape(deck).faces
+    ids: dict[tuple[str, str], list[str]] = {}
+    for item in deck.items():
+        for tag in item.tags or deck.tags:
+            ids.setdefault(("tag", tag), []).append(item.id)
+        topic = deck.topics.get(item.id)
+        if topic is not None:
+            ids.setdefault(("topic", topic), []).append(item.id)
+    groups = {g: (tuple(i), sum(faces.get(x, 0) for x in i)) for g, i in ids.items()}
+    _GROUPS[id(deck)] = (deck, groups)
+    return groups
 
 
 def start_of_day(moment: datetime, tz: tzinfo | None) -> datetime:

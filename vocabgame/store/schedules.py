@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from fsrs import Card
 
@@ -30,6 +31,11 @@ _RECALL = (
 def _microseconds(moment: datetime) -> int:
     delta = as_utc(moment) - _EPOCH
     return (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def _curve_at(curve: tuple[float, float], moment: datetime) -> tuple[float, int, float]:
+    """The parameters `_RECALL` takes for retrievability at `moment`."""
+    return curve[0], _microseconds(moment), curve[1]
 
 
 def _pow(base: float, exponent: float) -> float:
@@ -212,32 +218,60 @@ class Schedules(Part):
         except sqlite3.Error as exc:
             raise explain(self.path, exc) from None
 
-    def recall_at(
-        self,
-        deck_ids: Iterable[str],
-        moments: Sequence[datetime],
-        curve: tuple[float, float],
-        due_after: datetime | None = None,
-    ) -> Iterator[tuple[str, str, str, tuple[float, ...]]]:
-        """Every scheduled face of these decks (with `due_after`, only those due later than
-        it) as (deck id, item id, face, its retrievability at each of `moments`), worked out
-        by SQLite as in `weakest` from the kept columns: no card is decoded."""
-        ids = list(deck_ids)
-        factor, decay = curve
-        recall = ", ".join([_RECALL] * len(moments))
-        args: list[object] = [a for m in moments for a in (factor, _microseconds(m), decay)]
-        sql = (
-            f"SELECT deck_id, item_id, face, {recall} FROM cards"
-            f" WHERE deck_id IN ({','.join('?' * len(ids))})"
+    def recall_by_item(
+        self, deck_id: str, moment: datetime, curve: tuple[float, float], target: float
+    ) -> list[tuple[str, int, float, int]]:
+        """Per item of one deck with a schedule: its scheduled faces, the sum of their
+        retrievability at `moment` and how many of them are below `target` there; worked out
+        and summed by SQLite as in `weakest`, from the kept columns (no card is decoded)."""
+        return self._recall_rows(
+            f"SELECT item_id, COUNT(*), SUM(r), SUM(r < ?) FROM (SELECT item_id, {_RECALL} AS r"
+            " FROM cards WHERE deck_id = ?) GROUP BY item_id",
+            (target, *_curve_at(curve, moment), deck_id),
         )
-        args += ids
-        if due_after is not None:
-            sql += " AND due > ?"
-            args.append(as_utc(due_after).isoformat())
+
+    def recall_of_faces(
+        self, deck_id: str, item_ids: Iterable[str], moment: datetime, curve: tuple[float, float]
+    ) -> list[tuple[str, str, float]]:
+        """(item id, face, retrievability at `moment`) of these items' scheduled faces."""
+        return self._recall_rows(
+            f"SELECT item_id, face, {_RECALL} FROM cards WHERE deck_id = ?"
+            " AND item_id IN (SELECT value FROM json_each(?))",
+            (*_curve_at(curve, moment), deck_id, json.dumps(list(item_ids))),
+        )
+
+    def fading_by(
+        self,
+        deck_id: str,
+        day: datetime,
+        now: datetime,
+        curve: tuple[float, float],
+        target: float,
+        any_recall_now: bool,
+    ) -> list[tuple[str, str, float]]:
+        """(item id, face, retrievability now) of one deck's faces due after `day` whose
+        retrievability at `day` is below `target`, and (unless `any_recall_now`) at `target`
+        or below now: lowest retrievability now first, then by key. Worked out by SQLite as
+        in `weakest`; rows are read only for the faces that qualify."""
+        return self._recall_rows(
+            f"SELECT item_id, face, r_now FROM (SELECT item_id, face, {_RECALL} AS r_day,"
+            f" {_RECALL} AS r_now FROM cards WHERE deck_id = ? AND due > ?)"
+            " WHERE r_day < ? AND (? OR r_now <= ?) ORDER BY r_now, item_id, face",
+            (
+                *_curve_at(curve, day),
+                *_curve_at(curve, now),
+                deck_id,
+                as_utc(day).isoformat(),
+                target,
+                any_recall_now,
+                target,
+            ),
+        )
+
+    def _recall_rows(self, sql: str, args: tuple[object, ...]) -> list[Any]:
         self._ensure_pow()
         try:
-            for row in self.conn.execute(sql, args):
-                yield row[0], row[1], row[2], tuple(row[3:])
+            return self.conn.execute(sql, args).fetchall()
         except sqlite3.Error as exc:
             raise explain(self.path, exc) from None
 
