@@ -228,3 +228,29 @@ def test_stats_json_carries_the_readiness_with_the_documented_keys(tmp_path: Pat
     assert set(ready["by_tag"]) and all(share == 0.0 for share in ready["by_tag"].values())
     assert main(["stats", *data, *decks]) == 0
     assert "Interview 2099-12-20, in " in capsys.readouterr().out
+
+
+async def test_the_settings_screen_refuses_a_past_day_and_keeps_a_new_one(tmp_path: Path) -> None:
+    from textual.widgets import Input
+
+    from vocabgame.ui.app import VocabApp
+    from vocabgame.ui.screens.settings import SettingsScreen
+
+    now = [START]
+    session = session_for(tmp_path, [recall_deck(3)], now)
+    app = VocabApp(session, seed=7, settle_seconds=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.push_screen(SettingsScreen())
+        await pilot.pause()
+        field = app.screen.query_one("#set-interview_date", Input)
+        field.value = "2026-03-01"  # the day before the clock's
+        app.screen.action_save()  # type: ignore[attr-defined]
+        await pilot.pause()
+        assert isinstance(app.screen, SettingsScreen) and session.settings.interview_date == ""
+        field.value = "2026-03-20"
+        app.screen.action_save()  # type: ignore[attr-defined]
+        await pilot.pause()
+        assert not isinstance(app.screen, SettingsScreen)
+    session.close()
+    assert session.settings.interview_date == "2026-03-20"
