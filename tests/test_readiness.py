@@ -161,7 +161,10 @@ def test_new_items_are_spread_over_the_days_left_tagged_ones_first(tmp_path: Pat
     deck = recall_deck(100, tags="core")
     session = session_for(tmp_path, [deck], now, interview_date=day, interview_tags="core")
     assert session.new_left_today() == 25
+    kept = session.store.conn.execute("SELECT * FROM item_orders").fetchall()
     keys, mode = session.plan(None, 30)
+    # the deck's kept order of new items is the whole deck's still: planning wrote nothing
+    assert session.store.conn.execute("SELECT * FROM item_orders").fetchall() == kept
     assert mode == ModeId.LEARN and len(keys) == 25
     assert all(int(k.item_id[1:]) % 2 == 0 for k in keys)  # the tagged ones
     ready = session.interview.readiness()

@@ -27,6 +27,7 @@ from types import MappingProxyType
 from typing import Any, Protocol
 
 from vocabgame.deck import Catalog
+from vocabgame.kinds import item_faces
 from vocabgame.model import Deck, FaceKey
 from vocabgame.settings import Settings
 from vocabgame.srs import Clock, Srs
@@ -145,6 +146,27 @@ def to_advance(
                 found.append((today, FaceKey(deck.id, i, f)))
     found.sort()
     return [key for _, key in found]
+
+
+def first_new(
+    store: Store, scope: Scope, chosen: Sequence[Deck], new_left: Mapping[str, int]
+) -> list[FaceKey]:
+    """The first face of each of the first chosen items never started, as many per deck as
+    `new_left` allows, for a round to start before the deck's other items; none for a deck
+    chosen whole, whose own order of new items is the plan's. Read from the deck's items in
+    order (`Items.first_unstarted`), so the order the store keeps for the whole deck stays."""
+    keys: list[FaceKey] = []
+    for deck in chosen:
+        if deck is scope.sources.get(deck.id):
+            continue
+        wanted = store.items.first_unstarted(
+            deck.id, deck_shape(deck).live, new_left.get(deck.id, 0)
+        )
+        for item_id, _ in wanted:
+            item = deck.item(item_id)
+            if item is not None:
+                keys.append(FaceKey(deck.id, item_id, item_faces(item)[0]))
+    return keys
 
 
 @dataclass(frozen=True, slots=True)

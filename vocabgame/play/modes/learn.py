@@ -59,16 +59,18 @@ class LearnMode(Mode):
         picked = one_per_item(due, ctx.size, taken)
         new_left = ctx.new_left_today()
         scope = ctx.interview
-        sources: list[Sequence[Deck]] = [ctx.decks]
         if scope is not None and scope.active and ctx.curve is not None:
             chosen = scope.within(ctx.decks)
             asked = {(d.id, i, f) for d in chosen for i, f in deck_shape(d).keys}
             forward = readiness.to_advance(store, scope, ctx.now, ctx.curve)
             keys = (k for k in forward if (k.deck_id, k.item_id, k.face) in asked)
             picked += one_per_item(keys, ctx.size - len(picked), taken)
-            sources.insert(0, chosen)
-        for decks in sources:
-            picked += self._new(store, decks, ctx.size - len(picked), new_left, taken)
+            for key in readiness.first_new(store, scope, chosen, new_left):
+                if len(picked) < ctx.size and (key.deck_id, key.item_id) not in taken:
+                    new_left[key.deck_id] -= 1
+                    picked.append(key)
+                    taken.add((key.deck_id, key.item_id))
+        picked += self._new(store, ctx.decks, ctx.size - len(picked), new_left, taken)
         return picked
 
     @staticmethod
