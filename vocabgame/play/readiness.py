@@ -19,6 +19,7 @@ not recalled. After the day the plan ends and the schedule is the one the answer
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -231,33 +232,38 @@ def readiness(
 ) -> Readiness:
     """The readiness for the interview: overall, by tag and by topic (an item without tags of
     its own carries its deck's), with today's share of the plan as given."""
-    groups: dict[tuple[str, str], list[float]] = {}  # (tag or topic, name) -> [recalled, faces]
-    recalled_all = 0.0
-    questions = unseen = unseen_items = items = below = 0
+    sums: dict[tuple[str, str], list[float]] = {}  # group -> [recall summed, faces in it]
+    recalled = 0.0
+    seen = started = below = questions = items = 0
     for deck in scope.decks:
         shape = deck_shape(deck)
-        known = _recall_by_item(store, deck, scope, curve)
-        recalled = {i: r for i, (_, r, _) in known.items()}
-        recalled_all += sum(recalled.values())
-        questions += len(shape.keys)
+        names, members, live, sizes = _groups(deck)
+        begun, scheduled, _ = store.items.deck_summary(deck.id, shape.live)
+        started, seen, questions = started + begun, seen + scheduled, questions + sizes[0]
         items += len(shape.faces)
-        unseen += len(shape.keys) - sum(n for n, _, _ in known.values())
-        unseen_items += len(shape.faces) - sum(1 for n, _, _ in known.values() if n)
-        below += sum(b for _, _, b in known.values())
-        for group, (ids, faces) in _groups(deck).items():
-            total = groups.setdefault(group, [0.0, 0])
-            total[0] += sum(recalled.get(i, 0.0) for i in ids)
-            total[1] += faces
-    shares = {g: r / n if n else 0.0 for g, (r, n) in sorted(groups.items())}
+        count, total, low = store.schedules.recall_sum(deck.id, scope.moment, curve, scope.target)
+        if count != scheduled:  # cards of items or faces the deck no longer asks: leave them out
+            count, total, low = store.schedules.recall_sum(
+                deck.id, scope.moment, curve, scope.target, live
+            )
+        recalled, below = recalled + total, below + low
+        if len(names) > 1:  # tags or topics: summed per group, items without any left out
+            for group, summed in store.schedules.recall_by_group(
+                deck.id, members, live[1], scope.moment, curve
+            ):
+                sums.setdefault(names[group], [0.0, 0])[0] += summed
+        for group, name in enumerate(names[1:], start=1):
+            sums.setdefault(name, [0.0, 0])[1] += sizes[group]
+    shares = {g: min(1.0, r / n) if n else 0.0 for g, (r, n) in sorted(sums.items())}
     return Readiness(
         scope.day,
         scope.target,
         scope.days_left,
-        recalled_all / questions if questions else 0.0,
+        min(1.0, recalled / questions) if questions else 0.0,
         questions,
-        unseen,
+        max(0, questions - seen),
         items,
-        unseen_items,
+        max(0, items - started),
         below,
         new_today,
         advance_today,
@@ -267,43 +273,34 @@ def readiness(
     )
 
 
-def _recall_by_item(
-    store: Store, deck: Deck, scope: Scope, curve: tuple[float, float]
-) -> dict[str, tuple[int, float, int]]:
-    """Per item of the deck answered: its faces answered, their recall on the day summed, and
-    how many of them are below the target then."""
-    shape = deck_shape(deck)
-    rows = store.schedules.recall_by_item(deck.id, scope.moment, curve, scope.target)
-    known = {i: (n, r, b) for i, n, r, b in rows if i in shape.faces}
-    # More faces scheduled than the item asks now (a cue taken out): read face by face.
-    stale = [i for i, (n, _, _) in known.items() if n > shape.faces[i]]
-    if stale:
-        known |= {i: (0, 0.0, 0) for i in stale}
-        for i, f, r in store.schedules.recall_of_faces(deck.id, stale, scope.moment, curve):
-            if (i, f) in shape.keys:
-                n, total, b = known[i]
-                known[i] = (n + 1, total + r, b + (r < scope.target))
-    return known
+# A deck's groups of items for `readiness`, worked out once per deck: the names (("all", ""),
+# then ("tag", name) and ("topic", name)), the groups of each item in one (as the store's
+# query takes them), the deck's item ids and face names (JSON arrays) and each group's faces.
+Groups = tuple[list[tuple[str, str]], str, tuple[str, str], list[int]]
+_GROUPS: dict[int, tuple[Deck, Groups]] = {}
 
 
-_GROUPS: dict[int, tuple[Deck, dict[tuple[str, str], tuple[tuple[str, ...], int]]]] = {}
-
-
-def _groups(deck: Deck) -> dict[tuple[str, str], tuple[tuple[str, ...], int]]:
-    """The deck's items by ("tag", tag) and ("topic", topic), each with its faces; worked out
-    once per deck (an item without tags of its own carries its deck's)."""
+def _groups(deck: Deck) -> Groups:
+    """The deck's groups (an item without tags of its own carries its deck's)."""
     kept = _GROUPS.get(id(deck))
     if kept is not None and kept[0] is deck:
         return kept[1]
-    faces = deck_shape(deck).faces
-    ids: dict[tuple[str, str], list[str]] = {}
+    shape = deck_shape(deck)
+    index: dict[tuple[str, str], int] = {("all", ""): 0}
+    sizes = [len(shape.keys)]
+    members: dict[str, list[int]] = {}
     for item in deck.items():
-        for tag in item.tags or deck.tags:
-            ids.setdefault(("tag", tag), []).append(item.id)
+        named = [("tag", tag) for tag in item.tags or deck.tags]
         topic = deck.topics.get(item.id)
-        if topic is not None:
-            ids.setdefault(("topic", topic), []).append(item.id)
-    groups = {g: (tuple(i), sum(faces.get(x, 0) for x in i)) for g, i in ids.items()}
+        named += [("topic", topic)] if topic is not None else []
+        ids = [index.setdefault(name, len(index)) for name in dict.fromkeys(named)]
+        sizes += [0] * (len(index) - len(sizes))
+        for group in ids:
+            sizes[group] += shape.faces.get(item.id, 0)
+        if ids:
+            members[item.id] = ids
+    live = (json.dumps(list(shape.faces)), json.dumps(sorted({f for _, f in shape.keys})))
+    groups: Groups = (list(index), json.dumps(members), live, sizes)
     _GROUPS[id(deck)] = (deck, groups)
     return groups
 

@@ -218,26 +218,50 @@ class Schedules(Part):
         except sqlite3.Error as exc:
             raise explain(self.path, exc) from None
 
-    def recall_by_item(
-        self, deck_id: str, moment: datetime, curve: tuple[float, float], target: float
-    ) -> list[tuple[str, int, float, int]]:
-        """Per item of one deck with a schedule: its scheduled faces, the sum of their
-        retrievability at `moment` and how many of them are below `target` there; worked out
-        and summed by SQLite as in `weakest`, from the kept columns (no card is decoded)."""
-        return self._recall_rows(
-            f"SELECT item_id, COUNT(*), SUM(r), SUM(r < ?) FROM (SELECT item_id, {_RECALL} AS r"
-            " FROM cards WHERE deck_id = ?) GROUP BY item_id",
-            (target, *_curve_at(curve, moment), deck_id),
-        )
+    def recall_sum(
+        self,
+        deck_id: str,
+        moment: datetime,
+        curve: tuple[float, float],
+        target: float,
+        live: tuple[str, str] | None = None,
+    ) -> tuple[int, float, int]:
+        """Over one deck's scheduled faces (with `live`, only those of its items and face
+        names: two JSON arrays), (faces, their retrievability at `moment` summed, faces below
+        `target` there); SQLite works it out as in `weakest` from the kept columns and sums
+        it, so one row comes back."""
+        where, args = "", tuple[str, ...]()
+        if live is not None:
+            where = (
+                " AND item_id IN (SELECT value FROM json_each(?))"
+                " AND face IN (SELECT value FROM json_each(?))"
+            )
+            args = live
+        row = self._recall_rows(
+            f"SELECT COUNT(*), COALESCE(SUM(r), 0), COALESCE(SUM(r < ?), 0) FROM"
+            f" (SELECT {_RECALL} AS r FROM cards WHERE deck_id = ?{where})",
+            (target, *_curve_at(curve, moment), deck_id, *args),
+        )[0]
+        return int(row[0]), float(row[1]), int(row[2])
 
-    def recall_of_faces(
-        self, deck_id: str, item_ids: Iterable[str], moment: datetime, curve: tuple[float, float]
-    ) -> list[tuple[str, str, float]]:
-        """(item id, face, retrievability at `moment`) of these items' scheduled faces."""
+    def recall_by_group(
+        self,
+        deck_id: str,
+        groups: str,
+        faces: str,
+        moment: datetime,
+        curve: tuple[float, float],
+    ) -> list[tuple[int, float]]:
+        """Per group of one deck's items (`groups`: a JSON object of item id -> the ids of
+        the groups it is in), the retrievability at `moment` of its scheduled faces named in
+        `faces` (a JSON array), summed by SQLite as in `recall_sum`: a row per group."""
         return self._recall_rows(
-            f"SELECT item_id, face, {_RECALL} FROM cards WHERE deck_id = ?"
-            " AND item_id IN (SELECT value FROM json_each(?))",
-            (*_curve_at(curve, moment), deck_id, json.dumps(list(item_ids))),
+            "SELECT g.value, SUM(c.r)"
+            f" FROM (SELECT j.value AS groups, {_RECALL} AS r FROM json_each(?) AS j"
+            " CROSS JOIN cards AS k ON k.deck_id = ? AND k.item_id = j.key"
+            " WHERE k.face IN (SELECT value FROM json_each(?))) AS c"
+            " CROSS JOIN json_each(c.groups) AS g GROUP BY g.value",
+            (*_curve_at(curve, moment), groups, deck_id, faces),
         )
 
     def fading_by(
@@ -251,20 +275,27 @@ class Schedules(Part):
     ) -> list[tuple[str, str, float]]:
         """(item id, face, retrievability now) of one deck's faces due after `day` whose
         retrievability at `day` is below `target`, and (unless `any_recall_now`) at `target`
-        or below now: lowest retrievability now first, then by key. Worked out by SQLite as
-        in `weakest`; rows are read only for the faces that qualify."""
+        or below now: lowest retrievability now first, then by key. Retrievability falls as
+        whole days pass, so each test is one of days against stability (no power worked out
+        for a card that does not qualify); the order is by `weakest`'s expression."""
+        factor, decay = curve
+        ratio = (target ** (1 / decay) - 1) / factor  # below target once days > ratio * S
+        days = "MAX(0, (? - last_review) / 86400000000)"
         return self._recall_rows(
-            f"SELECT item_id, face, r_now FROM (SELECT item_id, face, {_RECALL} AS r_day,"
-            f" {_RECALL} AS r_now FROM cards WHERE deck_id = ? AND due > ?)"
-            " WHERE r_day < ? AND (? OR r_now <= ?) ORDER BY r_now, item_id, face",
+            # +due: read through the covering index on the deck, not due's (then each card)
+            f"SELECT item_id, face, {_RECALL} AS r_now FROM cards WHERE deck_id = ? AND +due > ?"
+            f" AND (last_review IS NULL OR stability IS NULL OR ({days} > ? * stability"
+            f" AND (? OR {days} >= ? * stability)))"
+            " ORDER BY r_now, item_id, face",
             (
-                *_curve_at(curve, day),
                 *_curve_at(curve, now),
                 deck_id,
                 as_utc(day).isoformat(),
-                target,
+                _microseconds(day),
+                ratio,
                 any_recall_now,
-                target,
+                _microseconds(now),
+                ratio,
             ),
         )
 

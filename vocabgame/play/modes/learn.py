@@ -61,9 +61,9 @@ class LearnMode(Mode):
         scope = ctx.interview
         if scope is not None and scope.active and ctx.curve is not None:
             chosen = scope.within(ctx.decks)
-            asked = {(d.id, i, f) for d in chosen for i, f in deck_shape(d).keys}
+            asked = {d.id: deck_shape(d).keys for d in chosen}
             forward = readiness.to_advance(store, scope, ctx.now, ctx.curve)
-            keys = (k for k in forward if (k.deck_id, k.item_id, k.face) in asked)
+            keys = (k for k in forward if (k.item_id, k.face) in asked.get(k.deck_id, ()))
             picked += one_per_item(keys, ctx.size - len(picked), taken)
             for key in readiness.first_new(store, scope, chosen, new_left):
                 if len(picked) < ctx.size and (key.deck_id, key.item_id) not in taken:
