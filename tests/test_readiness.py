@@ -194,6 +194,16 @@ def test_the_last_day_brings_forward_what_would_fall_below_the_target(tmp_path: 
     assert ready is not None and ready.below_target == 5 and ready.advance_today == 5
     assert session.store.schedules.cards() == before
     assert "5 brought forward" in session.home().today()
+    # the same faces as fsrs's own retrievability at the day's start says
+    moment = datetime.combine(date.fromisoformat(day), datetime.min.time(), UTC)
+    below = {k for k, c in before.items() if session.srs.retrievability(c, moment) < 0.99}
+    assert set(keys) == below
+    # an item taken out of the deck counts no more: neither asked nor in the readiness
+    session.catalog = Catalog((recall_deck(3),), ())
+    ready = session.interview.readiness()
+    assert ready is not None and (ready.questions, ready.unseen, ready.advance_today) == (3, 0, 3)
+    expected = sum(session.srs.retrievability(before[k], moment) for k in sorted(before)[:3]) / 3
+    assert abs(ready.overall - expected) < 1e-9
 
 
 def test_stats_json_carries_the_readiness_with_the_documented_keys(tmp_path: Path, capsys) -> None:
