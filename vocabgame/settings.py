@@ -166,7 +166,7 @@ SPECS: tuple[Spec, ...] = (
         "interview_date",
         "interview date",
         "the day of your real interview: until then each day's round also starts every chosen "
-        "item once and reviews what you would forget by the day (home shows your readiness)",
+        "item once and reviews what you would forget by the day; home shows your readiness",
         "",
         form=_iso_date,
         accepts="a date like 2026-12-20, empty for none; default none",
@@ -178,7 +178,7 @@ SPECS: tuple[Spec, ...] = (
         "the decks the interview plan covers, by id, separated by commas",
         "",
         form=_names("interview deck"),
-        accepts="deck ids like serving,kv-cache; empty (the default) for every installed deck",
+        accepts="deck ids like serving,kv-cache; empty for every installed deck, the default",
         flag="--interview-decks",
     ),
     Spec(
@@ -187,7 +187,7 @@ SPECS: tuple[Spec, ...] = (
         "only the items of those decks with these tags, separated by commas",
         "",
         form=_names("interview tag"),
-        accepts="tags like latency,batching; empty (the default) for every item",
+        accepts="tags like latency,batching; empty for every item, the default",
         flag="--interview-tags",
     ),
     Spec(

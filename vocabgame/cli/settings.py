@@ -18,6 +18,7 @@ def settings_options(p: argparse.ArgumentParser, settings: Settings) -> None:
         if not spec.flag:  # a setting changed only on the settings screen
             continue
         current = getattr(settings, spec.key)
+        current = "not set" if current == "" else current
         p.add_argument(
             spec.flag,
             dest=spec.key,
