@@ -240,7 +240,8 @@ def test_stats_json_carries_the_readiness_with_the_documented_keys(tmp_path: Pat
     assert ready["unseen"] == ready["questions"] > 0 and ready["missing_decks"] == ["gone"]
     assert set(ready["by_tag"]) and all(share == 0.0 for share in ready["by_tag"].values())
     assert main(["stats", *data, *decks]) == 0
-    assert "Interview 2099-12-20, in " in capsys.readouterr().out
+    line = capsys.readouterr().out
+    assert "Interview 2099-12-20, in " in line and "· not installed: gone" in line
 
 
 async def test_the_settings_screen_refuses_a_past_day_and_keeps_a_new_one(tmp_path: Path) -> None:

@@ -224,6 +224,8 @@ class Readiness:
                 f"today {self.new_today} new item{'s' * (self.new_today != 1)}, "
                 f"{self.advance_today} brought forward"
             )
+        if self.missing:  # named in the settings, not installed: left out
+            parts.append(f"not installed: {', '.join(self.missing)}")
         return " · ".join(parts)
 
 
