@@ -24,7 +24,7 @@ from typing import Any
 
 import yaml
 
-from benchmarks import anki, big, lab_load, screens
+from benchmarks import anki, big, lab_load, readiness, screens
 from benchmarks.files import FIGURES as FILES
 from benchmarks.files import progress_files
 from benchmarks.inputs import Inputs
@@ -768,6 +768,7 @@ GROUPS = (
         ),
         key_feedback,
     ),
+    Group(readiness.FIGURES, readiness.readiness),
     Group(screens.FIGURES, screens.screens),
     Group(anki.FIGURES, anki.side_by_side, optional=True),
     Group(FILES, progress_files),

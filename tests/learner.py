@@ -86,3 +86,39 @@ def simulate(
             now += timedelta(seconds=10)
         day += 1
     return [h for h in histories if h]
+
+
+class Learner:
+    """The same learner answering one face at a time, for tests that play through a session:
+    its true memory of each face follows FSRS-6 with `parameters`, drawn with a fixed seed."""
+
+    def __init__(self, seed: int = 7, parameters: tuple[float, ...] = TRUE_PARAMETERS) -> None:
+        self.rng = random.Random(seed)
+        self.parameters = parameters
+        self.truth = FSRS(list(parameters))
+        self.memory: dict[object, tuple[MemoryState, datetime]] = {}
+
+    def rating(self, face: object, now: datetime) -> int:
+        """The rating the learner gives `face` at `now` (1 Again to 4 Easy); its memory moves."""
+        known = self.memory.get(face)
+        state, days = (None, 0) if known is None else (known[0], elapsed_days(known[1], now))
+        if state is None:
+            rating = self.rng.choices((1, 2, 3, 4), FIRST_RATING)[0]
+        elif self.rng.random() < _retrievability(state.stability, days, self.parameters):
+            rating = self.rng.choices((2, 3, 4), RECALLED_RATING)[0]
+        else:
+            rating = 1
+        nexts = self.truth.next_states(state, 0.9, days)
+        self.memory[face] = (
+            (nexts.again, nexts.hard, nexts.good, nexts.easy)[rating - 1].memory,
+            now,
+        )
+        return rating
+
+    def recall(self, face: object, moment: datetime) -> float:
+        """The true chance that the learner recalls `face` at `moment` (0 if never seen)."""
+        known = self.memory.get(face)
+        if known is None:
+            return 0.0
+        days = elapsed_days(known[1], moment)
+        return _retrievability(known[0].stability, days, self.parameters)

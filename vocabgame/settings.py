@@ -8,8 +8,9 @@ so) when a stored value is damaged or out of range, so a bad value never stops t
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
+from datetime import date
 from typing import Any
 
 
@@ -29,6 +30,9 @@ class Spec:
     maximum: float | None = None
     choices: tuple[str, ...] = ()
     flag: str = ""  # its option in `vocabgame settings`, e.g. "--round-size"; "" offers none
+    # For text: the value in its kept form, or SettingError naming what is wrong with it.
+    form: Callable[[str], str] | None = None
+    accepts: str = ""  # for text: what it may be, in the words of `describe`
 
     def check(self, value: object) -> int | float | str:
         """`value` as this setting's type, or SettingError saying what is allowed."""
@@ -54,12 +58,16 @@ class Spec:
             value = kind(value)
         if self.choices and value not in self.choices:
             raise SettingError(f"{self.label} {value!r} is not one of {', '.join(self.choices)}")
+        if self.form is not None and isinstance(value, str):
+            value = self.form(value)
         return value  # type: ignore[return-value]
 
     def describe(self) -> str:
         """'0.7 to 0.99, default 0.9', for help texts."""
         if self.choices:
             return f"one of {', '.join(self.choices)}; default {self.default}"
+        if self.accepts:
+            return self.accepts
         return f"{self.minimum:g} to {self.maximum:g}, default {self.default}"
 
 
@@ -68,6 +76,43 @@ def _number(value: int | float) -> str:
     if isinstance(value, int) and value.bit_length() > 64:
         return f", a number of about {round(value.bit_length() * 0.30103)} digits,"
     return f" {value:g}"
+
+
+def _iso_date(text: str) -> str:
+    """An interview date as kept: `YYYY-MM-DD`, or "" for none."""
+    text = text.strip()
+    if not text:
+        return ""
+    try:
+        day: date | None = date.fromisoformat(text)
+    except ValueError:
+        day = None
+    if day is None or len(text) != 10:  # 3.11 also reads "20261220"; one way is kept
+        raise SettingError(f"interview date {text!r} is not a date written like 2026-12-20")
+    return day.isoformat()
+
+
+def _names(label: str) -> Callable[[str], str]:
+    """A list of deck ids or tags as kept: the names, separated by commas, without spaces."""
+
+    def form(text: str) -> str:
+        names = [name.strip() for name in text.split(",")]
+        for name in names:
+            if any(c.isspace() or not c.isprintable() for c in name):
+                raise SettingError(f"{label} {name!r} has a space in it: separate names by commas")
+        return ",".join(dict.fromkeys(name for name in names if name))
+
+    return form
+
+
+def check_interview_date(text: str, today: date) -> None:
+    """SettingError when a newly set interview date is in the past: a date kept from before
+    may have passed (the plan then ends); a new one must be today or later."""
+    if text and date.fromisoformat(text) < today:
+        raise SettingError(
+            f"interview date {text} is in the past (today is {today.isoformat()}): "
+            "give today or a later day, or an empty value for none"
+        )
 
 
 SPECS: tuple[Spec, ...] = (
@@ -118,6 +163,44 @@ SPECS: tuple[Spec, ...] = (
         flag="--interview-questions",
     ),
     Spec(
+        "interview_date",
+        "interview date",
+        "the day of your real interview: until then each day's round also starts every chosen "
+        "item once and reviews what you would forget by the day; home shows your readiness",
+        "",
+        form=_iso_date,
+        accepts="a date like 2026-12-20, empty for none; default none",
+        flag="--interview-date",
+    ),
+    Spec(
+        "interview_decks",
+        "interview decks",
+        "the decks the interview plan covers, by id, separated by commas",
+        "",
+        form=_names("interview deck"),
+        accepts="deck ids like serving,kv-cache; empty for every installed deck, the default",
+        flag="--interview-decks",
+    ),
+    Spec(
+        "interview_tags",
+        "interview tags",
+        "only the items of those decks with these tags, separated by commas",
+        "",
+        form=_names("interview tag"),
+        accepts="tags like latency,batching; empty for every item, the default",
+        flag="--interview-tags",
+    ),
+    Spec(
+        "interview_target",
+        "interview target",
+        "the recall to reach on the interview day: questions predicted below it are reviewed "
+        "before the day",
+        0.9,
+        0.5,
+        0.99,
+        flag="--interview-target",
+    ),
+    Spec(
         "drill_retire_after",
         "drill retirement",
         "right answers in a row that retire a confused pair from the confusion drill",
@@ -158,6 +241,10 @@ class Settings:
     countdown_seconds: int = int(SPEC["countdown_seconds"].default)
     interview_minutes: int = int(SPEC["interview_minutes"].default)
     interview_questions: int = int(SPEC["interview_questions"].default)
+    interview_date: str = str(SPEC["interview_date"].default)  # "YYYY-MM-DD", or "": none
+    interview_decks: str = str(SPEC["interview_decks"].default)  # deck ids, comma-separated
+    interview_tags: str = str(SPEC["interview_tags"].default)  # tags, comma-separated
+    interview_target: float = float(SPEC["interview_target"].default)
     drill_retire_after: int = int(SPEC["drill_retire_after"].default)
     theme: str = str(SPEC["theme"].default)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from datetime import date
 from pathlib import Path
 
 from vocabgame.cli.common import EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, Command, Where, err, open_store
@@ -17,13 +18,23 @@ def settings_options(p: argparse.ArgumentParser, settings: Settings) -> None:
         if not spec.flag:  # a setting changed only on the settings screen
             continue
         current = getattr(settings, spec.key)
+        current = "not set" if current == "" else current
         p.add_argument(
             spec.flag,
             dest=spec.key,
             type=setting_type(spec),
-            metavar="VALUE" if spec.choices else ("R" if isinstance(spec.default, float) else "N"),
+            metavar=metavar(spec),
             help=f"{spec.help} ({spec.describe()}; now {current})",
         )
+
+
+def metavar(spec: Spec) -> str:
+    """How `--help` names a setting's value: DATE, TEXT, VALUE (a choice), R or N."""
+    if spec.choices:
+        return "VALUE"
+    if isinstance(spec.default, str):
+        return "DATE" if spec.key.endswith("_date") else "TEXT"
+    return "R" if isinstance(spec.default, float) else "N"
 
 
 def setting_type(spec: Spec) -> Callable[[str], object]:
@@ -56,7 +67,7 @@ SETTINGS = Command(
 
 def cmd_settings(data_dir: Path, changes: dict[str, object]) -> int:
     """Change the settings in `changes` (key to value), then print them all; the exit code."""
-    from vocabgame.settings import SettingError
+    from vocabgame.settings import SettingError, check_interview_date
     from vocabgame.store import StoreError
 
     store = open_store(data_dir)
@@ -68,13 +79,17 @@ def cmd_settings(data_dir: Path, changes: dict[str, object]) -> int:
             err(problem)
         if changes:
             try:
+                before = settings.interview_date
                 settings = settings.changed(**changes)
+                if settings.interview_date != before:  # only a new date must be to come
+                    check_interview_date(settings.interview_date, date.today())
             except SettingError as exc:
                 err(str(exc))
                 return EXIT_USAGE
             store.preferences.save(settings)
         for key, value in settings.as_dict().items():
-            print(printable(f"{SPEC[key].label:<18} {value}"))
+            shown = "(not set)" if value == "" else value
+            print(printable(f"{SPEC[key].label:<18} {shown}"))
         print(f"{'data folder':<18} {printable(str(data_dir))}")
     except StoreError as exc:
         err(str(exc))

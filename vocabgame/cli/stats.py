@@ -88,6 +88,7 @@ def cmd_stats(
             chosen = [d for d in session.catalog.decks if deck is None or d.id == deck]
             topics = topic_coverage(session.store, chosen, session.clock())
         view = session.insights(deck, tag)
+        ready = session.interview.readiness()  # of the interview's own decks and tags
         from vocabgame.optimize import offer
 
         offered = None if as_json else offer(session.store)
@@ -112,9 +113,12 @@ def cmd_stats(
             out
             | overview_json(view)
             | {"mode_bests": modes, "topics": {t: asdict(f) for t, f in topics.items()}}
+            | {"readiness": None if ready is None else ready.as_json()}
         )
     else:
         print(render_stats(stats))
+        if ready is not None:
+            print(printable(ready.line()))
         print()
         print_insights(view)
         if offered:

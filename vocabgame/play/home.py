@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from statistics import median
 
 from vocabgame.model import Deck
+from vocabgame.play.readiness import Readiness
 from vocabgame.problems import Problem
 from vocabgame.settings import Settings
 from vocabgame.stats import DeckStats
@@ -62,6 +63,7 @@ class Home:
     new_per_day: int = Settings().new_per_day
     problems: tuple[str, ...] = ()  # one line per deck file that could not be loaded
     seconds_per_question: float = DEFAULT_SECONDS_PER_QUESTION  # the player's median
+    readiness: Readiness | None = None  # the interview the settings name, until its day
 
     @property
     def start_here(self) -> DeckSummary | None:
@@ -88,11 +90,15 @@ class Home:
         if not self.decks:
             return ""
         row = self.decks[0]  # all decks together when there are several, else the one deck
-        questions = row.due + row.new
+        forward = self.readiness.advance_today if self.readiness is not None else 0
+        questions = row.due + row.new + forward
         if not questions:
             return "nothing due or new"
         minutes = max(1, round(questions * self.seconds_per_question / 60))
-        return f"{row.due} due · {row.new} new · about {minutes} minute{'s' * (minutes != 1)}"
+        early = f" · {forward} brought forward" if forward else ""
+        return (
+            f"{row.due} due · {row.new} new{early} · about {minutes} minute{'s' * (minutes != 1)}"
+        )
 
 
 def seconds_per_question(recent_ms: Sequence[int]) -> float:

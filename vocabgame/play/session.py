@@ -18,8 +18,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from fsrs import Card
-
 from vocabgame import backup, stats
 from vocabgame.deck import Catalog, load_catalog
 from vocabgame.deck.cache import DECK_CACHE, DeckCache
@@ -44,6 +42,7 @@ from vocabgame.play.modes import (
     Selection,
 )
 from vocabgame.play.modes import by_name as mode_named
+from vocabgame.play.readiness import InterviewPlan, start_of_day
 from vocabgame.play.round import Round
 from vocabgame.play.spacing import space_round
 from vocabgame.settings import Settings
@@ -93,6 +92,7 @@ class Session:
         self.srs = Srs(self.settings.desired_retention, fuzz=fuzz, parameters=self.parameters)
         self.renames = self.carry_renames()
         self._new_renames: tuple[str, ...] = ()
+        self.interview = InterviewPlan(self)  # the plan to an interview day, if one is set
         self.keep_item_orders()
 
     @property
@@ -200,9 +200,7 @@ class Session:
     ) -> Counter[str]:
         """New items started today, by deck id (from `first_seen` when the caller has it)."""
         if first_seen is None:
-            midnight = self.clock().astimezone(self.tz)
-            midnight = midnight.replace(hour=0, minute=0, second=0, microsecond=0)
-            return Counter(self.store.items.started_since(midnight))
+            return Counter(self.store.items.started_since(start_of_day(self.clock(), self.tz)))
         today = self.today()
         return Counter(deck for (deck, _), at in first_seen.items() if self.today(at) == today)
 
@@ -212,7 +210,8 @@ class Session:
         """New items each deck may still start today (the limit is per deck, as in Anki);
         `first_seen` saves a query when the caller already has it."""
         started = self.started_today(first_seen)
-        return {d: max(0, limit - started[d]) for d, limit in self.new_limits().items()}
+        limits = self.interview.limits(self.new_limits(), started)
+        return {d: max(0, limit - started[d]) for d, limit in limits.items()}
 
     def new_left_today(
         self,
@@ -258,7 +257,7 @@ class Session:
     def home(self) -> Home:
         """What the home screen shows (the same figures as `vocabgame stats`)."""
         started = self.started_today()
-        limits = self.new_limits()
+        limits = self.interview.limits(self.new_limits(), started)
         left = {deck_id: max(0, limit - started[deck_id]) for deck_id, limit in limits.items()}
         progress = stats.deck_progress(self.store, self.catalog.decks, self.clock(), left)
         return Home(
@@ -274,26 +273,24 @@ class Session:
             new_per_day=self.new_per_day,
             problems=first_problem_per_file(self.catalog.problems),
             seconds_per_question=seconds_per_question(self.store.answers.recent_response_ms()),
+            readiness=self.interview.readiness(),
         )
 
     # -- rounds -------------------------------------------------------------------------------
 
     def _context(self, decks: Sequence[Deck], size: int) -> PlanContext:
         now = self.clock()
-
-        def cards() -> Mapping[FaceKey, Card]:
-            return self.store.schedules.cards([d.id for d in decks])
-
         return PlanContext(
             decks,
             size,
             now,
-            cards=cards,
+            cards=lambda: self.store.schedules.cards([d.id for d in decks]),
             first_seen=self.store.items.first_seen,
             new_left=self.new_left_by_deck,
             retrievability=lambda card: self.srs.retrievability(card, now),
             store=self.store,
             curve=self.srs.forgetting_curve(),
+            interview=self.interview.scope(),
         )
 
     def decks_chosen(

@@ -47,6 +47,19 @@ class Items(Part):
         return int(row[0]), int(row[1]), int(row[2])
 
     @reads
+    def started_in(self, deck_id: str, live: str, since: datetime) -> tuple[int, int]:
+        """Of one deck's items in `live` (a JSON object keyed by item id, as in
+        `deck_summary`): the items started, and those of them first answered at or after
+        `since`. One indexed join, whatever the history."""
+        row = self.conn.execute(
+            "SELECT COUNT(*), COALESCE(SUM(julianday(i.first_at) >= julianday(?)), 0)"
+            " FROM json_each(?) AS j CROSS JOIN items AS i ON i.deck_id = ? AND i.item_id = j.key"
+            f" WHERE {_STARTED.format('i.')}",
+            (since.isoformat(), live, deck_id),
+        ).fetchone()
+        return int(row[0]), int(row[1])
+
+    @reads
     def first_unstarted(self, deck_id: str, live: str, count: int) -> list[tuple[str, int]]:
         """The first `count` items of `live` (as in `deck_summary`) never answered, in order,
         with their number of faces (never started: answered, if at all, in practice only)."""

@@ -7,6 +7,7 @@ import json
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from fsrs import Card
 
@@ -30,6 +31,11 @@ _RECALL = (
 def _microseconds(moment: datetime) -> int:
     delta = as_utc(moment) - _EPOCH
     return (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def _curve_at(curve: tuple[float, float], moment: datetime) -> tuple[float, int, float]:
+    """The parameters `_RECALL` takes for retrievability at `moment`."""
+    return curve[0], _microseconds(moment), curve[1]
 
 
 def _pow(base: float, exponent: float) -> float:
@@ -209,6 +215,94 @@ class Schedules(Part):
                 f" WHERE deck_id IN ({','.join('?' * len(ids))}) ORDER BY {_RECALL}, {then}",
                 (*ids, factor, _microseconds(now), decay),
             )
+        except sqlite3.Error as exc:
+            raise explain(self.path, exc) from None
+
+    def recall_sum(
+        self,
+        deck_id: str,
+        moment: datetime,
+        curve: tuple[float, float],
+        target: float,
+        live: tuple[str, str] | None = None,
+    ) -> tuple[int, float, int]:
+        """Over one deck's scheduled faces (with `live`, only those of its items and face
+        names: two JSON arrays), (faces, their retrievability at `moment` summed, faces below
+        `target` there); SQLite works it out as in `weakest` from the kept columns and sums
+        it, so one row comes back."""
+        where, args = "", tuple[str, ...]()
+        if live is not None:
+            where = (
+                " AND item_id IN (SELECT value FROM json_each(?))"
+                " AND face IN (SELECT value FROM json_each(?))"
+            )
+            args = live
+        row = self._recall_rows(
+            f"SELECT COUNT(*), COALESCE(SUM(r), 0), COALESCE(SUM(r < ?), 0) FROM"
+            f" (SELECT {_RECALL} AS r FROM cards WHERE deck_id = ?{where})",
+            (target, *_curve_at(curve, moment), deck_id, *args),
+        )[0]
+        return int(row[0]), float(row[1]), int(row[2])
+
+    def recall_by_group(
+        self,
+        deck_id: str,
+        groups: str,
+        faces: str,
+        moment: datetime,
+        curve: tuple[float, float],
+    ) -> list[tuple[int, float]]:
+        """Per group of one deck's items (`groups`: a JSON object of item id -> the ids of
+        the groups it is in), the retrievability at `moment` of its scheduled faces named in
+        `faces` (a JSON array), summed by SQLite as in `recall_sum`: a row per group."""
+        return self._recall_rows(
+            "SELECT g.value, SUM(c.r)"
+            f" FROM (SELECT j.value AS groups, {_RECALL} AS r FROM json_each(?) AS j"
+            " CROSS JOIN cards AS k ON k.deck_id = ? AND k.item_id = j.key"
+            " WHERE k.face IN (SELECT value FROM json_each(?))) AS c"
+            " CROSS JOIN json_each(c.groups) AS g GROUP BY g.value",
+            (*_curve_at(curve, moment), groups, deck_id, faces),
+        )
+
+    def fading_by(
+        self,
+        deck_id: str,
+        day: datetime,
+        now: datetime,
+        curve: tuple[float, float],
+        target: float,
+        any_recall_now: bool,
+    ) -> list[tuple[str, str, float]]:
+        """(item id, face, retrievability now) of one deck's faces due after `day` whose
+        retrievability at `day` is below `target`, and (unless `any_recall_now`) at `target`
+        or below now: lowest retrievability now first, then by key. Retrievability falls as
+        whole days pass, so each test is one of days against stability (no power worked out
+        for a card that does not qualify); the order is by `weakest`'s expression."""
+        factor, decay = curve
+        ratio = (target ** (1 / decay) - 1) / factor  # below target once days > ratio * S
+        days = "MAX(0, (? - last_review) / 86400000000)"
+        return self._recall_rows(
+            # +due: read through the covering index on the deck, not due's (then each card)
+            f"SELECT item_id, face, {_RECALL} AS r_now FROM cards WHERE deck_id = ? AND +due > ?"
+            f" AND (last_review IS NULL OR stability IS NULL OR ({days} > ? * stability"
+            f" AND (? OR {days} >= ? * stability)))"
+            " ORDER BY r_now, item_id, face",
+            (
+                *_curve_at(curve, now),
+                deck_id,
+                as_utc(day).isoformat(),
+                _microseconds(day),
+                ratio,
+                any_recall_now,
+                _microseconds(now),
+                ratio,
+            ),
+        )
+
+    def _recall_rows(self, sql: str, args: tuple[object, ...]) -> list[Any]:
+        self._ensure_pow()
+        try:
+            return self.conn.execute(sql, args).fetchall()
         except sqlite3.Error as exc:
             raise explain(self.path, exc) from None
 

@@ -23,6 +23,7 @@ from fsrs import Card
 from vocabgame.kinds import KINDS, faces, item_faces, sections_with
 from vocabgame.model import Deck, FaceKey
 from vocabgame.play.context import NO_LIMITS, Limits, RoundContext
+from vocabgame.play.readiness import Scope
 from vocabgame.play.round import Round
 from vocabgame.settings import Settings
 from vocabgame.store import Store
@@ -59,6 +60,7 @@ class PlanContext:
         retrievability: Callable[[Card], float],
         store: Store | None = None,
         curve: tuple[float, float] | None = None,
+        interview: Scope | None = None,
     ) -> None:
         self.decks = decks
         self.size = size
@@ -67,6 +69,7 @@ class PlanContext:
         self.retrievability = retrievability
         self.store = store  # for the plans that read only what they need (see `planning`)
         self.curve = curve  # fsrs's forgetting curve, for the store to order cards by it
+        self.interview = interview  # the interview the plan works to, if any (`readiness`)
 
     @cached_property
     def cards(self) -> Mapping[FaceKey, Card]:

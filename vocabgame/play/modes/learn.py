@@ -3,9 +3,12 @@ practice (nothing due or new: the soonest due, reviewed early) and a round's mis
 
 from __future__ import annotations
 
-from vocabgame.model import FaceKey
-from vocabgame.play import planning
+from collections.abc import Sequence
+
+from vocabgame.model import Deck, FaceKey
+from vocabgame.play import planning, readiness
 from vocabgame.play.modes.base import Mode, ModeId, PlanContext, one_per_item, register, round_robin
+from vocabgame.stats import deck_shape
 from vocabgame.store import Store
 
 
@@ -48,13 +51,41 @@ class LearnMode(Mode):
 
     def plan_from_store(self, ctx: PlanContext, store: Store) -> list[FaceKey]:
         """The same plan, reading only the due cards and the items still new (`planning`):
-        the time it takes does not grow with the history."""
+        the time it takes does not grow with the history. Until an interview's day
+        (`ctx.interview`), the chosen questions to bring forward follow what is due, and the
+        chosen new items come before the others (`readiness`)."""
         due = planning.due_in_order(store, ctx.decks, ctx.now, ctx.retrievability)
         taken: set[tuple[str, str]] = set()
         picked = one_per_item(due, ctx.size, taken)
         new_left = ctx.new_left_today()
-        for key, starts_item in planning.new_faces(store, ctx.decks, new_left):
-            if len(picked) == ctx.size:
+        scope = ctx.interview
+        if scope is not None and scope.active and ctx.curve is not None:
+            chosen = scope.within(ctx.decks)
+            asked = {d.id: deck_shape(d).keys for d in chosen}
+            forward = readiness.to_advance(store, scope, ctx.now, ctx.curve)
+            keys = (k for k in forward if (k.item_id, k.face) in asked.get(k.deck_id, ()))
+            picked += one_per_item(keys, ctx.size - len(picked), taken)
+            for key in readiness.first_new(store, scope, chosen, new_left):
+                if len(picked) < ctx.size and (key.deck_id, key.item_id) not in taken:
+                    new_left[key.deck_id] -= 1
+                    picked.append(key)
+                    taken.add((key.deck_id, key.item_id))
+        picked += self._new(store, ctx.decks, ctx.size - len(picked), new_left, taken)
+        return picked
+
+    @staticmethod
+    def _new(
+        store: Store,
+        decks: Sequence[Deck],
+        room: int,
+        new_left: dict[str, int],
+        taken: set[tuple[str, str]],
+    ) -> list[FaceKey]:
+        """Up to `room` faces never answered, one per item not in `taken` (which grows), new
+        items only within each deck's limit (`new_left`, which shrinks)."""
+        picked: list[FaceKey] = []
+        for key, starts_item in planning.new_faces(store, decks, new_left):
+            if len(picked) >= room:
                 break
             item = (key.deck_id, key.item_id)
             if item in taken:

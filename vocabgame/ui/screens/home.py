@@ -237,6 +237,8 @@ class HomeScreen(Screen[None]):
                 line = Text.assemble(
                     (home.progress(), "bold"), "\n", f"Today: {home.today()} · ", line
                 )
+                if home.readiness is not None:  # ready by the interview's day: its own line
+                    line.append("\n" + home.readiness.line())
         self.query_one("#streak", Static).update(line)
         table = cast("DataTable[Text]", self.query_one("#decks", DataTable))
         keep = table.cursor_row

@@ -14,7 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Input, Select, Static
 
 from vocabgame.printable import printable
-from vocabgame.settings import SPECS, SettingError, Spec
+from vocabgame.settings import SPECS, SettingError, Spec, check_interview_date
 from vocabgame.store import StoreError
 from vocabgame.ui.host import Host, host
 from vocabgame.ui.widgets.footer import KeysFooter
@@ -115,6 +115,8 @@ class SettingsScreen(Screen[None]):
             return
         session = self.vocab.session
         try:
+            if values["interview_date"] != session.settings.interview_date:  # a new day only
+                check_interview_date(str(values["interview_date"]), session.today())
             session.change_settings(session.settings.changed(**values))
         except (SettingError, StoreError) as exc:
             self.app.notify(
