@@ -91,6 +91,7 @@ def run_play(args: argparse.Namespace, where: Where) -> int:
     return run_app(
         where.data_dir,
         where.folders,
+        root=where.root,
         deck=args.deck,
         size=args.size,
         seed=args.seed,
@@ -104,7 +105,7 @@ def run_play(args: argparse.Namespace, where: Where) -> int:
 
 
 def run_game(args: argparse.Namespace, where: Where) -> int:
-    return run_app(where.data_dir, where.folders)
+    return run_app(where.data_dir, where.folders, root=where.root)
 
 
 # `vocabgame` alone: the game, on its home screen.
@@ -148,9 +149,11 @@ def run_app(
     levels: tuple[str, ...] = (),
     minutes: float | None = None,
     questions: int | None = None,
+    root: Path | None = None,
 ) -> int:
-    """Open the game (on its lab screen, or straight into a round); its exit code."""
-    session = open_session(data_dir, folders)
+    """Open the game (on its lab screen, or straight into a round) on the store in
+    `data_dir`, the decks cached in the data folder `root`; its exit code."""
+    session = open_session(data_dir, folders, root)
     if session is None:
         return EXIT_PROBLEM
     ids = [deck] if isinstance(deck, str) else list(deck or [])
