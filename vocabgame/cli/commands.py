@@ -63,6 +63,8 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"vocabgame {__version__}")
     folder_options(parser, top=True)
+    # What each browser tab of `vocabgame serve` runs: the game, first asking who plays.
+    parser.add_argument("--choose-player", action="store_true", help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
     for command in COMMANDS:
         sub.add_parser(
@@ -124,7 +126,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         extra = extra_decks(args)
         where = Where(data_dir, deck_folders(root, extra), extra, root=root, player=args.player)
     with contextlib.ExitStack() as held:
-        if command.uses_data_folder:
+        # A game that first asks who plays holds the lock of the one chosen, not this one.
+        if command.uses_data_folder and not args.choose_player:
             # Every vocabgame using the data folder holds its lock shared; restore needs it alone.
             from vocabgame.backup import shared_lock
 
