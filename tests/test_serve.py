@@ -312,7 +312,7 @@ STAND_IN = "echo __GANGLION__; head -c 1 >/dev/null"
 
 
 async def _client(server: serve.GameServer) -> TestClient[web.Request, web.Application]:
-    client = TestClient(TestServer(await server._make_app(), host="127.0.0.1"))
+    client = TestClient(TestServer(await server.make_app(), host="127.0.0.1"))
     await client.start_server()
     return client
 

@@ -80,8 +80,18 @@ def effective_settings(argv: Sequence[str]) -> Settings | None:
     """The player's settings, read only to show them in --help; None when there are none yet."""
     probe = argparse.ArgumentParser(add_help=False)
     probe.add_argument("--data-dir", type=Path)
+    probe.add_argument("--player")
     known, _ = probe.parse_known_args(argv)
-    path = (known.data_dir or default_data_dir()) / "vocabgame.db"
+    root = known.data_dir or default_data_dir()
+    folder = root
+    if known.player is not None:
+        from vocabgame.players import PlayerError, find_player
+
+        try:
+            folder = find_player(root, known.player).folder(root)
+        except PlayerError:
+            return None
+    path = folder / "vocabgame.db"
     if not os.path.isfile(path):  # False too where the folder cannot be searched
         return None
     import sqlite3

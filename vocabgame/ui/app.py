@@ -112,8 +112,13 @@ class VocabApp(App[int]):
 
     @property
     def data_root(self) -> Path:
-        """The data folder of the players (the default player's store is in it)."""
-        return self._root if self._root is not None else self.session.store.path.parent
+        """The data folder of the players (the default player's store is in it); when the
+        app was given none, the one the command line would use."""
+        if self._root is None:
+            from vocabgame.paths import default_data_dir
+
+            return default_data_dir()
+        return self._root
 
     def show_leaderboard(self) -> None:
         """The leaderboard of the data folder's players."""

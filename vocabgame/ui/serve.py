@@ -150,8 +150,9 @@ class GameServer(Server):
             return True
         return hmac.compare_digest(request.cookies.get(KEY_COOKIE, "").encode(), self.key.encode())
 
-    async def _make_app(self) -> web.Application:
-        app = await super()._make_app()
+    async def make_app(self) -> web.Application:
+        """textual-serve's web application, with the password form's answer."""
+        app = await self._make_app()
         app.router.add_post("/login", self.handle_login)
         return app
 
@@ -284,7 +285,7 @@ class GameServer(Server):
                 loop.add_signal_handler(sig, self.request_exit)
         try:
             web.run_app(
-                self._make_app(),
+                self.make_app(),
                 host=self.host,
                 port=self.port,
                 handle_signals=False,

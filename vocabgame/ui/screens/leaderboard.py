@@ -18,11 +18,6 @@ from vocabgame.printable import printable
 
 
 class LeaderboardScreen(Screen[None]):
-    DEFAULT_CSS = """
-    LeaderboardScreen #title { text-style: bold; margin: 0 1; }
-    LeaderboardScreen #note { color: $text-muted; margin: 1 1 0 1; }
-    LeaderboardScreen DataTable { height: auto; margin: 1 1 0 1; }
-    """
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back", tooltip="back"),
         Binding("q", "app.quit", "Quit", tooltip="quit (every answer is already saved)"),

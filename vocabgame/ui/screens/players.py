@@ -29,14 +29,6 @@ class PlayerChooser(Screen[Player]):
     """Lists the players of `data_dir`; dismisses with the one picked or added. A player
     added here appears on the leaderboard (they can say no: vocabgame players)."""
 
-    DEFAULT_CSS = """
-    PlayerChooser > Vertical { padding: 0 1; }
-    PlayerChooser #title { text-style: bold; }
-    PlayerChooser OptionList { height: auto; max-height: 1fr; margin-top: 1; }
-    PlayerChooser Input { margin-top: 1; }
-    PlayerChooser #problem { color: $error; }
-    PlayerChooser #hint { color: $text-muted; }
-    """
     BINDINGS = [
         Binding("tab", "app.focus_next", "Add a player", show=False, tooltip="add a player"),
         Binding("w", "leaderboard", "Leaderboard", tooltip="the players' leaderboard"),
