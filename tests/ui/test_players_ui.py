@@ -14,6 +14,7 @@ from vocabgame.deck import load_catalog
 from vocabgame.play import Session
 from vocabgame.players import Player, add_player, read_registry
 from vocabgame.store import DB_NAME, Store
+from vocabgame.ui.app import VocabApp
 from vocabgame.ui.choosing import ChoosingApp
 from vocabgame.ui.screens.home import HomeScreen
 from vocabgame.ui.screens.leaderboard import LeaderboardScreen
@@ -116,3 +117,18 @@ async def test_w_shows_the_leaderboard_of_those_who_agreed(
         assert "2 player(s) chose not to appear." in note
         await pilot.press("escape")
         assert isinstance(app.screen, PlayerChooser)
+
+
+async def test_the_home_screens_palette_offers_the_leaderboard(
+    make_app: Callable[..., VocabApp], data_dir: Path
+) -> None:
+    from vocabgame.ui.commands import HomeCommands
+
+    add_player(data_dir, "Ana", leaderboard=True)
+    app = make_app(root=data_dir)
+    async with app.run_test() as pilot:
+        entries = {text: run for text, run, _ in HomeCommands(app.screen).commands()}
+        entries["Leaderboard"]()
+        await pilot.pause()
+        assert isinstance(app.screen, LeaderboardScreen)
+        assert str(app.screen.query_one(DataTable).get_row_at(0)[1]) == "Ana"
