@@ -105,16 +105,30 @@ def played_in(tmp_path: Path) -> Path:
     return tmp_path / "data folder"
 
 
+PASSWORD = "open sesame"
+
+
 @pytest.fixture
-def server(played_in: Path) -> Iterator[str]:
+def password() -> str | None:
+    """The server's --password (None: it asks for none)."""
+    return None
+
+
+@pytest.fixture
+def server(played_in: Path, password: str | None) -> Iterator[str]:
     """`vocabgame serve` on a free local port and the test's data folder; its address."""
     port = _free_port()
+    env = dict(os.environ)
+    if password is not None:
+        env["VOCABGAME_PASSWORD"] = password
     process = subprocess.Popen(
         [sys.executable, "-m", "vocabgame", "serve", "--port", str(port)]
-        + ["--data-dir", str(played_in)],
+        + ["--data-dir", str(played_in)]
+        + (["--password"] if password is not None else []),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env=env,
     )
     try:
         assert process.stdout is not None
@@ -303,9 +317,20 @@ def _answer_one(tab: Tab, data_dir: Path, player: str, number: int) -> None:
                 raise AssertionError(f"answer {number} never saved:\n{tab.screen()}") from None
 
 
+@pytest.mark.parametrize("password", [PASSWORD])
 def test_two_players_in_two_tabs_keep_their_own_answers_and_undo_and_both_lead(
     server: str, browser: Any, played_in: Path
 ) -> None:
+    from selenium.webdriver.common.by import By
+
+    # The server asks for a password: a wrong one gets the form again, the right one the game.
+    for given in ("open sesam", PASSWORD):
+        browser.get(server)
+        _wait("the password form", lambda: browser.find_elements(By.NAME, "password"), 30)
+        assert not browser.execute_script("return Boolean(window.vocabgameTerminal)")
+        field = browser.find_element(By.NAME, "password")
+        field.send_keys(given)
+        field.submit()
     first = browser.current_window_handle
     browser.switch_to.new_window("tab")
     second = browser.current_window_handle
