@@ -10,6 +10,7 @@ from datetime import datetime, timedelta, tzinfo
 from pathlib import Path
 from typing import Any
 
+from vocabgame.backup import DataLock
 from vocabgame.insights import RETENTION_DAYS
 from vocabgame.play.modes import by_name
 from vocabgame.players import Player, read_registry
@@ -80,9 +81,16 @@ def leaderboard(data_dir: Path, now: datetime, tz: tzinfo | None = None) -> Lead
 
 def standing(player: Player, data_dir: Path, now: datetime, tz: tzinfo | None) -> Standing:
     """One player's figures, read from their store opened read-only."""
-    path = player.folder(data_dir) / DB_NAME
+    folder = player.folder(data_dir)
+    path = folder / DB_NAME
     if not path.is_file():
         return Standing(player.name)  # added, never played yet
+    # Held shared, as a game holds it: a restore of theirs never swaps the file mid-read.
+    with DataLock(folder).shared():
+        return _read(player, path, now, tz)
+
+
+def _read(player: Player, path: Path, now: datetime, tz: tzinfo | None) -> Standing:
     try:
         conn = sqlite3.connect(
             f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None, timeout=2.0
