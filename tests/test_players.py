@@ -207,3 +207,31 @@ def test_the_leaderboard_shows_only_those_who_agreed_and_reads_stores_only(
     assert shown["hidden"] == 1
     assert main(["players", "leaderboard", "default", "off", "--data-dir", str(data_dir)]) == 0
     assert [s.name for s in leaderboard(data_dir, END, UTC).standings] == ["Ana"]
+
+
+def test_one_players_import_restore_and_settings_never_touch_anothers(tmp_path: Path) -> None:
+    from .store_compat import EXPORT
+
+    data_dir = _copied(tmp_path)
+    d = ["--data-dir", str(data_dir)]
+    assert main(["backup", *d]) == 0
+    ana = add_player(data_dir, "Ana").folder(data_dir)
+    Store.open(ana / DB_NAME).close()
+    default_store = (data_dir / DB_NAME).read_bytes()
+    assert main(["--player", "Ana", "import-progress", str(EXPORT), *d]) == 0
+    assert main(["--player", "Ana", "settings", "--round-size", "7", *d]) == 0
+    assert (data_dir / DB_NAME).read_bytes() == default_store
+    ana_store = Store.open(ana / DB_NAME)
+    try:
+        assert ana_store.answers.count() > 0
+        assert ana_store.preferences.read()[0].round_size == 7
+    finally:
+        ana_store.close()
+    ana_files = _files(ana)
+    assert main(["restore", "--yes", *d]) == 0  # the default player's restore
+    assert _files(ana) == ana_files
+    default = Store.open(data_dir / DB_NAME)
+    try:
+        assert default.preferences.read()[0].round_size != 7
+    finally:
+        default.close()
