@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-from datetime import UTC, datetime
 
 from vocabgame.cli.common import (
     EXIT_OK,
@@ -19,6 +18,7 @@ from vocabgame.cli.options import json_option
 from vocabgame.printable import printable
 from vocabgame.settings import Settings
 
+# datetime is imported where it is used: every command's start would otherwise pay for it.
 ACTIONS = ("list", "add", "rename", "remove", "leaderboard")
 # How many names each action takes after it.
 _NAMES = {"list": 0, "add": 1, "rename": 2, "remove": 1, "leaderboard": 2}
@@ -119,6 +119,8 @@ def _list(where: Where, as_json: bool) -> int:
 
 
 def _remove(where: Where, name: str, yes: bool) -> int:
+    from datetime import UTC, datetime
+
     from vocabgame.cli.progress import confirm
     from vocabgame.players import find_player, remove_player
 
@@ -150,6 +152,8 @@ def leaderboard_options(p: argparse.ArgumentParser, settings: Settings) -> None:
 
 
 def run_leaderboard(args: argparse.Namespace, where: Where) -> int:
+    from datetime import UTC, datetime
+
     from vocabgame.play.leaderboard import HEADERS, leaderboard, table
     from vocabgame.players import PlayerError
 
