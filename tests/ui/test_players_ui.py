@@ -132,3 +132,15 @@ async def test_the_home_screens_palette_offers_the_leaderboard(
         await pilot.pause()
         assert isinstance(app.screen, LeaderboardScreen)
         assert str(app.screen.query_one(DataTable).get_row_at(0)[1]) == "Ana"
+
+
+async def test_at_40x12_many_players_scroll_and_the_new_name_box_stays_in_view(
+    make_choosing: Callable[[], ChoosingApp], data_dir: Path
+) -> None:
+    for name in ("Ana", "Bo", "Cy", "Dee", "Eve", "Fay", "Gus"):
+        add_player(data_dir, name)
+    app = make_choosing()
+    async with app.run_test(size=(40, 12)):
+        box = app.screen.query_one(Input).region
+        assert box.height and box.bottom <= 11  # above the footer's line
+        assert app.screen.query_one(OptionList).option_count == 8
