@@ -165,8 +165,8 @@ def run_leaderboard(args: argparse.Namespace, where: Where) -> int:
     if args.json:
         print_json(board.as_json())
         return EXIT_OK
-    rows = [HEADERS, *table(board)]
-    widths = [max(len(printable(r[c])) for r in rows) for c in range(len(HEADERS))]
+    rows = [HEADERS, *table(board)] if board.standings else []
+    widths = [max(len(printable(r[c])) for r in rows) for c in range(len(HEADERS))] if rows else []
     for row in rows:
         print(
             "  ".join(
