@@ -205,6 +205,11 @@ def test_the_leaderboard_shows_only_those_who_agreed_and_reads_stores_only(
     shown = json.loads(capsys.readouterr().out)
     assert [(p["rank"], p["player"]) for p in shown["players"]] == [(1, "default"), (2, "Ana")]
     assert shown["hidden"] == 1
+    assert main(["leaderboard", "--data-dir", str(data_dir)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["#", "player", "challenge", "interview", "streak", "retention"]
+    assert lines[1].split()[:2] == ["1", "default"] and lines[2].split() == ["2", "Ana", *"——0—"]
+    assert lines[3] == "1 player(s) chose not to appear."
     assert main(["players", "leaderboard", "default", "off", "--data-dir", str(data_dir)]) == 0
     assert [s.name for s in leaderboard(data_dir, END, UTC).standings] == ["Ana"]
 
