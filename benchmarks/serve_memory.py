@@ -65,7 +65,10 @@ async def measure(games: int, data_dir: Path) -> tuple[float, float, int]:
     port = _free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "vocabgame", "serve", "--port", str(port)]
-        + ["--data-dir", str(data_dir), "--max-games", str(games)],
+        + ["--data-dir", str(data_dir), "--max-games", str(games)]
+        # Every game as the default player, so it idles on the home screen, not on "Who is
+        # playing?", which has loaded no decks yet (about 44 MB a game there).
+        + ["--player", "default"],
         stdout=subprocess.PIPE,
         text=True,
     )

@@ -72,7 +72,19 @@ def test_localhost_by_default_prints_the_address_and_no_warning(
         "vocabgame",
         "--data-dir",
         str(data_dir.absolute()),
+        "--choose-player",  # each tab first asks who is playing
     ]
+
+
+def test_with_a_player_every_tab_plays_as_them_and_asks_no_one(
+    served: list[tuple[str, str, int]], data_dir: Path
+) -> None:
+    from vocabgame.players import add_player
+
+    add_player(data_dir, "Ana; rm -rf ~")
+    assert main(["--player", "ana; RM -rf ~", "serve"]) == 0
+    [(command, _, _)] = served
+    assert shlex.split(command)[3:] == ["--data-dir", str(data_dir), "--player", "ana; RM -rf ~"]
 
 
 @pytest.mark.parametrize("host", ["localhost", "::1", "127.0.0.2"])
@@ -300,7 +312,7 @@ STAND_IN = "echo __GANGLION__; head -c 1 >/dev/null"
 
 
 async def _client(server: serve.GameServer) -> TestClient[web.Request, web.Application]:
-    client = TestClient(TestServer(await server._make_app(), host="127.0.0.1"))
+    client = TestClient(TestServer(await server.make_app(), host="127.0.0.1"))
     await client.start_server()
     return client
 
@@ -402,3 +414,86 @@ def test_the_cap_and_the_quiet_spell_reach_the_server(
     assert main(["serve", "--max-games", "3", "--quiet-minutes", "2"]) == 0
     [server] = made
     assert (server.max_games, server.quiet_seconds) == (3, 120)
+
+
+# -- the password -------------------------------------------------------------------------
+
+
+async def test_with_a_password_only_a_browser_that_gave_it_may_open_a_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(serve, "WRONG_PASSWORD_SECONDS", 0)
+    server = serve.GameServer(STAND_IN, "127.0.0.1", 0, password="sesame ü")
+    client = await _client(server)
+    try:
+        page = await client.get("/")
+        assert page.status == 401 and "type='password'" in await page.text()
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await client.ws_connect("/ws", headers=_origin(client))
+        assert refused.value.status == 403 and not server.games
+        for wrong in ({"password": "sesame"}, {"password": ""}, {}):
+            answer = await client.post("/login", data=wrong, allow_redirects=False)
+            assert answer.status == 401 and "not the password" in await answer.text()
+        client.session.cookie_jar.update_cookies({serve.KEY_COOKIE: "guessed"})
+        assert (await client.get("/")).status == 401
+        answer = await client.post("/login", data={"password": "sesame ü"}, allow_redirects=False)
+        assert answer.status == 303 and answer.headers["Location"] == "/"
+        assert "HttpOnly" in answer.headers["Set-Cookie"]
+        assert (await client.get("/")).status == 200
+        game = await client.ws_connect("/ws", headers=_origin(client))
+        await _until(lambda: len(server.games) == 1)
+        await game.close()
+        await _until(lambda: not server.games)
+    finally:
+        await client.close()
+
+
+def test_the_password_is_compared_in_constant_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    import hmac
+
+    compared: list[tuple[bytes, bytes]] = []
+    real = hmac.compare_digest
+
+    def spy(a: bytes, b: bytes) -> bool:
+        compared.append((a, b))
+        return real(a, b)
+
+    monkeypatch.setattr(serve.hmac, "compare_digest", spy)
+    monkeypatch.setattr(serve, "WRONG_PASSWORD_SECONDS", 0)
+    server = serve.GameServer(STAND_IN, "127.0.0.1", 0, password="sesame")
+
+    async def login() -> int:
+        client = await _client(server)
+        try:
+            answer = await client.post("/login", data={"password": "nope"})
+            return answer.status
+        finally:
+            await client.close()
+
+    assert asyncio.run(login()) == 401
+    assert (b"nope", b"sesame") in compared
+
+
+def test_the_password_comes_from_the_environment_or_a_prompt_that_does_not_echo(
+    served: list[tuple[str, str, int]],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    made: list[serve.GameServer] = []
+    monkeypatch.setattr(serve.GameServer, "run", lambda self, listening: made.append(self))
+    monkeypatch.setenv("VOCABGAME_PASSWORD", "from the env")
+    assert main(["serve", "--password"]) == 0
+    assert made[-1].password == "from the env"
+    monkeypatch.delenv("VOCABGAME_PASSWORD")
+    import getpass
+
+    monkeypatch.setattr(getpass, "getpass", lambda prompt: "typed")
+    assert main(["serve", "--password", "--host", "0.0.0.0"]) == 0
+    assert made[-1].password == "typed"
+    err = capsys.readouterr().err
+    assert "typed" not in err and "gives the password can play" in err
+    assert "unencrypted" in err
+    monkeypatch.setattr(getpass, "getpass", lambda prompt: "")
+    assert main(["serve", "--password"]) == 1
+    assert "the password is empty" in capsys.readouterr().err
+    assert main(["serve"]) == 0 and made[-1].password is None

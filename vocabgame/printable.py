@@ -26,3 +26,8 @@ def _escape(match: re.Match[str]) -> str:
 def printable(text: str) -> str:
     """`text` with every control character shown as a visible escape such as `\\x1b`."""
     return _UNPRINTABLE.sub(_escape, text)
+
+
+def has_unprintable(text: str) -> bool:
+    """Whether `text` holds a character `printable` would show as an escape."""
+    return _UNPRINTABLE.search(text) is not None

@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from vocabgame import __version__
-from vocabgame.cli import decks, interchange, lab, optimize, play, progress, serve, stats
+from vocabgame.cli import decks, interchange, lab, optimize, play, players, progress, serve, stats
 from vocabgame.cli import settings as settings_command
-from vocabgame.cli.common import EXIT_OK, EXIT_PROBLEM, Command, Where, err
+from vocabgame.cli.common import EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, Command, Where, err
 from vocabgame.cli.options import CommandParser, extra_decks, folder_options
 from vocabgame.paths import deck_folders, default_data_dir
 from vocabgame.settings import Settings
@@ -41,6 +41,8 @@ COMMANDS: tuple[Command, ...] = (
     decks.FLAGS,
     lab.LAB,
     serve.SERVE,
+    players.PLAYERS,
+    players.LEADERBOARD,
     progress.BACKUP,
     progress.RESTORE,
     progress.CHECK,
@@ -61,6 +63,8 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"vocabgame {__version__}")
     folder_options(parser, top=True)
+    # What each browser tab of `vocabgame serve` runs: the game, first asking who plays.
+    parser.add_argument("--choose-player", action="store_true", help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
     for command in COMMANDS:
         sub.add_parser(
@@ -76,8 +80,18 @@ def effective_settings(argv: Sequence[str]) -> Settings | None:
     """The player's settings, read only to show them in --help; None when there are none yet."""
     probe = argparse.ArgumentParser(add_help=False)
     probe.add_argument("--data-dir", type=Path)
+    probe.add_argument("--player")
     known, _ = probe.parse_known_args(argv)
-    path = (known.data_dir or default_data_dir()) / "vocabgame.db"
+    root = known.data_dir or default_data_dir()
+    folder = root
+    if known.player is not None:
+        from vocabgame.players import PlayerError, find_player
+
+        try:
+            folder = find_player(root, known.player).folder(root)
+        except PlayerError:
+            return None
+    path = folder / "vocabgame.db"
     if not os.path.isfile(path):  # False too where the folder cannot be searched
         return None
     import sqlite3
@@ -115,17 +129,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command.reads_files_only:  # no data folder: not even where it would be
         where = Where(Path(), [], [])
     else:
-        data_dir = args.data_dir or default_data_dir()
+        root = args.data_dir or default_data_dir()
+        data_dir = player_folder(root, args.player)
+        if data_dir is None:
+            return EXIT_USAGE
         extra = extra_decks(args)
-        where = Where(data_dir, deck_folders(data_dir, extra), extra)
+        where = Where(data_dir, deck_folders(root, extra), extra, root=root, player=args.player)
     with contextlib.ExitStack() as held:
-        if command.uses_data_folder:
+        # A game that first asks who plays holds the lock of the one chosen, not this one.
+        if command.uses_data_folder and not args.choose_player:
             # Every vocabgame using the data folder holds its lock shared; restore needs it alone.
             from vocabgame.backup import shared_lock
 
             held.enter_context(shared_lock(where.data_dir))
         return run(command, args, where)
     return EXIT_OK  # pragma: no cover (mypy cannot see that the block always returns)
+
+
+def player_folder(root: Path, name: str | None) -> Path | None:
+    """The folder of the --player named (the data folder itself for the default player),
+    or None after printing why there is none."""
+    if name is None:
+        return root
+    from vocabgame.players import PlayerError, find_player
+
+    try:
+        return find_player(root, name).folder(root)
+    except PlayerError as exc:
+        err(str(exc))
+        return None
 
 
 def run(command: Command, args: argparse.Namespace, where: Where) -> int:

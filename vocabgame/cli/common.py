@@ -25,12 +25,23 @@ EXIT_OK, EXIT_PROBLEM, EXIT_USAGE = 0, 1, 2
 
 
 class Where:
-    """Where a command looks: the data folder, the deck folders, and the --decks given."""
+    """Where a command looks: the player's folder (their store, backups and lock), the deck
+    folders, the --decks given, and the data folder every player shares (`root`: the
+    registry of players, decks/ and deck-cache/; the default player's folder is it)."""
 
-    __slots__ = ("data_dir", "extra_decks", "folders")
+    __slots__ = ("data_dir", "extra_decks", "folders", "player", "root")
 
-    def __init__(self, data_dir: Path, folders: list[Path], extra_decks: list[Path]) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        folders: list[Path],
+        extra_decks: list[Path],
+        root: Path | None = None,
+        player: str | None = None,
+    ) -> None:
         self.data_dir, self.folders, self.extra_decks = data_dir, folders, extra_decks
+        self.root = data_dir if root is None else root
+        self.player = player  # the --player given, as typed (None: the default player)
 
 
 class Command:
@@ -120,13 +131,15 @@ def store_error(data_dir: Path, exc: Exception) -> None:
     err(f"{exc} {hint}" if hint else str(exc))
 
 
-def open_session(data_dir: Path, folders: list[Path]) -> Session | None:
-    """The session, or None after printing the one sentence that says why it cannot be had."""
+def open_session(data_dir: Path, folders: list[Path], root: Path | None = None) -> Session | None:
+    """The session of the store in `data_dir` (decks cached in the data folder `root`
+    every player shares), or None after printing the one sentence that says why it cannot
+    be had."""
     from vocabgame.play import open_session as open_play_session
     from vocabgame.store import StoreError
 
     try:
-        return open_play_session(data_dir, folders)
+        return open_play_session(data_dir, folders, cache_dir=root)
     except StoreError as exc:
         store_error(data_dir, exc)
         return None

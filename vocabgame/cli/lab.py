@@ -175,7 +175,7 @@ def batch_option(text: str) -> int | str:
 def run_lab(args: argparse.Namespace, where: Where) -> int:
     if args.json or any(getattr(args, k) is not None for k in LAB_SETUP):
         return cmd_lab(args, where.folders)
-    return run_app(where.data_dir, where.folders, lab=True)
+    return run_app(where.data_dir, where.folders, lab=True, root=where.root)
 
 
 LAB = Command(

@@ -36,7 +36,8 @@ def folder(text: str) -> Path:
 
 
 def folder_options(parser: argparse.ArgumentParser, top: bool) -> None:
-    """--data-dir and --decks, which every command takes, before or after its name."""
+    """--data-dir, --player and --decks, which every command takes, before or after its
+    name."""
     # On commands the defaults are suppressed so `vocabgame --data-dir D play` keeps D.
     default = None if top else argparse.SUPPRESS
     parser.add_argument(
@@ -57,6 +58,14 @@ def folder_options(parser: argparse.ArgumentParser, top: bool) -> None:
         default=[] if top else argparse.SUPPRESS,
         help=f"an extra folder of decks; repeatable (env {DECKS_ENV}, separated by "
         f"{os.pathsep!r}). The data folder's decks/ is always searched too.",
+    )
+    parser.add_argument(
+        "--player",
+        metavar="NAME",
+        default=default,
+        help="play, or look, as this player of the data folder, each with their own "
+        "progress and settings (default: the data folder's default player; "
+        "see vocabgame players)",
     )
 
 

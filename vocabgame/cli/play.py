@@ -91,6 +91,7 @@ def run_play(args: argparse.Namespace, where: Where) -> int:
     return run_app(
         where.data_dir,
         where.folders,
+        root=where.root,
         deck=args.deck,
         size=args.size,
         seed=args.seed,
@@ -104,7 +105,9 @@ def run_play(args: argparse.Namespace, where: Where) -> int:
 
 
 def run_game(args: argparse.Namespace, where: Where) -> int:
-    return run_app(where.data_dir, where.folders)
+    if getattr(args, "choose_player", False) and where.player is None:
+        return run_choosing(where.root, where.folders)
+    return run_app(where.data_dir, where.folders, root=where.root)
 
 
 # `vocabgame` alone: the game, on its home screen.
@@ -148,9 +151,11 @@ def run_app(
     levels: tuple[str, ...] = (),
     minutes: float | None = None,
     questions: int | None = None,
+    root: Path | None = None,
 ) -> int:
-    """Open the game (on its lab screen, or straight into a round); its exit code."""
-    session = open_session(data_dir, folders)
+    """Open the game (on its lab screen, or straight into a round) on the store in
+    `data_dir`, the decks cached in the data folder `root`; its exit code."""
+    session = open_session(data_dir, folders, root)
     if session is None:
         return EXIT_PROBLEM
     ids = [deck] if isinstance(deck, str) else list(deck or [])
@@ -192,4 +197,41 @@ def run_app(
         app.run()
     finally:
         session.close()
+    return app.return_code or EXIT_OK
+
+
+@collector_paused()
+def run_choosing(root: Path, folders: list[Path]) -> int:
+    """The game that first asks who plays (a browser tab of `vocabgame serve`), then plays
+    on that player's store, holding their folder's lock; its exit code."""
+    problem = screen_problem(sys.stdin, sys.stdout)
+    if problem is not None:
+        err(problem)
+        return EXIT_USAGE
+    from vocabgame.backup import DataLock
+    from vocabgame.play import Session
+    from vocabgame.play import open_session as open_play_session
+    from vocabgame.players import Player
+    from vocabgame.ui.choosing import ChoosingApp
+
+    held: list[DataLock] = []
+
+    def open_player(player: Player) -> Session:
+        lock = DataLock(player.folder(root)).shared()  # a restore of theirs waits for this game
+        try:
+            session = open_play_session(player.folder(root), folders, cache_dir=root)
+        except BaseException:
+            lock.release()
+            raise
+        held.append(lock)
+        return session
+
+    app = ChoosingApp(root, open_player, lab_folders=folders)
+    try:
+        app.run()
+    finally:
+        if app.player is not None:
+            app.session.close()
+        for lock in held:
+            lock.release()
     return app.return_code or EXIT_OK

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from vocabgame.cli.common import EXIT_OK, EXIT_PROBLEM, Command, Where, err, open_store
@@ -50,6 +50,32 @@ def serve_options(p: argparse.ArgumentParser, settings: Settings) -> None:
         help="end a tab's game after N minutes in which it sent nothing (default 30; "
         "every answer is saved, and the page offers to start again)",
     )
+    p.add_argument(
+        "--password",
+        action="store_true",
+        help=f"ask for a password (or take it from ${PASSWORD_ENV}) that each browser must "
+        "give before it may play; without a TLS proxy in front it crosses the network "
+        "unencrypted",
+    )
+
+
+PASSWORD_ENV = "VOCABGAME_PASSWORD"
+
+
+def read_password(environ: Mapping[str, str], ask: Callable[[str], str]) -> str | None:
+    """The --password: from $VOCABGAME_PASSWORD, else asked for without echo; None after
+    saying why there is none (an empty one keeps no one out)."""
+    given = environ.get(PASSWORD_ENV)
+    if given is None:
+        try:
+            given = ask("Password for the players (not shown as you type): ")
+        except (EOFError, OSError):
+            err(f"--password needs a terminal to ask on, or the password in ${PASSWORD_ENV}")
+            return None
+    if not given:
+        err("the password is empty; give one that the players will type")
+        return None
+    return given
 
 
 def bounded(low: int, high: int) -> Callable[[str], int]:
@@ -65,14 +91,25 @@ def bounded(low: int, high: int) -> Callable[[str], int]:
 
 
 def run_serve(args: argparse.Namespace, where: Where) -> int:
+    password = None
+    if args.password:
+        import getpass
+        import os
+
+        password = read_password(os.environ, getpass.getpass)
+        if password is None:
+            return EXIT_PROBLEM
     # Each tab's game finds the data folder's decks itself: it is given only the --decks.
     return cmd_serve(
-        where.data_dir,
+        where.root,
         where.extra_decks,
         args.host,
         args.port,
         max_games=args.max_games,
         quiet_minutes=args.quiet_minutes,
+        player=where.player,
+        password=password,
+        store_dir=where.data_dir,
     )
 
 
@@ -96,9 +133,14 @@ def cmd_serve(
     port: int,
     max_games: int = 8,
     quiet_minutes: int = 30,
+    player: str | None = None,
+    password: str | None = None,
+    store_dir: Path | None = None,
 ) -> int:
     """Serve the game to browsers on `host` and `port` until stopped, at most `max_games`
-    at once, each ended after `quiet_minutes` without a message from its tab; the exit code."""
+    at once, each ended after `quiet_minutes` without a message from its tab; each tab
+    first asks who plays, unless every tab plays as `player` (whose store is in
+    `store_dir`). With a `password`, only a browser that gave it may play. The exit code."""
     try:
         from vocabgame.ui.serve import WILDCARDS, GameServer, game_command, is_local, url
     except ModuleNotFoundError as exc:
@@ -107,21 +149,29 @@ def cmd_serve(
         err("playing in a browser needs textual-serve; install it with: pip install textual-serve")
         return EXIT_PROBLEM
     # Every tab's game opens this store: say now, once, if it cannot be used.
-    store = open_store(data_dir)
+    store = open_store(store_dir or data_dir)
     if store is None:
         return EXIT_PROBLEM
     store.close()
     if not is_local(host):
-        err(
-            f"warning: listening on {host}: anyone who can reach port {port} can play and "
-            "change the progress in this data folder."
-        )
+        if password is None:
+            err(
+                f"warning: listening on {host}: anyone who can reach port {port} can play "
+                "and change the progress in this data folder."
+            )
+        else:
+            err(
+                f"warning: listening on {host}: anyone who can reach port {port} and gives "
+                "the password can play; without a TLS proxy in front, the password and "
+                "the game cross the network unencrypted."
+            )
     server = GameServer(
-        game_command(data_dir, decks),
+        game_command(data_dir, decks, player=player, choose=player is None),
         host,
         port,
         max_games=max_games,
         quiet_seconds=quiet_minutes * 60,
+        password=password,
     )
 
     def listening() -> None:

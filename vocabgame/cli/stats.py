@@ -42,7 +42,7 @@ def stats_options(p: argparse.ArgumentParser, settings: Settings) -> None:
 
 
 def run_stats(args: argparse.Namespace, where: Where) -> int:
-    return cmd_stats(where.data_dir, where.folders, args.json, args.deck, args.tag)
+    return cmd_stats(where.data_dir, where.folders, args.json, args.deck, args.tag, where.root)
 
 
 STATS = Command(
@@ -65,6 +65,7 @@ def cmd_stats(
     as_json: bool,
     deck: str | None = None,
     tag: str | None = None,
+    root: Path | None = None,
 ) -> int:
     """Print the progress table and the figures (or all of it as JSON); the exit code."""
     from dataclasses import asdict
@@ -72,7 +73,7 @@ def cmd_stats(
     from vocabgame.play.overview import as_json as overview_json
     from vocabgame.stats import TopicStats, topic_coverage
 
-    session = open_session(data_dir, folders)
+    session = open_session(data_dir, folders, root)
     if session is None:
         return EXIT_PROBLEM
     for notice in session.notices:

@@ -58,9 +58,15 @@ EXTRA_NEW_KEY = "extra_new_today"
 
 
 def open_session(
-    data_dir: Path, folders: Sequence[Path], clock: Clock = utc_now, tz: tzinfo | None = None
+    data_dir: Path,
+    folders: Sequence[Path],
+    clock: Clock = utc_now,
+    tz: tzinfo | None = None,
+    cache_dir: Path | None = None,
 ) -> Session:
-    """Open the store and load the decks; raises StoreError with the one sentence to show.
+    """Open the store in `data_dir` and load the decks (their cache in `cache_dir`'s
+    deck-cache/, by default `data_dir`'s: players share one); raises StoreError with the one
+    sentence to show.
 
     The first session of a local day first writes the day's backup (see `vocabgame.backup`);
     if that fails, the session opens all the same and `notices` says so in one sentence."""
@@ -68,7 +74,7 @@ def open_session(
     _, problem = backup.daily_backup(store.conn, data_dir, clock(), tz)
     if problem is not None:
         store.notices.append(problem)
-    catalog = load_catalog(folders, cache=DeckCache(data_dir / DECK_CACHE))
+    catalog = load_catalog(folders, cache=DeckCache((cache_dir or data_dir) / DECK_CACHE))
     return Session(store, catalog, clock=clock, tz=tz)
 
 

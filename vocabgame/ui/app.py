@@ -70,8 +70,11 @@ class VocabApp(App[int]):
         minutes: float | None = None,
         questions: int | None = None,
         settle_seconds: float = 0.25,
+        root: Path | None = None,
     ) -> None:
         super().__init__()
+        # The data folder every player shares (its leaderboard); None: the store's folder.
+        self._root = root
         for theme in palette.THEMES:
             self.register_theme(theme)
         # A new question takes no answer for this long: no one reads a question that fast,
@@ -106,6 +109,22 @@ class VocabApp(App[int]):
             self.play(self.deck, self.mode, self.tag, self.levels)
         elif self.open_lab:
             self.show_lab()
+
+    @property
+    def data_root(self) -> Path:
+        """The data folder of the players (the default player's store is in it); when the
+        app was given none, the one the command line would use."""
+        if self._root is None:
+            from vocabgame.paths import default_data_dir
+
+            return default_data_dir()
+        return self._root
+
+    def show_leaderboard(self) -> None:
+        """The leaderboard of the data folder's players."""
+        from vocabgame.ui.screens.leaderboard import LeaderboardScreen
+
+        self.push_screen(LeaderboardScreen(self.data_root, self.session.clock()))
 
     def show_lab(self) -> None:
         """Open the serving lab on the catalogue of the session's deck folders."""

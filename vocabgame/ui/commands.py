@@ -29,6 +29,7 @@ class HomeCommands(Provider):
         for deck_id, title in decks:
             yield f"Stats of {title}", partial(app.show_stats, deck_id), "the stats screen"
         yield "Serving lab", app.show_lab, "estimate a setup, take a lab challenge"
+        yield "Leaderboard", app.show_leaderboard, "the players' best scores and streaks"
         yield "Settings", partial(self.screen.run_action, "settings"), "round size, retention …"
 
     async def discover(self) -> Hits:

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import ipaddress
 import logging
 import re
+import secrets
 import shlex
 import signal
 import subprocess
@@ -58,11 +60,22 @@ def url(host: str, port: int) -> str:
 
 
 def game_command(
-    data_dir: Path, decks: Sequence[Path], python: str = sys.executable, windows: bool = False
+    data_dir: Path,
+    decks: Sequence[Path],
+    python: str = sys.executable,
+    windows: bool = False,
+    *,
+    player: str | None = None,
+    choose: bool = False,
 ) -> str:
     """The shell command that runs one game on `data_dir` with the extra deck folders, with
-    the Python that runs this one; every path quoted, so spaces and quotes stay in the path."""
+    the Python that runs this one, as `player` or, with `choose`, first asking who plays;
+    every path and name quoted, so spaces and quotes stay in them."""
     args = [python, "-m", "vocabgame", "--data-dir", str(data_dir.absolute())]
+    if player is not None:
+        args += ["--player", player]
+    elif choose:
+        args.append("--choose-player")
     for folder in decks:
         args += ["--decks", str(folder.absolute())]
     return subprocess.list2cmdline(args) if windows else shlex.join(args)
@@ -90,6 +103,24 @@ def full_page(max_games: int) -> str:
     )
 
 
+# The cookie a browser holds once it has given the password: a token made for this run.
+KEY_COOKIE = "vocabgame-key"
+# A wrong password waits this long, so guessing is slow.
+WRONG_PASSWORD_SECONDS = 1.0
+
+
+def login_page(wrong: bool) -> str:
+    """What a browser is shown until it gives the server's password."""
+    said = "<p>That is not the password.</p>" if wrong else ""
+    return (
+        "<!doctype html><html><head><meta charset='utf-8'><title>vocabgame</title></head>"
+        f"<body><h1>vocabgame</h1>{said}"
+        "<form method='post' action='/login'><label>Password: "
+        "<input type='password' name='password' autofocus autocomplete='current-password'>"
+        "</label> <button type='submit'>Play</button></form></body></html>"
+    )
+
+
 class GameServer(Server):
     """textual-serve's server, telling the CLI when it listens, refusing connections from
     other web sites and from programs that are not a browser, running at most `max_games`
@@ -103,12 +134,49 @@ class GameServer(Server):
         max_games: int = MAX_GAMES,
         quiet_seconds: float = QUIET_MINUTES * 60,
         clock: Callable[[], float] = time.monotonic,
+        password: str | None = None,
     ) -> None:
         super().__init__(command, host=host, port=port, title="vocabgame")
         self.games: set[asyncio.Task[Any]] = set()  # one per open browser tab
         self.max_games = max_games
         self.quiet_seconds = quiet_seconds
         self.clock = clock
+        self.password = password  # None: no password asked
+        self.key = secrets.token_urlsafe(32)  # the cookie of a browser that gave it
+
+    def admitted(self, request: web.Request) -> bool:
+        """Whether the browser gave the password (always, when there is none)."""
+        if self.password is None:
+            return True
+        return hmac.compare_digest(request.cookies.get(KEY_COOKIE, "").encode(), self.key.encode())
+
+    async def make_app(self) -> web.Application:
+        """textual-serve's web application, with the password form's answer."""
+        app = await self._make_app()
+        app.router.add_post("/login", self.handle_login)
+        return app
+
+    async def handle_login(self, request: web.Request) -> web.StreamResponse:
+        """The password form's answer: the right password gets the cookie and the game's
+        page; a wrong one waits, then the form again."""
+        form = await request.post()
+        given = form.get("password")
+        right = (
+            self.password is not None
+            and isinstance(given, str)
+            and hmac.compare_digest(given.encode(), self.password.encode())
+        )
+        if not right:
+            await asyncio.sleep(WRONG_PASSWORD_SECONDS)
+            return web.Response(status=401, text=login_page(True), content_type="text/html")
+        response = web.Response(status=303, headers={"Location": "/"})
+        response.set_cookie(KEY_COOKIE, self.key, httponly=True, samesite="Strict", path="/")
+        return response
+
+    async def handle_download(self, request: web.Request) -> web.StreamResponse:
+        if not self.admitted(request):
+            raise web.HTTPForbidden(text="vocabgame: give the password first.")
+        return await super().handle_download(request)
 
     def full(self) -> bool:
         """Whether every game is taken."""
@@ -130,6 +198,8 @@ class GameServer(Server):
         await asyncio.gather(*self.games, return_exceptions=True)
 
     async def handle_index(self, request: web.Request) -> web.StreamResponse:
+        if not self.admitted(request):
+            return web.Response(status=401, text=login_page(False), content_type="text/html")
         if self.full():
             return web.Response(
                 status=503, text=full_page(self.max_games), content_type="text/html"
@@ -143,6 +213,8 @@ class GameServer(Server):
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         if not connection_allowed(request.host, request.headers.get("Origin"), self.host):
             raise web.HTTPForbidden(text="vocabgame: this page may not open a game here.")
+        if not self.admitted(request):
+            raise web.HTTPForbidden(text="vocabgame: give the password first.")
         if self.full():
             raise web.HTTPServiceUnavailable(
                 text=f"vocabgame: all {self.max_games} games are in use."
@@ -213,7 +285,7 @@ class GameServer(Server):
                 loop.add_signal_handler(sig, self.request_exit)
         try:
             web.run_app(
-                self._make_app(),
+                self.make_app(),
                 host=self.host,
                 port=self.port,
                 handle_signals=False,
