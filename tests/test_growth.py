@@ -80,3 +80,37 @@ def test_a_rounds_and_a_screens_work_decodes_no_more_cards_for_a_longer_history(
             session.close()
     small, large = counted
     assert large <= max(small, 20), (path, counted)  # a round's worth at most, not every card
+
+
+async def test_the_browse_screen_makes_no_more_entries_for_a_bigger_deck(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from vocabgame.play import glossary
+    from vocabgame.ui.app import VocabApp
+    from vocabgame.ui.screens.browse import PAGE, BrowseScreen
+
+    made = [0]
+    term_entry = glossary._term_entry
+
+    def counted(deck: Any, term: Any) -> Any:
+        made[0] += 1
+        return term_entry(deck, term)
+
+    monkeypatch.setattr(glossary, "_term_entry", counted)
+    counts = []
+    for items in (PAGE + 50, PAGE * 4):  # a page and a bit, then four
+        deck, problems = load_text(big.deck_text(items), "big.yaml")
+        assert deck is not None, problems
+        store = Store.open(tmp_path / f"data-{items}" / DB_NAME)
+        session = Session(store, Catalog((deck,), ()), clock=lambda: big.NOW)
+        app = VocabApp(session, seed=1, settle_seconds=0)
+        try:
+            async with app.run_test(size=(100, 30)) as pilot:
+                made[0] = 0
+                await pilot.press("b")
+                await pilot.pause()
+                assert isinstance(app.screen, BrowseScreen)
+                counts.append(made[0])
+        finally:
+            session.close()
+    assert counts[1] <= counts[0] <= PAGE + 50, counts  # a page (and the next), not the deck

@@ -26,6 +26,7 @@ from vocabgame.srs import LEARNED_DAYS
 from vocabgame.store import Store
 
 DayOf = Callable[[datetime], date]
+Face = tuple[str, str, str]  # deck id, item id, face: a plain tuple hashes in C
 
 FORECAST_DAYS = 14
 HEATMAP_DAYS = 84  # twelve weeks
@@ -132,12 +133,43 @@ def scope_faces(
     for deck in decks:
         if deck_id is not None and deck.id != deck_id:
             continue
+        if tag is None:
+            out.update(_kept(deck).faces)
+            continue
         d = deck.id
         for item in deck.items():
-            if tag is None or tag in item.tags or (tag in deck.tags and not item.tags):
+            if tag in item.tags or (tag in deck.tags and not item.tags):
                 i = item.id
                 out.update([(d, i, f) for f in item_faces(item)])
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Kept:
+    """What the figures read of a deck at every look: its faces as plain tuples, and each
+    item's tags (its deck's when it has none of its own)."""
+
+    faces: frozenset[tuple[str, str, str]]
+    tags: dict[tuple[str, str], tuple[str, ...]]
+
+
+# Each loaded deck's `_Kept` (100k faces at 33k terms: a fifth of a second to make), kept for
+# as long as that deck object lives; by id, since a deck does not hash cheaply.
+_KEPT: dict[int, tuple[weakref.ref[Deck], _Kept]] = {}
+
+
+def _kept(deck: Deck) -> _Kept:
+    kept = _KEPT.get(id(deck))
+    if kept is not None and kept[0]() is deck:
+        return kept[1]
+    d = deck.id
+    made = _Kept(
+        frozenset((d, item.id, f) for item in deck.items() for f in item_faces(item)),
+        {(d, item.id): item.tags or deck.tags for item in deck.items()},
+    )
+    key = id(deck)
+    _KEPT[key] = (weakref.ref(deck, lambda _: _KEPT.pop(key, None)), made)
+    return made
 
 
 def streaks(days: Iterable[date], today: date) -> tuple[int, int]:
@@ -186,17 +218,16 @@ def collect(
         # Wrong answers by face and text (kept by triggers), less those with a recorded pick,
         # which count as recorded (answers given before picks were recorded have none: their
         # text says which term was picked).
-        recorded = [
-            (FaceKey(*face), given, right, picked, n)
-            for face, given, right, picked, n in figures.wrong_picks_in(plain)
-        ]
-        picked_by_text: Counter[tuple[FaceKey, str]] = Counter()
-        for key, given, _, _, n in recorded:
-            picked_by_text[(key, given)] += n
-        wrong: list[tuple[FaceKey, str, str | None, str | None, int]] = list(recorded)
+        # Plain (deck, item, face) tuples: 80k wrong texts at 1M answers hash in C.
+        recorded: list[tuple[Face, str, str | None, str | None, int]] = list(
+            figures.wrong_picks_in(plain)
+        )
+        picked_by_text: Counter[tuple[Face, str]] = Counter()
+        for face, given, _, _, n in recorded:
+            picked_by_text[(face, given)] += n
+        wrong = recorded
         for face, given, n in figures.wrong_answers_in(plain):
-            key = FaceKey(*face)
-            wrong.append((key, given, None, None, n - picked_by_text[(key, given)]))
+            wrong.append((face, given, None, None, n - picked_by_text.get((face, given), 0)))
         finished = store.scoreboard.finished_times(deck_id)
         modes = store.scoreboard.best_by_mode(deck_id)
         flags = figures.flags_in(plain)
@@ -208,9 +239,12 @@ def collect(
         daily[day_of(at)] += n
     current, longest = streaks((day_of(at) for at in finished), today)
     # An item without tags of its own carries its deck's, as in `scope_keys`.
-    item_tags = {(d.id, item.id): item.tags or d.tags for d in decks for item in d.items()}
+    item_tags: dict[tuple[str, str], tuple[str, ...]] = {}
+    for listed in decks:
+        item_tags.update(_kept(listed).tags)
     per_tag: dict[str, list[int]] = {}
     per_kind: dict[str, list[int]] = {}
+    kind_of: dict[str, str] = {}  # a few face names, each asked of the kinds once
     for (d, i, f), (total, right, _) in per_face.items():
         if (d, i, f) not in plain:
             continue
@@ -218,19 +252,21 @@ def collect(
             tally = per_tag.setdefault(tag_name, [0, 0])
             tally[0] += right
             tally[1] += total
-        tally = per_kind.setdefault(face_kind(f), [0, 0])
+        if (kind := kind_of.get(f)) is None:
+            kind = kind_of[f] = face_kind(f)
+        tally = per_kind.setdefault(kind, [0, 0])
         tally[0] += right
         tally[1] += total
     # The ten first in that order, as `sorted(...)[:10]` would give them, without sorting all.
+    no_totals = (0, 0, 0)
     weakest = [
-        Weak(FaceKey(*key), stability, lapses, *_missed(per_face.get(key)))
+        Weak(FaceKey(*key), stability, -lapses, *_missed(per_face.get(key)))
         for lapses, stability, key in heapq.nsmallest(
-            10,
+            10,  # most lapses first (negated: the tuples compare without a key function)
             (
-                (int(per_face.get(key, (0, 0, 0))[2] or 0), float(stability or 0.0), key)
+                (-int(per_face.get(key, no_totals)[2] or 0), float(stability or 0.0), key)
                 for key, _, stability in cards
             ),
-            key=lambda w: (-w[0], w[1], w[2]),
         )
     ]
     in_view = [a for a in learned if (a[0].deck_id, a[0].item_id, a[0].face) in plain]
@@ -284,7 +320,7 @@ def _missed(totals: tuple[int, int, int] | None) -> tuple[int, int]:
 
 def confusions(
     decks: Sequence[Deck],
-    wrong: Iterable[tuple[FaceKey, str, str | None, str | None, int]],
+    wrong: Iterable[tuple[Face, str, str | None, str | None, int]],
     top: int = 10,
 ) -> tuple[Confusion, ...]:
     """Which term was picked when another was the answer, most often first, from wrong
@@ -294,9 +330,10 @@ def confusions(
     definition): a wrong number is not a confusion."""
     by_deck = {d.id: d for d in decks}
     names: dict[str, dict[str, str]] = {}
+    normalised: dict[str, str] = {}
     counts: Counter[tuple[str, str, str]] = Counter()
     for key, given, right_id, picked_id, times in wrong:
-        deck = by_deck.get(key.deck_id)
+        deck = by_deck.get(key[0])
         if deck is None:
             continue
         if right_id is not None and picked_id is not None:
@@ -306,8 +343,12 @@ def confusions(
         else:
             if deck.id not in names:
                 names[deck.id] = _term_names_kept(deck)
-            right = _right_term(deck, key)
-            picked = names[deck.id].get(normalise(given))
+            # The same few texts come back on many faces: each normalised once, and a face's
+            # right term looked up only when the text names a term.
+            if (text := normalised.get(given)) is None:
+                text = normalised[given] = normalise(given)
+            picked = names[deck.id].get(text)
+            right = _right_term(deck, key) if picked is not None else None
         if right is not None and picked is not None and picked != right:
             counts[(deck.id, right, picked)] += times
     return tuple(
@@ -340,18 +381,19 @@ def _term_names(deck: Deck) -> dict[str, str]:
     return named
 
 
-def _right_term(deck: Deck, key: FaceKey) -> str | None:
+def _right_term(deck: Deck, key: Face) -> str | None:
     """The term a face's right answer names, when it names one."""
-    item = deck.item(key.item_id)
+    _, item_id, face = key
+    item = deck.item(item_id)
     if item is None:
         return None
-    term = deck.term(key.item_id)
+    term = deck.term(item_id)
     if term is not None:
         return term.term
     answer = getattr(item, "answer", None)
-    if key.face.startswith("cue-"):
+    if face.startswith("cue-"):
         cues = getattr(item, "cues", ())
-        index = int(key.face.removeprefix("cue-")) - 1
+        index = int(face.removeprefix("cue-")) - 1
         answer = cues[index].answer if 0 <= index < len(cues) else None
     if isinstance(answer, str):
         named = deck.term(answer)

@@ -6,8 +6,9 @@ from pathlib import Path
 
 from textual.widgets import Input
 
+from benchmarks import big
 from vocabgame.play import ModeId
-from vocabgame.ui.screens.browse import BrowseScreen
+from vocabgame.ui.screens.browse import PAGE, BrowseScreen, EntryList
 from vocabgame.ui.screens.home import HomeScreen
 from vocabgame.ui.screens.round import RoundScreen
 
@@ -121,3 +122,52 @@ async def test_home_says_what_today_holds_in_minutes_from_the_players_answer_tim
         left = home.decks[0].due + home.decks[0].new
         assert home.seconds_per_question == 60
         assert f"about {left} minutes" in screen_text(app)
+
+
+# -- a deck of many terms: listed a page at a time, End and the scroll reach its last ----------
+
+
+def many_terms(tmp_path: Path, items: int) -> Path:
+    (tmp_path / "big.yaml").write_text(big.deck_text(items))
+    return tmp_path
+
+
+async def test_a_big_deck_lists_a_page_and_end_or_the_scroll_reach_its_last_term(
+    make_app, tmp_path: Path
+) -> None:
+    items = PAGE * 2 + 7  # more than the page the list starts with
+    app = make_app(folders=[many_terms(tmp_path, items)])
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("b")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, BrowseScreen) and len(screen.entries) == items
+        listed = screen.query_one("#entries", EntryList)
+        assert listed.option_count < items  # one page and the next, not every term
+        await pilot.press("end")
+        await pilot.pause()
+        assert listed.highlighted == items - 1 and listed.option_count == items
+        assert f"The meaning of term number {items - 1}," in screen_text(app)
+        await pilot.press("up")
+        await pilot.pause()
+        assert f"The meaning of term number {items - 2}," in screen_text(app)
+        await pilot.press("home")
+        await pilot.pause()
+        assert "The meaning of term number 0," in screen_text(app)
+
+        # Scrolling alone (a mouse wheel, the scrollbar) lists the pages it comes to.
+        await pilot.press("slash", "z", "escape")  # a search, cleared: listed from the start
+        await pilot.pause()
+        assert isinstance(app.screen, BrowseScreen) and listed.option_count < items
+        while listed.scroll_y < listed.max_scroll_y or listed.option_count < items:
+            before = listed.option_count
+            listed.scroll_end(animate=False, immediate=True)
+            await pilot.pause()
+            assert listed.option_count > before or listed.option_count == items
+        assert listed.option_count == items
+
+        # A search looks in every entry, listed or not.
+        await pilot.press("slash", *f"{items - 3},")  # "405,": in its definition alone
+        await pilot.pause()
+        assert [e.item_id for e in screen.shown] == [f"t{items - 3:06d}"]
+        assert f"The meaning of term number {items - 3}," in screen_text(app)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import overload
 
 from vocabgame.kinds import display, item_faces
 from vocabgame.model import Confusable, Deck, FaceKey, Item, Source, Term
@@ -45,14 +46,63 @@ def _sources(deck: Deck, keys: Sequence[str]) -> tuple[Source, ...]:
     return tuple(deck.sources[k] for k in keys if k in deck.sources)
 
 
-def glossary(deck: Deck) -> tuple[Entry, ...]:
+class Glossary(Sequence[Entry]):
+    """A deck's entries, each made the first time it is read: a list shows a screenful of a
+    deck of 33,000 terms without making the other entries (a search reads them all, once)."""
+
+    def __init__(self, deck: Deck) -> None:
+        self._deck = deck
+        self._items: tuple[Term | Confusable, ...] = (*deck.terms, *deck.confusables)
+        self._made: list[Entry | None] = [None] * len(self._items)
+        self._words: list[str] | None = None
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @overload
+    def __getitem__(self, index: int) -> Entry: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Entry, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Entry | tuple[Entry, ...]:
+        if isinstance(index, slice):
+            return tuple(self._entry(i) for i in range(*index.indices(len(self._items))))
+        if index < 0:
+            index += len(self._items)
+        if not 0 <= index < len(self._items):
+            raise IndexError(index)
+        return self._entry(index)
+
+    def _entry(self, index: int) -> Entry:
+        entry = self._made[index]
+        if entry is None:
+            item = self._items[index]
+            if isinstance(item, Term):
+                entry = _term_entry(self._deck, item)
+            else:
+                entry = _group_entry(self._deck, item)
+            self._made[index] = entry
+        return entry
+
+    def matching(self, query: str) -> Sequence[Entry]:
+        """The entries in which every word of `query` appears (`Entry.matches`), in order;
+        this whole glossary for a query of no words."""
+        words = query.lower().split()
+        if not words:
+            return self
+        if self._words is None:  # kept: each key typed in a search reads every entry again
+            self._words = [self._entry(i).words for i in range(len(self._items))]
+        return tuple(
+            self._entry(i)
+            for i, text in enumerate(self._words)
+            if all(word in text for word in words)
+        )
+
+
+def glossary(deck: Deck) -> Glossary:
     """The deck's terms in deck order, then its groups of confusable terms."""
-    entries: list[Entry] = []
-    for term in deck.terms:
-        entries.append(_term_entry(deck, term))
-    for group in deck.confusables:
-        entries.append(_group_entry(deck, group))
-    return tuple(entries)
+    return Glossary(deck)
 
 
 def _term_entry(deck: Deck, term: Term) -> Entry:

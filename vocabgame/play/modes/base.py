@@ -10,6 +10,7 @@ palette and `stats --json` read it there and never compare mode names.
 from __future__ import annotations
 
 import itertools
+import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -262,19 +263,37 @@ def round_robin(decks: Sequence[Deck], sections: Iterable[str] = KINDS) -> list[
     """Every face (of the items in `sections`), taking turns between decks and kinds of item,
     so that new material mixes terms, groups, scenarios and the rest instead of starting with
     one deck's terms."""
-    queues = [
-        [
-            FaceKey(deck.id, item.id, face)
-            for item in deck.section(section)
-            for face in item_faces(item)
-        ]
-        for deck in decks
-        for section in tuple(sections)
-    ]
+    names = tuple(sections)
+    queues = [q for deck in decks for section in names if (q := _section_faces(deck, section))]
+    if len(queues) == 1:  # one deck of one kind (a deck of terms): its faces in order
+        return list(queues[0])
     order: list[FaceKey] = []
     for layer in itertools.zip_longest(*queues):
         order.extend(k for k in layer if k is not None)
     return order
+
+
+# Each loaded deck's faces per section, kept for as long as that deck object lives (100k
+# `FaceKey`s at 33k terms: most of a second to make, at every round's plan); by id, since a
+# deck does not hash cheaply.
+_FACES: dict[int, tuple[weakref.ref[Deck], dict[str, tuple[FaceKey, ...]]]] = {}
+
+
+def _section_faces(deck: Deck, section: str) -> tuple[FaceKey, ...]:
+    """Every face of the deck's items of `section`, in deck order."""
+    kept = _FACES.get(id(deck))
+    if kept is None or kept[0]() is not deck:
+        key = id(deck)
+        kept = _FACES[key] = (weakref.ref(deck, lambda _: _FACES.pop(key, None)), {})
+    by_section = kept[1]
+    made = by_section.get(section)
+    if made is None:
+        made = by_section[section] = tuple(
+            FaceKey(deck.id, item.id, face)
+            for item in deck.section(section)
+            for face in item_faces(item)
+        )
+    return made
 
 
 MODES: dict[str, Mode] = {}

@@ -4,17 +4,20 @@ distinction) beside it, and a key that asks its questions now."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from vocabgame.play import ModeId
-from vocabgame.play.glossary import Entry, glossary
+from vocabgame.play.glossary import Entry, Glossary, glossary
 from vocabgame.printable import printable
 from vocabgame.store import StoreError
 from vocabgame.ui.host import Host, host
@@ -22,6 +25,7 @@ from vocabgame.ui.widgets.footer import KeysFooter
 from vocabgame.ui.widgets.title import TitleBar
 
 WIDE = 90  # from this width the entry stands beside the list, not under it
+PAGE = 200  # entries listed at a time: more than a screenful, far fewer than a big deck's
 
 
 def entry_label(entry: Entry) -> Text:
@@ -58,6 +62,61 @@ def entry_text(entry: Entry) -> Text:
     return text
 
 
+class EntryList(OptionList):
+    """The entries as one line each, listed a page at a time: the next page is added when the
+    highlight or the scroll comes within a page of the end of those listed (End lists them
+    all), so a deck of 33,000 terms opens with 200 lines made."""
+
+    def __init__(self, *, id: str) -> None:  # noqa: A002 (Textual's own name for it)
+        super().__init__(id=id)
+        self.source: Sequence[Entry] = ()
+
+    def show(self, entries: Sequence[Entry]) -> None:
+        """List `entries` from the first, its first page only, the highlight on the first."""
+        self.source = entries
+        self.clear_options()
+        self.list_to(0)
+        if entries:
+            self.highlighted = 0
+
+    def list_to(self, index: int) -> None:
+        """Add pages until the one after `index` is listed (or every entry is)."""
+        listed, wanted = self.option_count, min(len(self.source), index + 1 + PAGE)
+        if listed < wanted:
+            wanted = min(len(self.source), max(wanted, listed + PAGE))
+            self.add_options([Option(entry_label(e)) for e in self.source[listed:wanted]])
+
+    def _update_lines(self) -> None:
+        # Textual measures every option's height to allow wrapped prompts; a label is one line
+        # (no_wrap), so the lines are counted, not measured (most of 4 s at 33,000 entries).
+        if not self.scrollable_content_region:
+            return
+        cache = self._line_cache
+        for index in range(len(cache.heights), self.option_count):
+            cache.index_to_line[index] = len(cache.lines)
+            cache.heights[index] = 1
+            cache.lines.append((index, 0))
+        size = Size(
+            self.scrollable_content_region.width - self._get_left_gutter_width(), len(cache.lines)
+        )
+        if size != self.virtual_size:
+            self.virtual_size = size
+            self._scroll_update(size)
+
+    def watch_highlighted(self, highlighted: int | None) -> None:
+        if highlighted is not None:
+            self.list_to(highlighted)
+        super().watch_highlighted(highlighted)
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self.list_to(int(new_value) + self.size.height)
+
+    def action_last(self) -> None:
+        self.list_to(len(self.source))
+        super().action_last()
+
+
 class BrowseScreen(Screen[None]):
     DEFAULT_CSS = """
     BrowseScreen #browse { height: 1fr; padding: 0 1; }
@@ -77,12 +136,12 @@ class BrowseScreen(Screen[None]):
         Binding("slash", "search", "Search", tooltip="type to narrow the list"),
         Binding("escape", "back", "Back", tooltip="clear the search, then back to the decks"),
     ]
+    entries: Glossary  # the deck's, made in compose
 
     def __init__(self, deck_id: str) -> None:
         super().__init__()
         self.deck_id = deck_id
-        self.entries: tuple[Entry, ...] = ()
-        self.shown: tuple[Entry, ...] = ()
+        self.shown: Sequence[Entry] = ()
 
     @property
     def vocab(self) -> Host:
@@ -99,7 +158,7 @@ class BrowseScreen(Screen[None]):
         with Vertical(id="browse"):
             yield Input(placeholder="search terms, definitions and examples", id="search")
             with Horizontal(id="browse-main"):
-                yield OptionList(id="entries")
+                yield EntryList(id="entries")
                 with VerticalScroll(id="entry-scroll"):
                     yield Static(id="entry")
         yield KeysFooter()
@@ -113,12 +172,8 @@ class BrowseScreen(Screen[None]):
 
     def show_matches(self, query: str) -> None:
         """List the entries matching the search, keeping the highlight on the first."""
-        self.shown = tuple(e for e in self.entries if e.matches(query))
-        entries = self.query_one("#entries", OptionList)
-        entries.clear_options()
-        entries.add_options([Option(entry_label(e)) for e in self.shown])
-        if self.shown:
-            entries.highlighted = 0
+        self.shown = self.entries.matching(query)
+        self.query_one("#entries", EntryList).show(self.shown)
         self.show_entry()
 
     def selected(self) -> Entry | None:
