@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 
-from benchmarks.figures import FULL, GROUPS, QUICK, ROW_IDS, Context, Group
+from benchmarks.figures import FULL, GROUPS, QUICK, ROW_IDS, SMOKE, Context, Group, Scale
 from benchmarks.inputs import Inputs
 from benchmarks.measure import ROOT, Row
 
@@ -55,6 +55,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="a reduced run in under a minute: fewer repetitions and smaller inputs (100k "
         "answers instead of 1M, decks of up to 5k items instead of 50k), marked in the table",
+    )
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="the test suite's run: the smallest inputs and one repetition of each figure, to "
+        "check that every figure is still measured (its numbers mean nothing)",
     )
     parser.add_argument(
         "--check",
@@ -155,8 +161,13 @@ def table(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
+def scale_of(args: argparse.Namespace) -> Scale:
+    """The sizes of the run asked for: --smoke, --quick or the full one."""
+    return SMOKE if args.smoke else QUICK if args.quick else FULL
+
+
 def run(args: argparse.Namespace, inputs: Inputs, work: Path) -> list[Row]:
-    ctx = Context(QUICK if args.quick else FULL, inputs, work)
+    ctx = Context(scale_of(args), inputs, work)
     rows: list[Row] = []
     for group in GROUPS:
         if not selected(group, args.only):
@@ -172,7 +183,9 @@ def run(args: argparse.Namespace, inputs: Inputs, work: Path) -> list[Row]:
         for row in made:
             if args.only and not any(name in row.id for name in args.only):
                 continue
-            if args.quick:
+            if args.smoke:
+                row.name += " [smoke]"
+            elif args.quick:
                 row.name += " [quick]"
             rows.append(row)
         print(f"  {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
@@ -192,7 +205,13 @@ def main(argv: list[str] | None = None) -> int:
         rows = run(args, inputs, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    scale = "quick (smaller inputs, fewer repetitions)" if args.quick else "full"
+    scale = (
+        "smoke (the smallest inputs, one repetition: numbers mean nothing)"
+        if args.smoke
+        else "quick (smaller inputs, fewer repetitions)"
+        if args.quick
+        else "full"
+    )
     info = machine()
     print(
         f"vocabgame benchmarks, {scale}: {info['nproc']} cores, Python {info['python']}, "
@@ -209,8 +228,9 @@ def main(argv: list[str] | None = None) -> int:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         report = {
             "machine": info,
-            "quick": args.quick,
-            "scale": asdict(QUICK if args.quick else FULL),
+            "quick": args.quick or args.smoke,
+            "smoke": args.smoke,
+            "scale": asdict(scale_of(args)),
             "only": args.only,
             "seconds": round(elapsed, 1),
             "rows": [row.as_json() for row in rows],

@@ -72,6 +72,20 @@ QUICK = Scale(
     stats_reviews=100_000,
     deck_sizes=(500, 1_000, 5_000),
 )
+# The test suite's run: it checks that every figure is still measured, never what it is, so
+# the smallest inputs that exercise every path and one repetition each (about a fifth of the
+# quick run's time).
+SMOKE = Scale(
+    quick=True,
+    runs=1,
+    process_runs=1,
+    key_presses=2,
+    history_items=200,  # 600 faces
+    history_reviews=10_000,
+    small_reviews=2_000,
+    stats_reviews=10_000,
+    deck_sizes=(100, 200, 1_000),
+)
 
 
 @dataclass

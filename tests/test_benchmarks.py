@@ -1,4 +1,4 @@
-"""The benchmark runner keeps working: a quick run measures every figure and writes them all.
+"""The benchmark runner keeps working: a smoke run measures every figure and writes them all.
 
 Only that the numbers are there is checked, never what they are: times depend on the machine
 and on what else it runs (see README, Development)."""
@@ -19,11 +19,11 @@ from benchmarks.figures import OPTIONAL_IDS, ROW_IDS
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_quick_run_measures_every_figure_and_writes_them_as_json(tmp_path: Path) -> None:
+def test_smoke_run_measures_every_figure_and_writes_them_as_json(tmp_path: Path) -> None:
     out = tmp_path / "bench.json"
     env = {**os.environ, "TMPDIR": str(tmp_path)}  # its temporary folders go under tmp_path
     done = subprocess.run(
-        [sys.executable, "-m", "benchmarks", "--quick", "--json", str(out)],
+        [sys.executable, "-m", "benchmarks", "--smoke", "--json", str(out)],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -54,11 +54,11 @@ def test_quick_run_measures_every_figure_and_writes_them_as_json(tmp_path: Path)
         "tab-memory",
     }
     assert {"nproc", "python", "sqlite", "textual", "date"} <= set(report["machine"])
-    assert report["quick"] is True
-    # the table names each figure and marks it as measured on the quick scale
-    assert all(row["name"].endswith("[quick]") for row in rows.values())
+    assert report["quick"] is True and report["smoke"] is True
+    # the table names each figure and marks it as measured on the smoke scale
+    assert all(row["name"].endswith("[smoke]") for row in rows.values())
     assert "launch to the first painted home screen" in done.stdout
-    assert "[quick]" in done.stdout
+    assert "[smoke]" in done.stdout
     # nothing is left behind in the temporary folder but the report
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bench.json"]
 

@@ -170,6 +170,7 @@ def test_fifty_kills_at_random_moments_lose_no_acknowledged_answer(data_dir: Pat
         assert not lost, f"kill {kill}: acknowledged answers lost: {sorted(lost)}"
         assert not (stored & undone), f"kill {kill}: an acknowledged undo came back"
         assert rounds_agree_with_reviews(path), f"kill {kill}: a round's count disagrees"
-        assert check_findings(path) == [], f"kill {kill}"
+        if kill % 10 == 9:  # a summary once wrong stays wrong: every tenth kill names where
+            assert check_findings(path) == [], f"by kill {kill}"
     assert replay_problems(path, Srs()) == []
     assert len(acknowledged) >= 50 and undos >= 10  # the kills really landed mid-play
