@@ -61,6 +61,7 @@ def fill(store: Store, histories: object, deck: str = "sim") -> None:
                     scheduled=True,
                     overridden=False,
                     card_before=None,
+                    confidence=None,
                 ).to_db()
             )
     with store.transaction():

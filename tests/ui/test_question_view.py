@@ -52,6 +52,9 @@ def dimmed(app: VocabApp) -> bool:
     return app.screen.query_one("#choices").has_class("settling")
 
 
+SETTLE = 3.0  # long enough that a busy machine's keys all land inside it
+
+
 async def test_a_new_questions_choices_are_dim_until_they_take_keys(make_app) -> None:
     """A key in a new question's settle time is not taken, and the choices show it: dim from
     the moment the question goes up until the settle time has passed, then as usual, and a
@@ -62,7 +65,7 @@ async def test_a_new_questions_choices_are_dim_until_they_take_keys(make_app) ->
         await skip_to(pilot, app, Kind.CHOICE)
         assert not dimmed(app)  # no settle time (the tests' default): never dim
         await answer(pilot, app, True)
-        app.settle_seconds = 1.0
+        app.settle_seconds = SETTLE
         screen = app.screen
         assert isinstance(screen, RoundScreen)
         while True:  # on to the next choice question, pressing Enter as a player would
@@ -74,14 +77,14 @@ async def test_a_new_questions_choices_are_dim_until_they_take_keys(make_app) ->
                 break
             app.settle_seconds = 0
             await answer(pilot, app, True)
-            app.settle_seconds = 1.0
+            app.settle_seconds = SETTLE
         answered = app.session.store.answers.count()
         assert dimmed(app)
         await pilot.press("1")
         await pilot.pause()
         assert app.session.store.answers.count() == answered  # too soon: not taken
         assert dimmed(app)
-        await pilot.pause(1.2)  # the settle time passes
+        await pilot.pause(SETTLE + 0.2)  # the settle time passes
         assert not dimmed(app)
         await pilot.press("1")
         await pilot.pause()
