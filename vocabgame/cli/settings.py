@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 from vocabgame.cli.common import EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, Command, Where, err, open_store
@@ -72,7 +73,8 @@ def cmd_settings(data_dir: Path, changes: dict[str, object]) -> int:
             except SettingError as exc:
                 err(str(exc))
                 return EXIT_USAGE
-            store.preferences.save(settings)
+            # a new rollover hour counts days from now on; answers before keep theirs
+            store.preferences.save(settings, datetime.now(UTC))
         for key, value in settings.as_dict().items():
             print(printable(f"{SPEC[key].label:<18} {value}"))
         print(f"{'data folder':<18} {printable(str(data_dir))}")

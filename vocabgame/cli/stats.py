@@ -90,7 +90,7 @@ def cmd_stats(
         view = session.insights(deck, tag)
         from vocabgame.optimize import offer
 
-        offered = None if as_json else offer(session.store)
+        offered = None if as_json else offer(session.store, session.tz)
     finally:
         session.close()
     if tag is not None and tag not in view.tags:

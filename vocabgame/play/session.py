@@ -47,7 +47,7 @@ from vocabgame.play.modes import by_name as mode_named
 from vocabgame.play.round import Round
 from vocabgame.play.spacing import space_round
 from vocabgame.settings import Settings
-from vocabgame.srs import Clock, Srs, utc_now
+from vocabgame.srs import Clock, DayCount, RolloverHistory, Srs, utc_now
 from vocabgame.store import DB_NAME, Store, StoreReadOnly
 
 if TYPE_CHECKING:  # the stats screen's module is imported when it is first shown
@@ -90,7 +90,7 @@ class Session:
         # the parameters `vocabgame optimize` fitted, each from the time it came into force
         self.parameters, damaged = store.preferences.parameters()
         self.settings_problems += (damaged,) if damaged else ()
-        self.srs = Srs(self.settings.desired_retention, fuzz=fuzz, parameters=self.parameters)
+        self.srs = self._srs(self.settings, fuzz)
         self.renames = self.carry_renames()
         self._new_renames: tuple[str, ...] = ()
         self.keep_item_orders()
@@ -470,9 +470,18 @@ class Session:
 
     def change_settings(self, settings: Settings) -> None:
         """Save new settings; they apply from the next round."""
-        self.store.preferences.save(settings)
+        rollover = self.store.preferences.save(settings, self.clock())
         self.settings = settings
-        self.srs = Srs(settings.desired_retention, fuzz=self.srs.fuzz, parameters=self.parameters)
+        self.srs = self._srs(settings, self.srs.fuzz, rollover)
+
+    def _srs(self, settings: Settings, fuzz: bool, rollover: RolloverHistory | None = None) -> Srs:
+        """The scheduler of these settings, with the fitted parameters and the rollover hour
+        in force at each answer (without `rollover`, the setting's hour is put in force from
+        now if it is not)."""
+        if rollover is None:
+            rollover = self.store.preferences.keep_rollover(settings.rollover_hour, self.clock())
+        days = DayCount(rollover, self.tz)
+        return Srs(settings.desired_retention, fuzz=fuzz, parameters=self.parameters, days=days)
 
 
 def _has_face(deck: Deck, item_id: str, face: str) -> bool:
