@@ -1,0 +1,168 @@
+"""`vocabgame simulate`: what each desired retention would cost over the next days.
+
+For each retention of a grid from 0.70 to 0.97, FSRS's own simulator (`fsrs_rs_python.
+simulate`, the Rust FSRS that Anki runs) plays the player's decks day by day: the faces start
+at the new items a day the settings allow, each review is drawn from the memory that the
+parameters in force predict, and every answer takes the player's own time. What comes out, per
+retention: the reviews a day and the minutes a day, averaged over the days, and the share of
+the decks' faces remembered at the end. The retention whose minutes buy the most remembered
+faces (the least cost per face remembered) is marked.
+
+The simulator starts every face afresh (the library takes no existing schedules), so it says
+what the decks cost to learn from today; with many faces learned already the first weeks'
+reviews run higher than it says. It is seeded: the same inputs give the same figures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from statistics import median
+from typing import Any
+
+from vocabgame.kinds import faces
+from vocabgame.model import Deck
+from vocabgame.settings import Settings
+from vocabgame.srs import DEFAULT_PARAMETERS
+from vocabgame.store import Store
+
+# The retentions compared: the setting's range, in steps of 0.05 up to 0.95, then 0.97.
+GRID = (0.70, 0.75, 0.80, 0.85, 0.90, 0.95, 0.97)
+SPANS = (30, 90, 365)  # the days `vocabgame simulate --days` offers
+SEED = 42  # one seed for every retention, so their differences are not the draw's
+# The player's own answer times count once this many answers were timed: the median of a
+# few dozen is steady to a second or so; below it the library's times (Anki users') apply.
+MIN_TIMED = 30
+RECENT = 200  # the answers whose times are read (the newest), as the home screen's estimate
+
+
+@dataclass(frozen=True, slots=True)
+class Inputs:
+    """What the simulation is run on."""
+
+    parameters: tuple[float, ...]  # the 21 FSRS parameters in force
+    faces: int  # the decks' faces (questions), all started afresh
+    new_per_day: int  # new faces a day
+    seconds: float | None  # seconds per answer; None: the library's, by state and rating
+    current: float  # the desired retention set now
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "faces": self.faces,
+            "new_faces_per_day": self.new_per_day,
+            "seconds_per_answer": self.seconds,
+            "desired_retention": self.current,
+            "parameters": list(self.parameters),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """What one desired retention costs and gives over the days simulated."""
+
+    retention: float
+    reviews_per_day: float  # answers to faces started on an earlier day, a day on average
+    minutes_per_day: float  # every answer's time (new faces, their steps, reviews), a day
+    remembered: float  # the share of the faces recalled on the last day (0 to 1)
+    minutes_per_face: float  # all the minutes over the faces remembered at the end
+
+    def as_json(self) -> dict[str, float]:
+        return {
+            "retention": self.retention,
+            "reviews_per_day": round(self.reviews_per_day, 2),
+            "minutes_per_day": round(self.minutes_per_day, 2),
+            "remembered": round(self.remembered, 4),
+            "minutes_per_face_remembered": round(self.minutes_per_face, 4),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Forecast:
+    """The grid over `days` days, with the cheapest retention marked."""
+
+    days: int
+    inputs: Inputs
+    points: tuple[Point, ...]
+    daily_reviews: tuple[tuple[float, ...], ...]  # per point, the reviews of each day
+
+    @property
+    def cheapest(self) -> float | None:
+        """The retention with the fewest minutes per face remembered (None: nothing to learn)."""
+        if not self.points or self.inputs.faces == 0:
+            return None
+        return min(self.points, key=lambda p: (p.minutes_per_face, p.retention)).retention
+
+    def point(self, retention: float) -> Point | None:
+        return next((p for p in self.points if abs(p.retention - retention) < 1e-9), None)
+
+    def as_json(self) -> dict[str, Any]:
+        """The command contract of `vocabgame simulate --json` (docs/stats-json.md)."""
+        return {
+            "days": self.days,
+            "inputs": self.inputs.as_json(),
+            "cheapest": self.cheapest,
+            "grid": [p.as_json() for p in self.points],
+        }
+
+
+def new_faces_a_day(decks: Sequence[Deck], new_items_per_day: int) -> int:
+    """New faces a day: each deck starts up to `new_items_per_day` items a day, and an item
+    starts with all its faces (a term counts once, though asked three ways)."""
+    total = 0
+    for deck in decks:
+        items = list(deck.items())
+        if items:
+            total += round(new_items_per_day * len(faces(deck)) / len(items))
+    return total
+
+
+def inputs(store: Store, decks: Sequence[Deck], settings: Settings) -> Inputs:
+    """The simulation's inputs for this player: the parameters in force, the decks' faces,
+    the new items a day of the settings, and the median of the newest answers' times."""
+    history, _ = store.preferences.parameters()
+    recent = store.answers.recent_response_ms(RECENT)
+    return Inputs(
+        parameters=history[-1][1] if history else DEFAULT_PARAMETERS,
+        faces=sum(len(faces(d)) for d in decks),
+        new_per_day=new_faces_a_day(decks, settings.new_per_day),
+        seconds=median(recent) / 1000 if len(recent) >= MIN_TIMED else None,
+        current=settings.desired_retention,
+    )
+
+
+def forecast(given: Inputs, days: int, grid: Sequence[float] = GRID) -> Forecast:
+    """Simulate `days` days at each retention of `grid` (see the module's docstring)."""
+    from fsrs_rs_python import default_simulator_config, simulate
+
+    points: list[Point] = []
+    daily: list[tuple[float, ...]] = []
+    for retention in grid:
+        if given.faces == 0 or days <= 0:
+            points.append(Point(retention, 0.0, 0.0, 0.0, 0.0))
+            daily.append(())
+            continue
+        config = default_simulator_config()
+        config.deck_size = given.faces
+        config.learn_span = days
+        config.learn_limit = given.new_per_day
+        config.max_cost_perday = 1e12  # the game sets no cap on a day's time
+        if given.seconds is not None:
+            config.state_rating_costs = [[given.seconds] * 4 for _ in range(3)]
+        result = simulate(list(given.parameters), retention, config, seed=SEED)
+        reviews = tuple(float(n) for n in result.review_cnt_per_day)
+        minutes = sum(result.cost_per_day) / 60
+        remembered = float(result.memorized_cnt_per_day[-1])
+        points.append(
+            Point(
+                retention,
+                sum(reviews) / days,
+                minutes / days,
+                remembered / given.faces,
+                minutes / remembered if remembered else float("inf"),
+            )
+        )
+        daily.append(reviews)
+    return Forecast(days, given, tuple(points), tuple(daily))
+
+
+__all__ = ["GRID", "SPANS", "Forecast", "Inputs", "Point", "forecast", "inputs", "new_faces_a_day"]
