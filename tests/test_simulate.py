@@ -3,6 +3,7 @@ and its forecast against a simulated player who plays the Session for 30 days.""
 
 from __future__ import annotations
 
+import json
 import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 from fsrs_rs_python import FSRS, MemoryState
 
+from vocabgame.cli import main
 from vocabgame.deck import Catalog, load_text
 from vocabgame.model import Deck, FaceKey
 from vocabgame.play import Session
@@ -155,3 +157,21 @@ def test_the_forecast_is_within_20_percent_of_a_player_who_plays_30_days(tmp_pat
     actual = sum(played) / DAYS
     assert actual > 5  # enough reviews for the comparison to mean something
     assert point.reviews_per_day == pytest.approx(actual, rel=0.2), (point, played)
+
+
+def test_the_command_prints_the_grid(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    where = ["--data-dir", str(tmp_path / "data")]
+    assert main([*where, "settings", "--retention", "0.88"]) == 0
+    capsys.readouterr()
+    assert main([*where, "simulate", "--json", "--days", "90"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["days"] == 90 and out["inputs"]["faces"] > 1000  # the built-in decks
+    assert out["inputs"]["desired_retention"] == 0.88
+    assert out["inputs"]["seconds_per_answer"] is None  # no answers yet
+    assert 0.88 in [row["retention"] for row in out["grid"]]  # the setting is shown too
+    assert out["cheapest"] in [row["retention"] for row in out["grid"]]
+    assert main([*where, "simulate"]) == 0
+    text = capsys.readouterr().out
+    assert "cheapest" in text and "now" in text
+    with pytest.raises(SystemExit):
+        main([*where, "simulate", "--days", "7"])

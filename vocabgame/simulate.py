@@ -105,6 +105,11 @@ class Forecast:
         }
 
 
+def grid_with(current: float) -> tuple[float, ...]:
+    """The grid, with the retention set now among it (if it is not a grid value)."""
+    return tuple(sorted({*GRID, round(current, 4)}))
+
+
 def new_faces_a_day(decks: Sequence[Deck], new_items_per_day: int) -> int:
     """New faces a day: each deck starts up to `new_items_per_day` items a day, and an item
     starts with all its faces (a term counts once, though asked three ways)."""
@@ -165,4 +170,14 @@ def forecast(given: Inputs, days: int, grid: Sequence[float] = GRID) -> Forecast
     return Forecast(days, given, tuple(points), tuple(daily))
 
 
-__all__ = ["GRID", "SPANS", "Forecast", "Inputs", "Point", "forecast", "inputs", "new_faces_a_day"]
+__all__ = [
+    "GRID",
+    "SPANS",
+    "Forecast",
+    "Inputs",
+    "Point",
+    "forecast",
+    "grid_with",
+    "inputs",
+    "new_faces_a_day",
+]
