@@ -137,37 +137,36 @@ def inputs(store: Store, decks: Sequence[Deck], settings: Settings) -> Inputs:
 
 def forecast(given: Inputs, days: int, grid: Sequence[float] = GRID) -> Forecast:
     """Simulate `days` days at each retention of `grid` (see the module's docstring)."""
+    runs = [simulate_one(given, days, retention) for retention in grid]
+    return Forecast(days, given, tuple(p for p, _ in runs), tuple(d for _, d in runs))
+
+
+def simulate_one(given: Inputs, days: int, retention: float) -> tuple[Point, tuple[float, ...]]:
+    """One retention of the grid: its point and the reviews of each day. The library holds
+    the interpreter while it runs, so a screen runs one at a time between its events."""
     from fsrs_rs_python import default_simulator_config, simulate
 
-    points: list[Point] = []
-    daily: list[tuple[float, ...]] = []
-    for retention in grid:
-        if given.faces == 0 or days <= 0:
-            points.append(Point(retention, 0.0, 0.0, 0.0, 0.0))
-            daily.append(())
-            continue
-        config = default_simulator_config()
-        config.deck_size = given.faces
-        config.learn_span = days
-        config.learn_limit = given.new_per_day
-        config.max_cost_perday = 1e12  # the game sets no cap on a day's time
-        if given.seconds is not None:
-            config.state_rating_costs = [[given.seconds] * 4 for _ in range(3)]
-        result = simulate(list(given.parameters), retention, config, seed=SEED)
-        reviews = tuple(float(n) for n in result.review_cnt_per_day)
-        minutes = sum(result.cost_per_day) / 60
-        remembered = float(result.memorized_cnt_per_day[-1])
-        points.append(
-            Point(
-                retention,
-                sum(reviews) / days,
-                minutes / days,
-                remembered / given.faces,
-                minutes / remembered if remembered else float("inf"),
-            )
-        )
-        daily.append(reviews)
-    return Forecast(days, given, tuple(points), tuple(daily))
+    if given.faces == 0 or days <= 0:
+        return Point(retention, 0.0, 0.0, 0.0, 0.0), ()
+    config = default_simulator_config()
+    config.deck_size = given.faces
+    config.learn_span = days
+    config.learn_limit = given.new_per_day
+    config.max_cost_perday = 1e12  # the game sets no cap on a day's time
+    if given.seconds is not None:
+        config.state_rating_costs = [[given.seconds] * 4 for _ in range(3)]
+    result = simulate(list(given.parameters), retention, config, seed=SEED)
+    reviews = tuple(float(n) for n in result.review_cnt_per_day)
+    minutes = sum(result.cost_per_day) / 60
+    remembered = float(result.memorized_cnt_per_day[-1])
+    point = Point(
+        retention,
+        sum(reviews) / days,
+        minutes / days,
+        remembered / given.faces,
+        minutes / remembered if remembered else float("inf"),
+    )
+    return point, reviews
 
 
 __all__ = [
@@ -180,4 +179,5 @@ __all__ = [
     "grid_with",
     "inputs",
     "new_faces_a_day",
+    "simulate_one",
 ]
