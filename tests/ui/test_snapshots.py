@@ -60,7 +60,8 @@ def test_settings(snap_compare, make_app) -> None:
     async def settings(pilot: Pilot) -> None:
         await pilot.pause()
         await pilot.press("s")
-        await pilot.app.workers.wait_for_complete()  # the chart of what a retention costs
+        await pilot.pause()  # the chart of what a retention costs starts once drawn
+        await pilot.app.workers.wait_for_complete()
         await _no_blink(pilot)
 
     assert snap_compare(make_app(), terminal_size=(80, 24), run_before=settings)

@@ -91,6 +91,9 @@ class SettingsScreen(Screen[None]):
         for error in self.query(".error"):
             error.display = False
         self.query_one(f"#set-{SPECS[0].key}").focus()
+        self.call_after_refresh(self._start_chart)  # the screen is drawn first, then simulated
+
+    def _start_chart(self) -> None:
         self.run_worker(self._draw_chart(), exclusive=True, group="simulate")
 
     async def _draw_chart(self) -> None:
