@@ -1,0 +1,78 @@
+"""The retention simulator (`vocabgame simulate`, the settings screen's chart) at the heavy
+history: the player's inputs read from the store, then the grid simulated.
+
+The baseline is the library alone: `fsrs_rs_python.simulate` once per retention of the same
+grid, on the same configuration (the same sample of the deck, the same days). The simulation
+is the work; nothing vocabgame does around it (reading the parameters in force and the answer
+times from a store of 1M answers, counting the faces of 100k, shaping the grid) may add much
+to it, whatever the history's size. The settings screen's own opening is `screen-settings`.
+"""
+
+from __future__ import annotations
+
+import gc
+from typing import TYPE_CHECKING
+
+from benchmarks.measure import Row, median_time
+
+if TYPE_CHECKING:
+    from benchmarks.figures import Context
+
+FIGURES = (
+    ("simulate-30", "the retention grid over 30 days vs the library's simulations alone: <= 1.5x"),
+    ("simulate-365", "the same over 365 days: <= 1.2x"),
+)
+
+
+def simulator(ctx: Context) -> list[Row]:
+    from fsrs_rs_python import default_simulator_config, simulate
+
+    from benchmarks.big import FACES
+    from vocabgame.deck import load_catalog
+    from vocabgame.settings import Settings
+    from vocabgame.simulate import SAMPLE, SEED, forecast, grid_with, inputs
+    from vocabgame.store import DB_NAME, Store
+
+    s = ctx.scale
+    catalog = load_catalog([ctx.inputs.deck_folder(s.history_items)])
+    store = Store.open(ctx.inputs.history(s.history_items, s.history_reviews) / DB_NAME)
+    settings = Settings()
+    gc.collect()
+    try:
+        given = inputs(store, catalog.decks, settings)
+        grid = grid_with(given.current)
+
+        def library(days: int) -> None:
+            new = max(1, round(given.new_per_day * min(1.0, SAMPLE / given.faces)))
+            scale = given.new_per_day / new if given.faces > SAMPLE else 1.0
+            for retention in grid:
+                config = default_simulator_config()
+                config.deck_size = given.faces if scale == 1.0 else round(given.faces / scale)
+                config.learn_span = days
+                config.learn_limit = given.new_per_day if scale == 1.0 else new
+                config.max_cost_perday = 1e12
+                simulate(list(given.parameters), retention, config, seed=SEED)
+
+        rows = []
+        for row_id, days, most in (("simulate-30", 30, 1.5), ("simulate-365", 365, 1.2)):
+            ours = median_time(
+                lambda days=days: forecast(inputs(store, catalog.decks, settings), days, grid),
+                s.runs,
+            )
+            base = median_time(lambda days=days: library(days), s.runs)
+            faces = s.history_items * len(FACES)
+            rows.append(
+                Row(
+                    row_id,
+                    f"the grid of {len(grid)} retentions over {days} days, {faces:,} faces, "
+                    f"{s.history_reviews:,} answers, inputs read from the store",
+                    ours,
+                    "ms",
+                    base,
+                    "fsrs_rs_python.simulate alone, the same runs",
+                    max_ratio=most,
+                )
+            )
+    finally:
+        store.close()
+    return rows
