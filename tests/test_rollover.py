@@ -191,3 +191,15 @@ def test_the_optimizer_counts_days_as_play_did() -> None:
     assert fit(history).items == 0  # the same 24-hour period: a same-day step, no item
     assert fit(history, ALWAYS).items == 1  # the next day
     assert json.dumps(fit(history, ALWAYS).as_json())  # still a plain JSON object
+
+
+def test_a_damaged_history_is_said_once_and_starts_again(tmp_path: Path) -> None:
+    path = tmp_path / "vocabgame.db"
+    store = Store.open(path)
+    store.preferences.set(ROLLOVER_KEY, {"history": "nonsense"})
+    session = Session(store, Catalog((deck(),), ()), clock=lambda: EVENING, tz=UTC)
+    try:
+        assert any("rollover" in notice for notice in session.notices)
+        assert store.preferences.rollover() == (((EVENING, 4),), None)
+    finally:
+        session.close()

@@ -106,8 +106,8 @@ def rollover_history(stored: object) -> tuple[RolloverHistory, str | None]:
             history.append((as_utc(datetime.fromisoformat(entry["since"])), hour))
     except (ValueError, TypeError, KeyError) as exc:
         return (), (
-            f"The stored day rollover history is damaged ({exc}); days are counted as 24-hour "
-            "periods until the settings are saved again."
+            f"The stored day rollover history is damaged ({exc}); it starts again from now, "
+            "and the days between earlier answers count as 24-hour periods."
         )
     return tuple(sorted(history, key=lambda entry: entry[0])), None
 

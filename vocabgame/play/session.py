@@ -90,6 +90,8 @@ class Session:
         # the parameters `vocabgame optimize` fitted, each from the time it came into force
         self.parameters, damaged = store.preferences.parameters()
         self.settings_problems += (damaged,) if damaged else ()
+        _, damaged = store.preferences.rollover()
+        self.settings_problems += (damaged,) if damaged else ()
         self.srs = self._srs(self.settings, fuzz)
         self.renames = self.carry_renames()
         self._new_renames: tuple[str, ...] = ()
