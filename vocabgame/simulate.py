@@ -117,12 +117,16 @@ def grid_with(current: float) -> tuple[float, ...]:
 def new_faces_a_day(decks: Sequence[Deck], new_items_per_day: int) -> int:
     """New faces a day: each deck starts up to `new_items_per_day` items a day, and an item
     starts with all its faces (a term counts once, though asked three ways)."""
-    total = 0
-    for deck in decks:
-        items = list(deck.items())
-        if items:
-            total += round(new_items_per_day * len(faces(deck)) / len(items))
-    return total
+    return _new_per_day(_shapes(decks), new_items_per_day)
+
+
+def _shapes(decks: Sequence[Deck]) -> list[tuple[int, int]]:
+    """(items, faces) of each deck."""
+    return [(sum(1 for _ in d.items()), len(faces(d))) for d in decks]
+
+
+def _new_per_day(shapes: Sequence[tuple[int, int]], new_items_per_day: int) -> int:
+    return sum(round(new_items_per_day * n_faces / items) for items, n_faces in shapes if items)
 
 
 def inputs(store: Store, decks: Sequence[Deck], settings: Settings) -> Inputs:
@@ -130,10 +134,11 @@ def inputs(store: Store, decks: Sequence[Deck], settings: Settings) -> Inputs:
     the new items a day of the settings, and the median of the newest answers' times."""
     history, _ = store.preferences.parameters()
     recent = store.answers.recent_response_ms(RECENT)
+    shapes = _shapes(decks)
     return Inputs(
         parameters=history[-1][1] if history else DEFAULT_PARAMETERS,
-        faces=sum(len(faces(d)) for d in decks),
-        new_per_day=new_faces_a_day(decks, settings.new_per_day),
+        faces=sum(n for _, n in shapes),
+        new_per_day=_new_per_day(shapes, settings.new_per_day),
         seconds=median(recent) / 1000 if len(recent) >= MIN_TIMED else None,
         current=settings.desired_retention,
     )
