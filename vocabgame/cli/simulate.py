@@ -52,6 +52,7 @@ SIMULATE = Command(
 def cmd_simulate(data_dir: Path, folders: list[Path], days: int, as_json: bool) -> int:
     """Print the retention grid over `days` days (or it as JSON); the exit code."""
     from vocabgame.simulate import forecast, grid_with, inputs
+    from vocabgame.stats import deck_sizes
     from vocabgame.store import StoreError
 
     session = open_session(data_dir, folders)
@@ -60,7 +61,7 @@ def cmd_simulate(data_dir: Path, folders: list[Path], days: int, as_json: bool) 
     for notice in session.notices:
         err(notice)
     try:
-        given = inputs(session.store, session.catalog.decks, session.settings)
+        given = inputs(session.store, deck_sizes(session.catalog.decks), session.settings)
     except StoreError as exc:
         err(str(exc))
         return EXIT_PROBLEM

@@ -89,10 +89,9 @@ class Session:
         self.settings, self.settings_problems = store.preferences.read()
         # the parameters `vocabgame optimize` fitted, each from the time it came into force
         self.parameters, damaged = store.preferences.parameters()
-        self.settings_problems += (damaged,) if damaged else ()
-        _, damaged = store.preferences.rollover()
-        self.settings_problems += (damaged,) if damaged else ()
-        self.srs = self._srs(self.settings, fuzz)
+        said = (damaged, store.preferences.rollover()[1])  # and the rollover hours in force
+        self.settings_problems += tuple(problem for problem in said if problem)
+        self.srs = _scheduler(self, self.settings, fuzz)
         self.renames = self.carry_renames()
         self._new_renames: tuple[str, ...] = ()
         self.keep_item_orders()
@@ -472,18 +471,20 @@ class Session:
 
     def change_settings(self, settings: Settings) -> None:
         """Save new settings; they apply from the next round."""
-        rollover = self.store.preferences.save(settings, self.clock())
-        self.settings = settings
-        self.srs = self._srs(settings, self.srs.fuzz, rollover)
+        self.settings, rollover = settings, self.store.preferences.save(settings, self.clock())
+        self.srs = _scheduler(self, settings, self.srs.fuzz, rollover)
 
-    def _srs(self, settings: Settings, fuzz: bool, rollover: RolloverHistory | None = None) -> Srs:
-        """The scheduler of these settings, with the fitted parameters and the rollover hour
-        in force at each answer (without `rollover`, the setting's hour is put in force from
-        now if it is not)."""
-        if rollover is None:
-            rollover = self.store.preferences.keep_rollover(settings.rollover_hour, self.clock())
-        days = DayCount(rollover, self.tz)
-        return Srs(settings.desired_retention, fuzz=fuzz, parameters=self.parameters, days=days)
+
+def _scheduler(
+    session: Session, settings: Settings, fuzz: bool, rollover: RolloverHistory | None = None
+) -> Srs:
+    """The scheduler of these settings, with the fitted parameters and the rollover hour in
+    force at each answer (without `rollover`, the setting's hour is put in force from now if
+    it is not), days counted in the session's time zone."""
+    if rollover is None:
+        rollover = session.store.preferences.keep_rollover(settings.rollover_hour, session.clock())
+    days = DayCount(rollover, session.tz)
+    return Srs(settings.desired_retention, fuzz=fuzz, parameters=session.parameters, days=days)
 
 
 def _has_face(deck: Deck, item_id: str, face: str) -> bool:

@@ -101,11 +101,12 @@ class SettingsScreen(Screen[None]):
         time, letting the screen answer keys between them (the simulator holds the
         interpreter while it runs), so the screen opens at once."""
         from vocabgame.simulate import Forecast, grid_with, inputs, simulate_one
+        from vocabgame.stats import deck_sizes
         from vocabgame.ui.widgets.retention_chart import RetentionChart
 
         session = self.vocab.session
         try:
-            given = inputs(session.store, session.catalog.decks, session.settings)
+            given = inputs(session.store, deck_sizes(session.catalog.decks), session.settings)
         except StoreError:
             self.query_one("#retention-chart", Static).update("")
             return
