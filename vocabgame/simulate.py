@@ -10,8 +10,9 @@ faces (the least cost per face remembered) is marked.
 
 The simulator starts every face afresh (the library takes no existing schedules), so it says
 what the decks cost to learn from today; with many faces learned already the first weeks'
-reviews run higher than it says. It is seeded: the same inputs give the same figures. A
-deck of more than `SAMPLE` faces is simulated as a sample of that many at the same pace.
+reviews run higher than it says. It is seeded: the same inputs give the same figures. When
+more than `SAMPLE` faces would start within the days, a sample of the deck is simulated at
+the same pace and its counts scaled back up.
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ SEED = 42  # one seed for every retention, so their differences are not the draw
 # few dozen is steady to a second or so; below it the library's times (Anki users') apply.
 MIN_TIMED = 30
 RECENT = 200  # the answers whose times are read (the newest), as the home screen's estimate
-# Decks of more faces are simulated as a sample of this many: 2,000 faces over a year take
-# about 0.1 s a retention, where 100,000 would take seconds each (and the screen waits).
+# More faces started within the days simulated are simulated as a sample of this many:
+# 2,000 take about 20 ms a retention over 30 days (0.1 s over a year), 60,000 over a second.
 SAMPLE = 2000
 
 
@@ -140,6 +141,19 @@ def forecast(given: Inputs, days: int, grid: Sequence[float] = GRID) -> Forecast
     return Forecast(days, given, tuple(p for p, _ in runs), tuple(d for _, d in runs))
 
 
+def sample(faces: int, new_per_day: int, days: int) -> tuple[int, int, float]:
+    """The deck size and new faces a day to simulate, and the factor that scales its counts
+    back up. The work grows with the faces started within the days; past `SAMPLE` of them
+    a sample of the deck is simulated at the same pace (new faces a day in the same
+    proportion to its size): the simulator's faces are independent of one another."""
+    started = min(faces, new_per_day * days)
+    if started <= SAMPLE or new_per_day <= 1:
+        return faces, new_per_day, 1.0
+    new = max(1, round(new_per_day * SAMPLE / started))
+    scale = new_per_day / new
+    return max(1, round(faces / scale)), new, scale
+
+
 def simulate_one(given: Inputs, days: int, retention: float) -> tuple[Point, tuple[float, ...]]:
     """One retention of the grid: its point and the reviews of each day. The library holds
     the interpreter while it runs, so a screen runs one at a time between its events."""
@@ -147,14 +161,11 @@ def simulate_one(given: Inputs, days: int, retention: float) -> tuple[Point, tup
 
     if given.faces == 0 or days <= 0:
         return Point(retention, 0.0, 0.0, 0.0, 0.0), ()
-    # A large deck is simulated as a sample of it at the same pace (new faces a day in the
-    # same proportion), its counts scaled back up: the simulator's faces are independent.
-    new = max(1, round(given.new_per_day * min(1.0, SAMPLE / given.faces)))
-    scale = given.new_per_day / new if given.faces > SAMPLE and given.new_per_day else 1.0
+    deck, new, scale = sample(given.faces, given.new_per_day, days)
     config = default_simulator_config()
-    config.deck_size = given.faces if scale == 1.0 else max(1, round(given.faces / scale))
+    config.deck_size = deck
     config.learn_span = days
-    config.learn_limit = given.new_per_day if scale == 1.0 else new
+    config.learn_limit = new
     config.max_cost_perday = 1e12  # the game sets no cap on a day's time
     if given.seconds is not None:
         config.state_rating_costs = [[given.seconds] * 4 for _ in range(3)]
@@ -182,5 +193,6 @@ __all__ = [
     "grid_with",
     "inputs",
     "new_faces_a_day",
+    "sample",
     "simulate_one",
 ]
