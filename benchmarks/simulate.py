@@ -67,6 +67,8 @@ def simulator(ctx: Context) -> list[Row]:
                 config = default_simulator_config()
                 config.deck_size, config.learn_span, config.learn_limit = deck, days, new
                 config.max_cost_perday = 1e12
+                if given.seconds is not None:  # the player's answer times, as the grid's
+                    config.state_rating_costs = [[given.seconds] * 4 for _ in range(3)]
                 simulate(list(given.parameters), retention, config, seed=SEED)
 
         rows = []
