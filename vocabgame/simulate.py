@@ -143,15 +143,16 @@ def forecast(given: Inputs, days: int, grid: Sequence[float] = GRID) -> Forecast
 
 def sample(faces: int, new_per_day: int, days: int) -> tuple[int, int, float]:
     """The deck size and new faces a day to simulate, and the factor that scales its counts
-    back up. The work grows with the faces started within the days; past `SAMPLE` of them
-    a sample of the deck is simulated at the same pace (new faces a day in the same
-    proportion to its size): the simulator's faces are independent of one another."""
+    back up. Only the faces that can start within the days are simulated (the others wait
+    unseen, the same at every retention). The work grows with them: past `SAMPLE`, a sample
+    is simulated at the same pace (new faces a day in the same proportion to its size), as
+    the simulator's faces are independent of one another."""
     started = min(faces, new_per_day * days)
     if started <= SAMPLE or new_per_day <= 1:
-        return faces, new_per_day, 1.0
+        return max(1, started), new_per_day, 1.0
     new = max(1, round(new_per_day * SAMPLE / started))
     scale = new_per_day / new
-    return max(1, round(faces / scale)), new, scale
+    return max(1, round(started / scale)), new, scale
 
 
 def simulate_one(given: Inputs, days: int, retention: float) -> tuple[Point, tuple[float, ...]]:
@@ -177,7 +178,7 @@ def simulate_one(given: Inputs, days: int, retention: float) -> tuple[Point, tup
         retention,
         sum(reviews) / days,
         minutes / days,
-        remembered / config.deck_size,
+        remembered * scale / given.faces,
         minutes / (remembered * scale) if remembered else float("inf"),
     )
     return point, reviews
