@@ -5,12 +5,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from textual.pilot import Pilot
 from textual.widgets import Static
 
 from vocabgame.ui.app import VocabApp
 from vocabgame.ui.screens.settings import SettingsScreen
 
 from .conftest import plain
+
+
+async def drawn(pilot: Pilot[object], chart: Static) -> str:
+    """The chart's text once it is drawn (it is worked out just after the screen shows)."""
+    for _ in range(200):
+        text = plain(chart.content, width=100)
+        if "Working out" not in text:
+            return text
+        await pilot.pause(0.05)
+    raise AssertionError("the chart was never drawn")
 
 
 async def test_the_chart_marks_the_setting_and_the_cheapest(
@@ -23,9 +34,7 @@ async def test_the_chart_marks_the_setting_and_the_cheapest(
         await pilot.pause()
         assert isinstance(app.screen, SettingsScreen)
         chart = app.screen.query_one("#retention-chart", Static)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        text = plain(chart.content, width=100)
+        text = await drawn(pilot, chart)
         assert "Minutes a day over the next 30 days" in text
         lines = [line for line in text.splitlines() if line[:4].replace(".", "").isdigit()]
         assert [line[:4] for line in lines] == [
@@ -49,7 +58,6 @@ async def test_a_retention_off_the_grid_is_shown_too(make_app: Callable[..., Voc
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.pause()
         await pilot.press("s")
-        await app.workers.wait_for_complete()
         await pilot.pause()
-        text = plain(app.screen.query_one("#retention-chart", Static).content, width=100)
+        text = await drawn(pilot, app.screen.query_one("#retention-chart", Static))
         assert any(line.startswith("0.88") and "now" in line for line in text.splitlines())
