@@ -38,13 +38,23 @@ import math
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, tzinfo
 from pathlib import Path
 
 from fsrs import Card, State
 
 from vocabgame.settings import Settings
-from vocabgame.srs import PARAMETERS_KEY, Srs, as_utc, dump_card, load_card, parameter_history
+from vocabgame.srs import (
+    PARAMETERS_KEY,
+    ROLLOVER_KEY,
+    DayCount,
+    Srs,
+    as_utc,
+    dump_card,
+    load_card,
+    parameter_history,
+    rollover_history,
+)
 from vocabgame.store import SCHEMA_VERSION, SUMMARIES, Store, StoreDamaged, StoreError, Summary
 from vocabgame.store.audit import Audit, Link
 from vocabgame.store.verify import SchemaProblem, schema_problems
@@ -395,9 +405,11 @@ def _rebuild(audit: Audit, face: _Face, card_id: int, timed: bool, srs: Srs) -> 
     audit.rebuild_chain(face, rebuilt, (final.card_id, dump_card(final), final.due.isoformat()))
 
 
-def srs_for(conn: sqlite3.Connection) -> Srs:
+def srs_for(conn: sqlite3.Connection, tz: tzinfo | None = None) -> Srs:
     """The scheduler as the player has set it: rebuilt schedules use their retention, and
-    each answer is replayed with the FSRS parameters in force when it was given."""
+    each answer is replayed with the FSRS parameters and the day rollover hour in force when
+    it was given, its days counted in time zone `tz` (None: the machine's local zone, as play
+    counts them)."""
     import json
 
     stored = Audit(conn).stored_settings()
@@ -405,7 +417,15 @@ def srs_for(conn: sqlite3.Connection) -> Srs:
         parameters = parameter_history(json.loads(stored.get(PARAMETERS_KEY, "null")))[0]
     except ValueError:  # unreadable JSON: play falls back to the defaults too
         parameters = ()
-    return Srs(Settings.from_stored(stored)[0].desired_retention, parameters=parameters)
+    try:
+        rollover = rollover_history(json.loads(stored.get(ROLLOVER_KEY, "null")))[0]
+    except ValueError:  # unreadable JSON: play counts 24-hour periods too
+        rollover = ()
+    return Srs(
+        Settings.from_stored(stored)[0].desired_retention,
+        parameters=parameters,
+        days=DayCount(rollover, tz),
+    )
 
 
 def check(
@@ -413,6 +433,7 @@ def check(
     fix: bool = False,
     backup: Callable[[], Path] | None = None,
     tick: Tick | None = None,
+    tz: tzinfo | None = None,
 ) -> Report:
     """Check the database behind `conn` (in autocommit mode: isolation_level=None), reading
     it in one transaction so a game playing meanwhile cannot make findings of half an answer.
@@ -421,11 +442,12 @@ def check(
     until it ends. If anything is fixable, `backup` is called first (with its own connection,
     which reads the same state; it raises if it cannot write one, and then nothing is
     changed), and every fixable finding is repaired in that same transaction. `tick` is
-    told how far the replay of the answers is."""
+    told how far the replay of the answers is; `tz` is the zone days are counted in (see
+    `srs_for`)."""
     audit = Audit(conn)
     audit.begin(write=fix)
     try:
-        findings, repairs = run(conn, srs_for(conn), tick)
+        findings, repairs = run(conn, srs_for(conn, tz), tick)
         report = Report(findings)
         if fix and repairs:
             if backup is not None:

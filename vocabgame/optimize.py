@@ -17,15 +17,15 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, tzinfo
 from typing import Any
 
 from vocabgame.srs import (
     DEFAULT_PARAMETERS,
     PARAMETERS_KEY,
+    DayCount,
     ParameterHistory,
     check_parameters,
-    elapsed_days,
 )
 from vocabgame.store import Store
 
@@ -89,11 +89,12 @@ class _Item:
     index: int
 
 
-def _reviews(history: Sequence[Answer]) -> list[tuple[int, int]]:
-    """(rating, days since the previous answer) per answer; the first counts 0 days."""
+def _reviews(history: Sequence[Answer], days: DayCount) -> list[tuple[int, int]]:
+    """(rating, days since the previous answer, as play counted them) per answer; the first
+    counts 0 days."""
     out: list[tuple[int, int]] = []
     for n, (at, rating) in enumerate(history):
-        out.append((rating, 0 if n == 0 else elapsed_days(history[n - 1][0], at)))
+        out.append((rating, 0 if n == 0 else days(history[n - 1][0], at)))
     return out
 
 
@@ -205,11 +206,13 @@ def _fit(faces: Sequence[list[tuple[int, int]]], items: Sequence[_Item]) -> tupl
     return tuple(FSRS(list(DEFAULT_PARAMETERS)).compute_parameters(training))
 
 
-def fit(histories: Iterable[Sequence[Answer]]) -> Outcome:
+def fit(histories: Iterable[Sequence[Answer]], days: DayCount | None = None) -> Outcome:
     """Fit FSRS to these histories (one per face, each in time order) and decide, on the
-    time-series split, whether the fitted parameters or the defaults predict better."""
+    time-series split, whether the fitted parameters or the defaults predict better. `days`
+    counts the days between answers as play did (none given: 24-hour periods)."""
+    days = days or DayCount()
     times = [list(h) for h in histories if h]
-    faces = [_reviews(h) for h in times]
+    faces = [_reviews(h, days) for h in times]
     reviews = sum(len(h) for h in times)
     items = _items(faces, times)
     segments = _segments(len(items))
@@ -287,11 +290,18 @@ def stored(store: Store) -> tuple[dict[str, Any], ParameterHistory, str | None]:
     return (value if isinstance(value, dict) and problem is None else {}), history, problem
 
 
-def optimize(store: Store, now: datetime) -> Outcome:
-    """Fit to the store's scheduled answers (see `fit`) and put the parameters it keeps (the
-    fitted ones or the defaults) in force from `now`; the fit's time is stored, for `offer`."""
+def day_count(store: Store, tz: tzinfo | None = None) -> DayCount:
+    """Days counted as play counts them: the store's rollover hours in force over time, in
+    time zone `tz` (None: the machine's local zone, as play)."""
+    return DayCount(store.preferences.rollover()[0], tz)
+
+
+def optimize(store: Store, now: datetime, tz: tzinfo | None = None) -> Outcome:
+    """Fit to the store's scheduled answers (see `fit`, days counted by `day_count`) and put
+    the parameters it keeps (the fitted ones or the defaults) in force from `now`; the fit's
+    time is stored, for `offer`."""
     histories, last_id = store.answers.scheduled_histories()
-    outcome = fit(histories)
+    outcome = fit(histories, day_count(store, tz))
     value, history, _ = stored(store)
     in_force = history[-1][1] if history else DEFAULT_PARAMETERS
     entries = list(value.get("history", []))
@@ -314,7 +324,7 @@ def reset(store: Store, now: datetime) -> tuple[float, ...]:
     return DEFAULT_PARAMETERS
 
 
-def offer(store: Store) -> str | None:
+def offer(store: Store, tz: tzinfo | None = None) -> str | None:
     """One sentence offering `vocabgame optimize` once `OFFER_AFTER` scheduled answers came
     since the last fit (or since the first answer) and the history has enough to fit (see
     `MIN_ITEMS`); None otherwise. Below that count it reads only the new answers' ids."""
@@ -324,7 +334,8 @@ def offer(store: Store) -> str | None:
     if count < OFFER_AFTER:
         return None
     histories, _ = store.answers.scheduled_histories()
-    faces = [_reviews(h) for h in histories]
+    days = day_count(store, tz)
+    faces = [_reviews(h, days) for h in histories]
     if len(_items(faces, histories)) < MIN_ITEMS:
         return None
     return (

@@ -134,6 +134,16 @@ SPECS: tuple[Spec, ...] = (
         1000,
         flag="--new-per-day",
     ),
+    Spec(
+        "rollover_hour",
+        "day rollover hour",
+        "the hour (0-23, your local time) at which a new day starts for the schedule, as in "
+        "Anki: an evening answer and the next morning's are a day apart",
+        4,
+        0,
+        23,
+        flag="--rollover-hour",
+    ),
     Spec("round_size", "round size", "questions in a round", 20, 1, 500, flag="--round-size"),
     Spec(
         "countdown_seconds",
@@ -237,6 +247,7 @@ class Settings:
 
     desired_retention: float = float(SPEC["desired_retention"].default)
     new_per_day: int = int(SPEC["new_per_day"].default)
+    rollover_hour: int = int(SPEC["rollover_hour"].default)
     round_size: int = int(SPEC["round_size"].default)
     countdown_seconds: int = int(SPEC["countdown_seconds"].default)
     interview_minutes: int = int(SPEC["interview_minutes"].default)

@@ -8,7 +8,8 @@ import math
 import random
 import zlib
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from copy import copy
+from datetime import UTC, datetime, timedelta, tzinfo
 
 from fsrs import Card, Rating, Scheduler
 
@@ -41,11 +42,74 @@ def as_utc(moment: datetime) -> datetime:
     return moment.astimezone(UTC)
 
 
-def elapsed_days(earlier: datetime, later: datetime) -> int:
-    """The days FSRS counts between two answers: whole 24-hour periods, as the `fsrs`
-    package's scheduler counts them (`(later - earlier).days`), never below 0. Every day count
-    the optimizer trains on comes from here, so counting days another way changes one place."""
-    return max(0, (as_utc(later) - as_utc(earlier)).days)
+# The store's settings key holding the day rollover hours in force over time, as JSON.
+ROLLOVER_KEY = "day_rollover"
+
+# Rollover hours in force from a moment on: (since, hour), oldest first. Before the first,
+# days are whole 24-hour periods (how every answer was counted before the setting existed).
+RolloverHistory = tuple[tuple[datetime, int], ...]
+
+
+def day_number(moment: datetime, rollover_hour: int, tz: tzinfo | None) -> int:
+    """The number of the player's day that `moment` falls in: a day starts at `rollover_hour`
+    on the clock of time zone `tz` (None: the machine's local zone, as `datetime.astimezone`)."""
+    local = as_utc(moment).astimezone(tz)
+    return (local - timedelta(hours=rollover_hour)).date().toordinal()
+
+
+def elapsed_days(
+    earlier: datetime, later: datetime, rollover_hour: int | None = None, tz: tzinfo | None = UTC
+) -> int:
+    """The days FSRS counts between two answers, never below 0. With a `rollover_hour`, as
+    Anki counts them: the day boundaries (at that hour in zone `tz`) crossed between the two,
+    so an answer at 23:00 and one at 07:00 the next morning are a day apart. Without one,
+    whole 24-hour periods, as the `fsrs` package counts them (`(later - earlier).days`). Every
+    day count of scheduling, fitting and checking comes from here."""
+    if rollover_hour is None:
+        return max(0, (as_utc(later) - as_utc(earlier)).days)
+    return max(0, day_number(later, rollover_hour, tz) - day_number(earlier, rollover_hour, tz))
+
+
+class DayCount:
+    """How days are counted between two answers: with the rollover hour in force at the later
+    one (`RolloverHistory`), in the player's time zone `tz` (None: the machine's local zone;
+    the caller decides, tests fix it)."""
+
+    def __init__(self, history: RolloverHistory = (), tz: tzinfo | None = UTC) -> None:
+        self.history = history
+        self.tz = tz
+        self._since = [since for since, _ in history]
+
+    def hour_at(self, moment: datetime) -> int | None:
+        """The rollover hour in force at `moment`; None before the first (24-hour periods)."""
+        index = bisect.bisect_right(self._since, as_utc(moment))
+        return None if index == 0 else self.history[index - 1][1]
+
+    def __call__(self, earlier: datetime, later: datetime) -> int:
+        return elapsed_days(earlier, later, self.hour_at(later), self.tz)
+
+
+def rollover_history(stored: object) -> tuple[RolloverHistory, str | None]:
+    """The rollover hours in force over time, from the stored JSON value (see `ROLLOVER_KEY`):
+    `{"history": [{"since": iso time, "hour": 0-23}, ...]}`. None stored means 24-hour periods
+    throughout; a damaged value means the same, with one sentence saying so."""
+    if stored is None:
+        return (), None
+    try:
+        if not isinstance(stored, dict) or not isinstance(stored.get("history"), list):
+            raise ValueError("it is not a list of rollover hours")
+        history = []
+        for entry in stored["history"]:
+            hour = entry["hour"]
+            if isinstance(hour, bool) or not isinstance(hour, int) or not 0 <= hour <= 23:
+                raise ValueError(f"{hour!r} is not an hour from 0 to 23")
+            history.append((as_utc(datetime.fromisoformat(entry["since"])), hour))
+    except (ValueError, TypeError, KeyError) as exc:
+        return (), (
+            f"The stored day rollover history is damaged ({exc}); it starts again from now, "
+            "and the days between earlier answers count as 24-hour periods."
+        )
+    return tuple(sorted(history, key=lambda entry: entry[0])), None
 
 
 def check_parameters(values: object) -> tuple[float, ...]:
@@ -89,17 +153,21 @@ class Srs:
 
     `parameters` is the history of fitted parameters (`parameter_history`): each answer is
     scheduled with the parameters in force at its time (the defaults before the first fit),
-    so replaying old answers (`vocabgame check`, a merge) remakes what play made."""
+    so replaying old answers (`vocabgame check`, a merge) remakes what play made. `days`
+    counts the days between answers likewise with the rollover hour in force at each answer
+    (none given: 24-hour periods, as the `fsrs` package counts them)."""
 
     def __init__(
         self,
         desired_retention: float = DEFAULT_RETENTION,
         fuzz: bool = True,
         parameters: ParameterHistory = (),
+        days: DayCount | None = None,
     ) -> None:
         SPEC["desired_retention"].check(desired_retention)
         self.fuzz = fuzz
         self.history = parameters
+        self.days = days or DayCount()
         self._since = [since for since, _ in parameters]
         self._schedulers = [self._scheduler(DEFAULT_PARAMETERS, desired_retention)] + [
             self._scheduler(values, desired_retention) for _, values in parameters
@@ -135,12 +203,27 @@ class Srs:
         random.seed(zlib.crc32(f"{card.card_id}:{now.isoformat()}".encode()))
         try:
             scheduler = self.scheduler_at(now)
-            updated, _ = scheduler.review_card(card, Rating(rating), now, duration_ms)
+            updated, _ = scheduler.review_card(
+                self._as_counted(card, now), Rating(rating), now, duration_ms
+            )
         finally:
             random.setstate(saved)
         return updated
 
+    def _as_counted(self, card: Card, now: datetime) -> Card:
+        """The card as fsrs must see it at `now` to count `self.days` since its last review:
+        fsrs counts whole 24-hour periods, so its last review is put exactly that many days
+        before `now` (a copy; fsrs sets the real time as the new last review)."""
+        if card.last_review is None or self.days.hour_at(now) is None:
+            return card
+        shown = copy(card)
+        shown.last_review = now - timedelta(days=self.days(card.last_review, now))
+        return shown
+
     def retrievability(self, card: Card, now: datetime) -> float:
+        """The predicted chance of recalling `card` at `now` over whole 24-hour periods since
+        its last review: only the orders by recall read it, and the store's query
+        (`Schedules.weakest`) must give the same order without decoding a card."""
         return self.scheduler.get_card_retrievability(card, as_utc(now))
 
     def forgetting_curve(self) -> tuple[float, float]:

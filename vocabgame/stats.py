@@ -57,6 +57,11 @@ def deck_shape(deck: Deck) -> _DeckShape:
     return _shape(deck)
 
 
+def deck_sizes(decks: Iterable[Deck]) -> list[tuple[int, int]]:
+    """(items, faces) of each deck, from its shape (worked out once per loaded deck)."""
+    return [(len(shape.faces), sum(shape.faces.values())) for shape in map(_shape, decks)]
+
+
 def new_item_order(deck: Deck) -> list[str]:
     """The deck's item ids in the order a round starts new ones: faces taken in turn from each
     kind of item (as `play.modes.round_robin` does), each item at its first face."""

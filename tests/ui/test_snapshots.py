@@ -60,6 +60,10 @@ def test_settings(snap_compare, make_app) -> None:
     async def settings(pilot: Pilot) -> None:
         await pilot.pause()
         await pilot.press("s")
+        for _ in range(200):  # the chart of what a retention costs comes just after the screen
+            if "Working out" not in str(pilot.app.screen.query_one("#retention-chart").content):
+                break
+            await pilot.pause(0.05)
         await _no_blink(pilot)
 
     assert snap_compare(make_app(), terminal_size=(80, 24), run_before=settings)

@@ -16,7 +16,18 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from vocabgame import __version__
-from vocabgame.cli import decks, interchange, lab, optimize, play, players, progress, serve, stats
+from vocabgame.cli import (
+    decks,
+    interchange,
+    lab,
+    optimize,
+    play,
+    players,
+    progress,
+    serve,
+    simulate,
+    stats,
+)
 from vocabgame.cli import settings as settings_command
 from vocabgame.cli.common import EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, Command, Where, err
 from vocabgame.cli.options import CommandParser, extra_decks, folder_options
@@ -48,6 +59,7 @@ COMMANDS: tuple[Command, ...] = (
     progress.CHECK,
     settings_command.SETTINGS,
     optimize.OPTIMIZE,
+    simulate.SIMULATE,
 )
 BY_NAME = {command.name: command for command in COMMANDS}
 

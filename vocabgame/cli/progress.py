@@ -106,7 +106,7 @@ def cmd_import_progress(data_dir: Path, file: Path) -> int:
     """Merge a progress file into the store, after a backup when there is progress here."""
     from vocabgame.cli.bar import Bar
     from vocabgame.progress import ProgressError, import_progress_file, open_progress_file
-    from vocabgame.srs import Srs
+    from vocabgame.srs import ROLLOVER_KEY, DayCount, Srs, rollover_history
     from vocabgame.store import StoreError
 
     if (why := not_a_regular_file(file)) is not None:
@@ -137,7 +137,11 @@ def cmd_import_progress(data_dir: Path, file: Path) -> int:
             print(printable(f"Backed up the progress here to {saved} first."))
         settings, _ = store.preferences.read()
         parameters, _ = store.preferences.parameters()
-        srs = Srs(settings.desired_retention, parameters=parameters)
+        rollover, _ = store.preferences.rollover()
+        if store.preferences.get(ROLLOVER_KEY) is None:  # the file's fills it: replay by it
+            rollover, _ = rollover_history(opened.header.get("settings", {}).get(ROLLOVER_KEY))
+        days = DayCount(rollover, None)  # the machine's local zone, as play counts days
+        srs = Srs(settings.desired_retention, parameters=parameters, days=days)
         with Bar.on_terminal("Importing", bytes_=True) as bar:
             merged = import_progress_file(store, opened, srs, bar)
     except ProgressError as exc:  # a bad row: the merge was rolled back whole

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from datetime import date
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 from vocabgame.cli.common import EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, Command, Where, err, open_store
@@ -86,7 +86,8 @@ def cmd_settings(data_dir: Path, changes: dict[str, object]) -> int:
             except SettingError as exc:
                 err(str(exc))
                 return EXIT_USAGE
-            store.preferences.save(settings)
+            # a new rollover hour counts days from now on; answers before keep theirs
+            store.preferences.save(settings, datetime.now(UTC))
         for key, value in settings.as_dict().items():
             shown = "(not set)" if value == "" else value
             print(printable(f"{SPEC[key].label:<18} {shown}"))

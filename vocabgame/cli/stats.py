@@ -92,7 +92,7 @@ def cmd_stats(
         ready = session.interview.readiness()  # of the interview's own decks and tags
         from vocabgame.optimize import offer
 
-        offered = None if as_json else offer(session.store)
+        offered = None if as_json else offer(session.store, session.tz)
     finally:
         session.close()
     if tag is not None and tag not in view.tags:

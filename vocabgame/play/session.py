@@ -46,7 +46,7 @@ from vocabgame.play.readiness import InterviewPlan, start_of_day
 from vocabgame.play.round import Round
 from vocabgame.play.spacing import space_round
 from vocabgame.settings import Settings
-from vocabgame.srs import Clock, Srs, utc_now
+from vocabgame.srs import Clock, DayCount, RolloverHistory, Srs, utc_now
 from vocabgame.store import DB_NAME, Store, StoreReadOnly
 
 if TYPE_CHECKING:  # the stats screen's module is imported when it is first shown
@@ -94,8 +94,9 @@ class Session:
         self.settings, self.settings_problems = store.preferences.read()
         # the parameters `vocabgame optimize` fitted, each from the time it came into force
         self.parameters, damaged = store.preferences.parameters()
-        self.settings_problems += (damaged,) if damaged else ()
-        self.srs = Srs(self.settings.desired_retention, fuzz=fuzz, parameters=self.parameters)
+        said = (damaged, store.preferences.rollover()[1])  # and the rollover hours in force
+        self.settings_problems += tuple(problem for problem in said if problem)
+        self.srs = _scheduler(self, self.settings, fuzz)
         self.renames = self.carry_renames()
         self._new_renames: tuple[str, ...] = ()
         self.interview = InterviewPlan(self)  # the plan to an interview day, if one is set
@@ -473,9 +474,20 @@ class Session:
 
     def change_settings(self, settings: Settings) -> None:
         """Save new settings; they apply from the next round."""
-        self.store.preferences.save(settings)
-        self.settings = settings
-        self.srs = Srs(settings.desired_retention, fuzz=self.srs.fuzz, parameters=self.parameters)
+        self.settings, rollover = settings, self.store.preferences.save(settings, self.clock())
+        self.srs = _scheduler(self, settings, self.srs.fuzz, rollover)
+
+
+def _scheduler(
+    session: Session, settings: Settings, fuzz: bool, rollover: RolloverHistory | None = None
+) -> Srs:
+    """The scheduler of these settings, with the fitted parameters and the rollover hour in
+    force at each answer (without `rollover`, the setting's hour is put in force from now if
+    it is not), days counted in the session's time zone."""
+    if rollover is None:
+        rollover = session.store.preferences.keep_rollover(settings.rollover_hour, session.clock())
+    days = DayCount(rollover, session.tz)
+    return Srs(settings.desired_retention, fuzz=fuzz, parameters=session.parameters, days=days)
 
 
 def _has_face(deck: Deck, item_id: str, face: str) -> bool:

@@ -4,6 +4,7 @@ not says why under its field, and nothing is saved."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import cast
 
 from rich.text import Text
@@ -18,6 +19,10 @@ from vocabgame.settings import SPECS, SettingError, Spec, check_interview_date
 from vocabgame.store import StoreError
 from vocabgame.ui.host import Host, host
 from vocabgame.ui.widgets.footer import KeysFooter
+
+# The chart's horizon: a month, the span `vocabgame simulate` shows by default.
+CHART_DAYS = 30
+CHART_AFTER = 0.1  # seconds after the screen is drawn that the chart is worked out
 
 
 def parse(spec: Spec, text: str) -> int | float | str:
@@ -76,12 +81,44 @@ class SettingsScreen(Screen[None]):
                     else:
                         yield Input(str(value), id=f"set-{spec.key}", select_on_focus=False)
                     yield Static(id=f"error-{spec.key}", classes="error")
+                if spec.key == "desired_retention":
+                    yield Static(
+                        Text("Working out what each retention would cost you…", style="dim"),
+                        id="retention-chart",
+                    )
         yield KeysFooter()
 
     def on_mount(self) -> None:
         for error in self.query(".error"):
             error.display = False
         self.query_one(f"#set-{SPECS[0].key}").focus()
+        # the screen is drawn first, then simulated (started at once, it delayed the first
+        # frame by about 100 ms at 100k faces in `python -m benchmarks --only screen-settings`)
+        self.call_after_refresh(self.set_timer, CHART_AFTER, self._start_chart)
+
+    def _start_chart(self) -> None:
+        self.run_worker(self._draw_chart(), exclusive=True, group="simulate")
+
+    async def _draw_chart(self) -> None:
+        """The chart of what each retention costs, drawn once simulated: one retention at a
+        time, letting the screen answer keys between them (the simulator holds the
+        interpreter while it runs), so the screen opens at once."""
+        from vocabgame.simulate import Forecast, grid_with, inputs, simulate_one
+        from vocabgame.stats import deck_sizes
+        from vocabgame.ui.widgets.retention_chart import RetentionChart
+
+        session = self.vocab.session
+        try:
+            given = inputs(session.store, deck_sizes(session.catalog.decks), session.settings)
+        except StoreError:
+            self.query_one("#retention-chart", Static).update("")
+            return
+        runs = []
+        for retention in grid_with(given.current):
+            await asyncio.sleep(0)
+            runs.append(simulate_one(given, CHART_DAYS, retention))
+        result = Forecast(CHART_DAYS, given, tuple(p for p, _ in runs), tuple(d for _, d in runs))
+        self.query_one("#retention-chart", Static).update(RetentionChart(result))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
