@@ -21,7 +21,7 @@ SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("Roofline", ("ops_byte", "ridge", "prefill_intensity", "decode_intensity", "knee")),
-    ("Prefill", ("allreduce_prefill", "handoff_prefill", "prefill", "ttft")),
+    ("Prefill", ("allreduce_prefill", "handoff_prefill", "alltoall_prefill", "prefill", "ttft")),
     (
         "Decode",
         (
@@ -29,6 +29,8 @@ SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "decode_compute",
             "allreduce_decode",
             "handoff_decode",
+            "alltoall_decode",
+            "pipeline_bubble",
             "tpot",
             "tpot_loaded",
             "e2e",
