@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
@@ -80,3 +81,22 @@ def test_pipeline_bubble_by_hand() -> None:
     # Without micro_batches, the batch runs as min(batch, PP) micro-batches: 2 of 2 stages
     assert estimate(setup(batch=4, pp=2)).value("pipeline_bubble") == pytest.approx(100 / 3)
     assert estimate(setup(batch=4)).value("pipeline_bubble") == 0
+
+
+def test_the_cli_takes_ep_and_micro_batches_and_refuses_ep_on_a_dense_model(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from vocabgame.cli import main
+
+    args = ["lab", "--gpu", "H200-SXM", "--model", "qwen3-30b-a3b", "--tp", "2", "--json"]
+    assert main([*args, "--ep", "2"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["setup"]["ep"] == 2
+    assert out["figures"]["alltoall_decode"]["value"] > 0
+    assert out["figures"]["alltoall_decode"]["card"] == "expert-parallel/a2a-bytes-per-token"
+    assert main([*args, "--pp", "2", "--batch", "8", "--micro-batches", "8"]) == 0
+    bubble = json.loads(capsys.readouterr().out)["figures"]["pipeline_bubble"]
+    assert bubble["value"] == pytest.approx(100 / 9)  # (2 - 1) / (8 + 2 - 1)
+    assert main(["lab", "--model", "llama-3.1-8b", "--tp", "2", "--ep", "2"]) == 1
+    err = capsys.readouterr().err
+    assert "has no experts to split; leave --ep at 1" in err and "Traceback" not in err
