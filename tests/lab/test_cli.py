@@ -56,7 +56,7 @@ def test_json_carries_each_figures_formula_inputs_card_and_the_assumptions(
     assert "queueing" in out["assumptions"]["left_out"]
     assert out["setup"] == {
         "gpu": "H100-SXM", "model": "llama-3.1-8b", "weights": "bf16", "kv": "bf16",
-        "tp": 1, "pp": 1, "batch": 1, "prompt": 1000, "output": 200,
+        "tp": 1, "pp": 1, "ep": 1, "batch": 1, "prompt": 1000, "output": 200,
     }  # fmt: skip
 
 

@@ -51,7 +51,7 @@ def test_a_change_or_figure_the_lab_does_not_ask_is_an_error_at_its_position() -
     shown = [str(p) for p in problems]
     assert (
         "toy.yaml:8:13: error: change 'quadruple' is not one of batch, fp8, tp, prompt, rate, "
-        "chunked" in shown
+        "chunked, replicas, alltoall" in shown
     )
     assert any(
         s.startswith("toy.yaml:14:13: error: figure 'cost' is not asked of the change 'prompt'")
@@ -83,7 +83,7 @@ def test_the_builtin_serving_lab_deck_asks_every_change() -> None:
     deck = load_catalog([builtin_decks_dir()]).get("serving-lab")
     assert deck is not None
     changes = {item.change for item in deck.section("lab_challenges")}
-    assert changes == {"batch", "fp8", "tp", "prompt", "rate", "chunked"}
+    assert changes == {"batch", "fp8", "tp", "prompt", "rate", "chunked", "replicas", "alltoall"}
 
 
 def _session(tmp_path: Path, clock: list[datetime]) -> Session:

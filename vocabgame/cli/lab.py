@@ -47,6 +47,8 @@ LAB_SETUP = (
     "model",
     "tp",
     "pp",
+    "ep",
+    "micro_batches",
     "batch",
     "prompt",
     "output",
@@ -63,6 +65,18 @@ def lab_options(p: argparse.ArgumentParser, settings: Settings) -> None:
     p.add_argument("--tp", type=positive_int, metavar="N", help="tensor-parallel GPUs (1)")
     p.add_argument(
         "--pp", type=positive_int, metavar="N", help="pipeline stages, each of TP GPUs (1)"
+    )
+    p.add_argument(
+        "--ep",
+        type=positive_int,
+        metavar="N",
+        help="expert parallelism: an MoE's experts split over N of the TP GPUs (1)",
+    )
+    p.add_argument(
+        "--micro-batches",
+        type=positive_int,
+        metavar="M",
+        help="micro-batches a batch is cut into under PP, for the bubble (min(batch, PP))",
     )
     p.add_argument(
         "--batch",
@@ -213,7 +227,8 @@ def cmd_lab(args: argparse.Namespace, folders: list[Path]) -> int:
         err(f"no {kind} with id {wanted!r}; known: {', '.join(known) or 'none'}")
         return EXIT_USAGE
     given = {
-        k: getattr(args, k) for k in ("tp", "pp", "batch", "prompt", "output", "weights", "kv")
+        k: getattr(args, k)
+        for k in ("tp", "pp", "ep", "micro_batches", "batch", "prompt", "output", "weights", "kv")
     }
     assumed = {k: getattr(args, k) for k in LAB_ASSUMED if getattr(args, k) is not None}
     setup = Setup(

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from vocabgame.kinds.base import ItemKind, refuse, register
 from vocabgame.kinds.common import choice_grade
-from vocabgame.lab.asked import ASKED, DOWN, LOAD_ASKED, SAME, TOLERANCE, UP
+from vocabgame.lab.asked import ASKED, DOWN, LOAD_ASKED, PARALLEL_ASKED, SAME, TOLERANCE, UP
 from vocabgame.model import Deck, FaceKey
 from vocabgame.quiz.question import Choice, Grade, Kind, Picked, Question, Response
 from vocabgame.reading.checker import Checker
@@ -38,7 +38,7 @@ class LabChallenge:
     predicts."""
 
     id: str
-    change: str  # batch, fp8, tp or prompt; rate or chunked for a simulated load
+    change: str  # batch, fp8, tp, prompt; rate, chunked (a load); replicas, alltoall
     figure: str  # the figure asked: tpot, throughput, ttft, or a load's ttft_p99 ...
     note: str | None = None  # what the deck's author wants said after the lab's reason
     tags: tuple[str, ...] = ()
@@ -54,6 +54,8 @@ CHANGES = {
     "prompt": "Prompts twice as long",
     "rate": "Twice the arrival rate, near the knee",
     "chunked": "Chunked prefill instead of prefill-first",
+    "replicas": "Two GPUs as TP 2, not two replicas",
+    "alltoall": "The experts split over the GPUs (EP)",
 }
 FIGURES = {
     "tpot": "TPOT",
@@ -80,6 +82,10 @@ def challenge(item: LabChallenge, seed: int) -> Challenge:
         from vocabgame.lab.load_challenge import make_load_challenge
 
         return make_load_challenge(_catalogue(), seed, item.change)
+    if item.change in PARALLEL_ASKED:  # how the GPUs are split: TP vs replicas, EP
+        from vocabgame.lab.parallel_challenge import make_parallel_challenge
+
+        return make_parallel_challenge(_catalogue(), seed, item.change)
     from vocabgame.lab.challenge import make_challenge
 
     return make_challenge(_catalogue(), seed, item.change)

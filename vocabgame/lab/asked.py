@@ -17,7 +17,10 @@ KINDS = tuple(ROOFLINE_ASKED)  # the roofline's changes: the lab screen's `x` dr
 # Changes to the load on a simulated server (vocabgame.lab.load_challenge): twice the arrival
 # rate near the knee, and chunked prefill instead of prefill-first.
 LOAD_ASKED = {"rate": ("ttft_p99", "tpot_p99"), "chunked": ("itl_p99", "itl_p50")}
-ASKED = {**ROOFLINE_ASKED, **LOAD_ASKED}
+# How a setup's GPUs are split (vocabgame.lab.parallel_challenge): two GPUs as TP 2 or as two
+# replicas at the same load (simulated), and an MoE's experts split over its TP GPUs.
+PARALLEL_ASKED = {"replicas": ("ttft_p99", "tpot_p99"), "alltoall": ("ttft", "tpot")}
+ASKED = {**ROOFLINE_ASKED, **LOAD_ASKED, **PARALLEL_ASKED}
 
 __all__ = [
     "ASKED",
@@ -25,6 +28,7 @@ __all__ = [
     "DOWN",
     "KINDS",
     "LOAD_ASKED",
+    "PARALLEL_ASKED",
     "ROOFLINE_ASKED",
     "SAME",
     "TOLERANCE",

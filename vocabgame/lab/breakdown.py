@@ -1,6 +1,6 @@
 """Where a figure's time goes: the terms of TTFT, of one decode step and of a loaded step
-(weights read, KV read, compute, all-reduce, hand-offs, the fixed cost of a pass, prefills
-mixed in, queue wait), the
+(weights read, KV read, compute, all-reduce, hand-offs, all-to-all, the fixed cost of a
+pass, prefills mixed in, queue wait), the
 counted ones adding up to the total. A roofline step takes the larger of its memory and
 compute terms, so the smaller one is shown as hidden under it, not added."""
 
@@ -60,6 +60,8 @@ def _decode_terms(e: Estimate) -> list[Term]:
     ]
     if s.pp > 1:
         terms.append(Term("hand-offs", e.value("handoff_decode")))
+    if s.ep > 1:
+        terms.append(Term("all-to-all", e.value("alltoall_decode")))
     terms.append(Term("fixed cost", _fixed_ms(e)))
     return terms
 
@@ -72,12 +74,15 @@ def breakdown(e: Estimate, key: str) -> Breakdown:
     """The terms of TTFT (`ttft`), one decode step (`tpot`), or a loaded step (`tpot_loaded`,
     and `throughput`, which is batch / that step)."""
     if key == "ttft":
-        prefill, ar, ho = (e.value(k) for k in ("ttft", "allreduce_prefill", "handoff_prefill"))
+        keys = ("ttft", "allreduce_prefill", "handoff_prefill", "alltoall_prefill")
+        prefill, ar, ho, a2a = (e.value(k) for k in keys)
         bound = "compute" if e.prefill_regime == COMPUTE_BOUND else "weights read"
         fixed = _fixed_ms(e)
-        terms = [Term(bound, prefill - ar - ho - fixed), Term("all-reduce", ar)]
+        terms = [Term(bound, prefill - ar - ho - a2a - fixed), Term("all-reduce", ar)]
         if e.setup.pp > 1:
             terms.append(Term("hand-offs", ho))
+        if e.setup.ep > 1:
+            terms.append(Term("all-to-all", a2a))
         terms.append(Term("fixed cost", fixed))
         terms.append(Term("queue wait", QUEUE_WAIT_MS))
         return Breakdown(key, "TTFT", e.value("ttft"), tuple(terms))

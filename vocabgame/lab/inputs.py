@@ -208,6 +208,9 @@ class Setup:
     output: int = 200
     assumptions: Assumptions = field(default_factory=Assumptions)
     pp: int = 1  # pipeline stages, each a group of `tp` GPUs holding its share of the layers
+    ep: int = 1  # expert parallelism: each MoE layer's experts split over this many TP GPUs
+    # Micro-batches a batch is cut into under PP; 0 for min(batch, PP), as decode runs them.
+    micro_batches: int = 0
 
     def with_batch(self, batch: int) -> Setup:
         return replace(self, batch=batch)
@@ -219,6 +222,7 @@ class Setup:
         return (
             f"{self.model.name} on {gpus} x {self.gpu.name}, weights {self.weights.upper()}, "
             f"KV {self.kv.upper()}, batch {self.batch}, prompt {self.prompt}, output {self.output}"
+            + (f", experts split over EP {self.ep}" if self.ep > 1 else "")
         )
 
 

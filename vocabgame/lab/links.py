@@ -36,3 +36,30 @@ def handoffs_s(setup: Setup, tokens: float) -> float:
     message = tokens * setup.model.hidden * ACTIVATION_BYTES
     send = message / (one_way_gbs * GB * a.link_efficiency) + a.allreduce_latency_us * 1e-6
     return (setup.pp - 1) * send
+
+
+ALLTOALLS_PER_MOE_LAYER = 2  # expert parallelism: dispatch to the experts, combine back
+
+
+def alltoall_s(setup: Setup, tokens: float) -> float:
+    """Seconds one forward pass over `tokens` tokens spends in expert parallelism's
+    all-to-alls: two per MoE layer (dispatch and combine), each sending every token's
+    `active_experts` routed copies (tokens x k x hidden x 2 bytes) of which (EP-1)/EP land on
+    another GPU, at the link's achieved one-way bandwidth, plus the fixed latency per call.
+    Zero at EP 1. Every layer counts as an MoE layer."""
+    n = setup.ep
+    if n == 1:
+        return 0.0
+    _, one_way_gbs = setup.gpu.link()
+    a = setup.assumptions
+    m = setup.model
+    message = tokens * m.active_experts * m.hidden * ACTIVATION_BYTES
+    wire = (n - 1) / n * message / (one_way_gbs * GB * a.link_efficiency)
+    calls = ALLTOALLS_PER_MOE_LAYER * m.layers
+    return calls * (wire + a.allreduce_latency_us * 1e-6)
+
+
+def bubble_fraction(pp: int, micro_batches: int) -> float:
+    """The share of a pipelined run each stage sits idle (GPipe): M micro-batches pass P
+    stages in M + P - 1 slots, and each stage works in M of them, so (P-1) / (M+P-1)."""
+    return (pp - 1) / (micro_batches + pp - 1)

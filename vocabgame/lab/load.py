@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from vocabgame.lab.inputs import BYTES, GB, TERA, LabError, Setup, weights_read_b
-from vocabgame.lab.links import allreduce_s, handoffs_s
+from vocabgame.lab.links import allreduce_s, alltoall_s, handoffs_s
 from vocabgame.lab.model import estimate, fmt, largest_batch
 
 SPREADS = ("fixed", "uniform", "lognormal")
@@ -115,8 +115,8 @@ class PassCost:
         qk_d, v_d = m.attention_dims(decode=True)
         self._prefill_attn_s = m.layers * m.heads * (qk_p + v_p) / flops_rate
         self._decode_attn_s = 2 * m.layers * m.heads * (qk_d + v_d) / flops_rate
-        fixed = allreduce_s(s, 0) + handoffs_s(s, 0)
-        self._link_token = allreduce_s(s, 1) + handoffs_s(s, 1) - fixed
+        fixed = allreduce_s(s, 0) + handoffs_s(s, 0) + alltoall_s(s, 0)
+        self._link_token = allreduce_s(s, 1) + handoffs_s(s, 1) + alltoall_s(s, 1) - fixed
         # Every pass also pays the fitted fixed cost (launches, sampling, scheduling).
         self._link_fixed = fixed + a.step_overhead_us * 1e-6
 

@@ -33,6 +33,7 @@ from vocabgame.lab.inputs import weights_read_b as weights_read_b
 from vocabgame.lab.links import ALLREDUCES_PER_LAYER as ALLREDUCES_PER_LAYER
 from vocabgame.lab.links import allreduce_s as allreduce_s
 from vocabgame.lab.links import handoffs_s as handoffs_s
+from vocabgame.lab.parallel import check_parallel, parallel_figures
 
 MEMORY_BOUND = "memory-bound"
 COMPUTE_BOUND = "compute-bound"
@@ -103,6 +104,7 @@ class Estimate:
                 "kv": s.kv,
                 "tp": s.tp,
                 "pp": s.pp,
+                "ep": s.ep,
                 "batch": s.batch,
                 "prompt": s.prompt,
                 "output": s.output,
@@ -174,6 +176,9 @@ CARDS: Mapping[str, CardRef] = MappingProxyType(
         "allreduce_decode": _card("parallelism-runtime", "tp-allreduce-per-layer"),
         "handoff_prefill": _card("scaling-capacity", "pipeline-parallelism"),
         "handoff_decode": _card("scaling-capacity", "pipeline-parallelism"),
+        "alltoall_prefill": _card("expert-parallel", "a2a-bytes-per-token"),
+        "alltoall_decode": _card("expert-parallel", "a2a-bytes-per-token"),
+        "pipeline_bubble": _card("parallelism-runtime", "pipeline-bubble-fraction"),
         "tpot": _card("latency-throughput", "tpot"),
         "tpot_loaded": _card("batching-scheduling", "chunked-prefill"),
         "e2e": _card("latency-throughput", "e2el"),
@@ -218,6 +223,7 @@ def check_setup(setup: Setup) -> None:
             f"tensor parallelism of {setup.tp} does not divide {setup.model.name}'s "
             f"{setup.model.heads} attention heads; choose a TP that does"
         )
+    check_parallel(setup)
     setup.assumptions.check()
 
 
@@ -450,19 +456,24 @@ def estimate(setup: Setup) -> Estimate:
     # The all-reduces sit between the matmuls that need their results: time adds, no overlap.
     # The stages run one after another for one prompt, so PP adds hand-offs, not speed.
     overhead_s = a.step_overhead_us * 1e-6  # every forward pass, prefill or decode
+    # Under PP the batch decodes as up to PP micro-batches in flight (see decode below).
+    micro = s.batch / min(s.batch, s.pp)
+    a2a_prefill, a2a_step = parallel_figures(put, s, micro)  # 0 at EP 1
     prefill_s = max(prefill_compute, prefill_memory) + ar_prefill + ho_prefill + overhead_s
+    prefill_s += a2a_prefill
     put(
         "prefill",
         "Prefill time",
         prefill_s * 1000,
         "ms",
         "max(prefill FLOPs / (TP x achieved FLOP/s), prefill bytes / (TP x achieved bytes/s)) "
-        "+ all-reduces + pipeline hand-offs + fixed cost per pass",
+        "+ all-reduces + pipeline hand-offs + all-to-alls + fixed cost per pass",
         ("prefill FLOPs", fmt(prefill_flops)),
         ("compute term", _n(prefill_compute * 1000, "ms")),
         ("memory term", _n(prefill_memory * 1000, "ms")),
         ("all-reduces", _n(ar_prefill * 1000, "ms")),
         ("pipeline hand-offs", _n(ho_prefill * 1000, "ms")),
+        ("all-to-alls (EP)", _n(a2a_prefill * 1000, "ms")),
         ("fixed cost per pass", _n(overhead_s * 1000, "ms")),
         ("TP", str(s.tp)),
         note=prefill_regime,
@@ -481,7 +492,6 @@ def estimate(setup: Setup) -> Estimate:
     # Under PP the batch decodes as up to PP micro-batches in flight, one per stage; each
     # passes every stage once a token, so a token costs one TP-only step of a micro-batch
     # (the stages' shares add up to all the layers) plus the hand-offs between stages.
-    micro = s.batch / min(s.batch, s.pp)
     read_b = weights_read_b(m, micro)
     step_weight_bytes = read_b * 1e9 * wbytes
     # Each GPU reads its own share of the KV cache (all of it, for an MLA latent).
@@ -570,7 +580,7 @@ def estimate(setup: Setup) -> Estimate:
         )
         / 1000
     )
-    step_s = max(mem_s, comp_s) + ar_step + ho_step + overhead_s
+    step_s = max(mem_s, comp_s) + ar_step + ho_step + a2a_step + overhead_s
     tpot = put(
         "tpot",
         "TPOT",
@@ -578,11 +588,13 @@ def estimate(setup: Setup) -> Estimate:
         "ms",
         "decode step time = max(memory term, compute term) + all-reduces"
         + (" + pipeline hand-offs" if s.pp > 1 else "")
+        + (" + all-to-alls" if s.ep > 1 else "")
         + " + fixed cost per pass",
         ("memory term", _n(mem_s * 1000, "ms")),
         ("compute term", _n(comp_s * 1000, "ms")),
         ("all-reduces", _n(ar_step * 1000, "ms")),
         *((("pipeline hand-offs", _n(ho_step * 1000, "ms")),) if s.pp > 1 else ()),
+        *((("all-to-alls", _n(a2a_step * 1000, "ms")),) if s.ep > 1 else ()),
         ("fixed cost per pass", _n(overhead_s * 1000, "ms")),
         note=decode_regime,
     )
