@@ -187,3 +187,32 @@ def test_no_room_is_none_and_decks_without_challenges_refuse(tmp_path: Path, now
         open_room(tmp_path, [terms_deck(4)], now[0], seed=1)
     with pytest.raises(RoomError, match="1 to 100"):
         open_room(tmp_path, [claims_deck(4)], now[0], seed=1, questions=0)
+
+
+def test_the_commands_start_a_room_and_show_its_results(
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from vocabgame.cli import main
+
+    where = ["--data-dir", str(data_dir)]
+    assert main(["room", "results", *where]) == 1
+    assert "No room yet" in capsys.readouterr().err
+    start = ["room", "start", "--questions", "3", "--seconds", "10", "--seed", "4", *where]
+    assert main([*start, "--json"]) == 0
+    opened = json.loads(capsys.readouterr().out)
+    assert len(opened["questions"]) == 3 and opened["seconds"] == 10
+    assert main(start) == 1  # still playing
+    assert "still playing" in capsys.readouterr().err
+    room = read_room(data_dir)
+    assert room is not None
+    record_answer(data_dir, room.code, RoomAnswer("2", "[red]Bo[/]", 0, True, 2.5))
+    assert main(["room", "results", "--json", *where]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["phase"] == "waiting"
+    assert shown["ranking"] == [
+        {"rank": 1, "player": "[red]Bo[/]", "id": "2", "right": 1, "answered": 1, "seconds": 2.5}
+    ]
+    assert main(["room", "results", *where]) == 0
+    out = capsys.readouterr().out
+    assert "[red]Bo[/]" in out and "✓··" in out
+    assert main(["room", "start", "--deck", "nope", "--replace", *where]) == 2

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from vocabgame import __version__
 from vocabgame.cli import decks, interchange, lab, optimize, play, players, progress, serve, stats
+from vocabgame.cli import room as room_command
 from vocabgame.cli import settings as settings_command
 from vocabgame.cli.common import EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, Command, Where, err
 from vocabgame.cli.options import CommandParser, extra_decks, folder_options
@@ -43,6 +44,7 @@ COMMANDS: tuple[Command, ...] = (
     serve.SERVE,
     players.PLAYERS,
     players.LEADERBOARD,
+    room_command.ROOM,
     progress.BACKUP,
     progress.RESTORE,
     progress.CHECK,

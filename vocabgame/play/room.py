@@ -225,8 +225,9 @@ def open_room(
         current = _read_or_none(data_dir)
         if current is not None and not replace and current.phase(now) is not Phase.OVER:
             raise RoomError(
-                f"Room {current.code} is still playing until {current.ends_at:%H:%M:%S}; wait "
-                "for it to end, or replace it with --replace."
+                f"Room {current.code} is still playing for "
+                f"{(current.ends_at - now).total_seconds():.0f} more seconds; wait for it to "
+                "end, or replace it with --replace."
             )
         _write(data_dir, room)
     return room
