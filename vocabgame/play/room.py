@@ -32,7 +32,7 @@ from vocabgame.play.modes.base import ModeId, one_per_item, round_robin
 from vocabgame.play.outcome import Outcome
 from vocabgame.play.round import Round
 from vocabgame.play.session import Session
-from vocabgame.players import MAX_NAME, Player
+from vocabgame.players import DEFAULT_ID, DEFAULT_NAME, MAX_NAME, Player, PlayerError, read_registry
 from vocabgame.printable import has_unprintable, printable
 from vocabgame.quiz import Kind, Question
 
@@ -395,6 +395,35 @@ def _answer(row: object, questions: int, seconds: float) -> RoomAnswer:
         right,
         _number(row["seconds"], "an answer's seconds", 0.0, seconds),
     )
+
+
+def room_open(data_dir: Path, now: datetime) -> bool:
+    """Whether the data folder has a room not yet over (a damaged room file: no)."""
+    try:
+        room = read_room(data_dir)
+    except RoomError:
+        return False
+    return room is not None and room.phase(now) is not Phase.OVER
+
+
+def player_at(data_dir: Path, folder: Path) -> Player:
+    """The player whose folder (store, backups, lock) is `folder` among the players of
+    `data_dir`; the default player when none is (or the registry cannot be read)."""
+    try:
+        players = read_registry(data_dir).players
+    except PlayerError:
+        players = ()
+    found = next((p for p in players if p.folder(data_dir) == folder), None)
+    return found or Player(DEFAULT_ID, DEFAULT_NAME)
+
+
+def join_room(session: Session, data_dir: Path) -> RoomPlay:
+    """Join the open room of `data_dir` as the player whose store the session plays on;
+    RoomError with one sentence when no room is open or it cannot be played here."""
+    room = read_room(data_dir)
+    if room is None or room.phase(session.clock()) is Phase.OVER:
+        raise RoomError("No room is open: the host opens one with vocabgame room start.")
+    return RoomPlay(session, player_at(data_dir, session.store.path.parent), data_dir, room)
 
 
 # -- a player in the room -----------------------------------------------------------------------
