@@ -82,3 +82,24 @@ async def test_a_room_joined_from_the_palette_plays_to_a_ranking(
     bos_saved = bo_session.store.conn.execute("SELECT COUNT(*) FROM reviews").fetchone()[0]
     assert (mine_saved, bos_saved) == (2, 2)
     bo_session.close()
+
+
+async def test_the_host_starts_a_room_from_the_palette_and_a_second_is_refused(
+    make_app: Callable[..., VocabApp], data_dir: Path, clock: Clock
+) -> None:
+    from vocabgame.play.room import read_room
+
+    app = make_app(root=data_dir)
+    async with app.run_test() as pilot:
+        entries = {text: run for text, run, _ in HomeCommands(app.screen).commands()}
+        assert "Join the room" not in entries
+        entries["Start a room"]()
+        await pilot.pause()
+        assert isinstance(app.screen, RoomScreen)
+        room = read_room(data_dir)
+        assert room is not None and room.seed == 7 and room.seconds == 30
+        assert room.starts_at == clock() + timedelta(seconds=30)
+        await pilot.press("escape")
+        await pilot.pause()
+        entries = {text: run for text, run, _ in HomeCommands(app.screen).commands()}
+        assert "Start a room" not in entries and "Join the room" in entries

@@ -132,6 +132,12 @@ class VocabApp(App[int]):
 
         join(self, self.data_root)
 
+    def start_room(self) -> None:
+        """Open a room of every deck (the countdown setting per question) and join it."""
+        from vocabgame.ui.screens.room import start
+
+        start(self, self.data_root, self.seed)
+
     def show_lab(self) -> None:
         """Open the serving lab on the catalogue of the session's deck folders."""
         from vocabgame.ui.screens.lab import LabScreen

@@ -34,6 +34,8 @@ class HomeCommands(Provider):
 
         if room_open(app.data_root, app.session.clock()):
             yield "Join the room", app.show_room, "the timed challenge everyone answers at once"
+        else:
+            yield "Start a room", app.start_room, "a timed challenge every player joins, in 30 s"
         yield "Settings", partial(self.screen.run_action, "settings"), "round size, retention …"
 
     async def discover(self) -> Hits:

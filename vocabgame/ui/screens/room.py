@@ -19,13 +19,22 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from vocabgame.play.outcome import Outcome
-from vocabgame.play.room import Phase, Room, RoomError, RoomPlay, Standing, join_room
+from vocabgame.play.room import (
+    Phase,
+    Room,
+    RoomError,
+    RoomPlay,
+    Standing,
+    join_room,
+    open_room,
+)
 from vocabgame.printable import printable
 from vocabgame.store import StoreError
 from vocabgame.ui import palette
 from vocabgame.ui.host import host
 
 POLL_SECONDS = 0.5
+LEAD_SECONDS = 30  # a room started in the game: time for the others to join
 HEADERS = ("#", "player", "right", "seconds", "answers")
 MARKS = {True: "✓", False: "✗", None: "·"}
 
@@ -154,3 +163,25 @@ def join(app: App[Any], data_dir: Path) -> None:
         app.notify(printable(str(exc)), title="No room", markup=False, timeout=8)
         return
     app.push_screen(RoomScreen(play))
+
+
+def start(app: App[Any], data_dir: Path, seed: int | None) -> None:
+    """Open a room of every deck, its first question `LEAD_SECONDS` from now, each open for
+    the countdown setting, drawn with `seed` (None: a random one), and join it."""
+    import secrets
+
+    session = host(app).session
+    try:
+        room = open_room(
+            data_dir,
+            session.catalog.decks,
+            session.clock(),
+            seed=secrets.randbelow(2**31) if seed is None else seed,
+            seconds=float(session.settings.countdown_seconds),
+            lead_seconds=LEAD_SECONDS,
+        )
+    except RoomError as exc:
+        app.notify(printable(str(exc)), title="No room", markup=False, timeout=8)
+        return
+    app.notify(f"Room {room.code} opened: the first question in {LEAD_SECONDS} s.", markup=False)
+    join(app, data_dir)
