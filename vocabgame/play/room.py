@@ -324,6 +324,16 @@ def _read_or_none(data_dir: Path) -> Room | None:
         ) from None
 
 
+def _signature(data_dir: Path) -> tuple[int, int, int] | None:
+    """The room file's inode, size and change time (a write replaces the file whole, so any
+    change gives another); None when it cannot be read."""
+    try:
+        st = os.stat(data_dir / ROOM_FILE)
+    except OSError:
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns
+
+
 def _text(value: object, what: str, limit: int) -> str:
     if not isinstance(value, str) or not value or len(value) > limit or has_unprintable(value):
         raise ValueError(f"{what} is not printable text of at most {limit} characters")
@@ -447,18 +457,21 @@ class RoomPlay:
         self.round: Round = round_
         self.shown: int | None = None  # the question this player has seen, not yet answered
         self.problem: str | None = None  # the last room file problem, to show once
+        self._seen: tuple[int, int, int] | None = None  # the room file's stat when last read
 
     def sync(self) -> Room:
         """Read the room again, and move on past every question that has closed: one this
         player saw and did not answer counts as the time running out (saved as the challenge
         saves it); one never shown (joined late) is skipped, not saved."""
         now = self.session.clock()
-        try:
-            latest = read_room(self.data_dir)
-        except RoomError as exc:
-            self.problem, latest = str(exc), None
-        if latest is not None and latest.code == self.room.code:
-            self.room = latest
+        seen = _signature(self.data_dir)
+        if seen is None or seen != self._seen:  # unchanged since the last read: no parse
+            try:
+                latest = read_room(self.data_dir)
+            except RoomError as exc:
+                self.problem, latest = str(exc), None
+            if latest is not None and latest.code == self.room.code:
+                self.room, self._seen = latest, seen
         phase = self.room.phase(now)
         target = len(self.room.keys) if phase is Phase.OVER else self.room.open_index(now) or 0
         while self.round.position < target:

@@ -67,6 +67,7 @@ class RoomScreen(Screen[None]):
         self.play = play
         self.last: Outcome | None = None  # the verdict of this player's last answer
         self.problem: str | None = None
+        self._drawn: Room | None = None  # the room the table was last drawn from
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
@@ -104,10 +105,12 @@ class RoomScreen(Screen[None]):
         self.query_one("#title", Static).update(Text(f"Room {room.code} · {state}", style="bold"))
         self.query_one("#question", Static).update(self.question_text(phase))
         self.query_one("#verdict", Static).update(self.verdict_text())
-        board = self.query_one(DataTable)
-        board.clear()
-        for row in table_rows(room.standings()):
-            board.add_row(*(Text(cell) for cell in row))
+        if room is not self._drawn:  # the table changes only with the room's rows
+            self._drawn = room
+            board = self.query_one(DataTable)
+            board.clear()
+            for row in table_rows(room.standings()):
+                board.add_row(*(Text(cell) for cell in row))
         notes = [n for n in (self.problem, self.play.problem) if n]
         if phase is Phase.OVER:
             notes.append("Escape: home · every answer is saved in your own progress")
