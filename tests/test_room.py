@@ -216,3 +216,26 @@ def test_the_commands_start_a_room_and_show_its_results(
     out = capsys.readouterr().out
     assert "[red]Bo[/]" in out and "✓··" in out
     assert main(["room", "start", "--deck", "nope", "--replace", *where]) == 2
+
+
+def test_joining_again_never_asks_what_the_player_answered(tmp_path: Path, now: Now) -> None:
+    decks = [claims_deck(6)]
+    room = open_room(tmp_path, decks, now[0], seed=2, questions=3, seconds=SECONDS, lead_seconds=0)
+    session = player_session(tmp_path / "me", decks, now)
+    first = RoomPlay(session, Player("2", "Bo"), tmp_path, room)
+    first.sync()
+    assert first.answer_choice(pick(first, True)) is not None
+    again = RoomPlay(session, Player("2", "Bo"), tmp_path, room)  # left, then joined again
+    again.sync()
+    assert again.question() is None and again.answer_choice(0) is None
+    now[0] = room.opens(1)
+    again.sync()
+    assert again.question() is not None
+    assert session.store.conn.execute("SELECT COUNT(*) FROM reviews").fetchone()[0] == 1
+
+
+def test_a_game_without_the_rooms_decks_cannot_join(tmp_path: Path, now: Now) -> None:
+    room = open_room(tmp_path, [claims_deck(6)], now[0], seed=2, questions=3)
+    elsewhere = player_session(tmp_path / "me", [claims_deck(6, deck_id="other")], now)
+    with pytest.raises(RoomError, match="does not have every deck"):
+        RoomPlay(elsewhere, Player("2", "Bo"), tmp_path, room)

@@ -496,6 +496,8 @@ class RoomPlay:
         index = self.room.open_index(self.session.clock())
         if index is None or index != self.round.position or self.round.awaiting_next:
             return None
+        if self.room.answer_of(self.player.id, index) is not None:
+            return None  # answered before leaving and joining again, or in another tab
         self.shown = index
         return self.round.question()
 
