@@ -103,3 +103,58 @@ async def test_the_host_starts_a_room_from_the_palette_and_a_second_is_refused(
         await pilot.pause()
         entries = {text: run for text, run, _ in HomeCommands(app.screen).commands()}
         assert "Start a room" not in entries and "Join the room" in entries
+
+
+async def test_three_games_play_one_room_and_each_shows_the_ranking_of_their_answers(
+    data_dir: Path, clock: Clock
+) -> None:
+    catalog = load_catalog([DATA / "ui"])
+    room = open_room(data_dir, catalog.decks, clock(), seed=4, questions=2, seconds=20)
+    names = ["Ana", "Bo", "Cy"]
+    apps = []
+    for name in names:
+        folder = add_player(data_dir, name).folder(data_dir)
+        session = Session(Store.open(folder / DB_NAME), catalog, clock=clock, tz=UTC, fuzz=False)
+        apps.append(VocabApp(session, root=data_dir, seed=7, settle_seconds=0))
+    # Per question, per player: right, wrong or no answer; each answers a second after the last.
+    script = [(True, True, None), (False, True, True)]
+    async with (
+        apps[0].run_test() as p0,
+        apps[1].run_test() as p1,
+        apps[2].run_test() as p2,
+    ):
+        pilots = (p0, p1, p2)
+        for app, pilot in zip(apps, pilots, strict=True):
+            # Each app runs in a task of its own: what it does is done there, not from here.
+            app.call_later(app.show_room)
+            await pilot.pause()
+        screens = [app.screen for app in apps]
+        assert all(isinstance(s, RoomScreen) for s in screens)
+        for index, answers in enumerate(script):
+            clock.now = room.opens(index)
+            for who, right in enumerate(answers):
+                clock.advance(seconds=1)
+                screen = screens[who]
+                assert isinstance(screen, RoomScreen)
+                apps[who].call_later(screen.tick)
+                await pilots[who].pause()
+                if right is not None:
+                    await pilots[who].press(str(right_choice(screen.play, right) + 1))
+        clock.now = room.ends_at
+        for app, pilot, screen in zip(apps, pilots, screens, strict=True):
+            assert isinstance(screen, RoomScreen)
+            app.call_later(screen.tick)
+            await pilot.pause()
+            board = screen.query_one(DataTable)
+            rows = [[str(c) for c in board.get_row_at(r)] for r in range(board.row_count)]
+            # Bo 2 right (2 + 2 s), Ana 1 right (1 s), Cy 1 right (3 s).
+            assert rows == [
+                ["1", "Bo", "2", "4.0", "✓✓"],
+                ["2", "Ana", "1", "1.0", "✓✗"],
+                ["3", "Cy", "1", "3.0", "·✓"],
+            ]
+    for app, answers in zip(apps, zip(*script, strict=True), strict=True):
+        saved = app.session.store.conn.execute("SELECT correct FROM reviews ORDER BY id")
+        # A question seen and left unanswered is saved as the time running out.
+        assert [bool(c) for (c,) in saved] == [bool(a) for a in answers]
+        app.session.close()
