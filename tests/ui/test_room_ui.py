@@ -61,9 +61,14 @@ async def test_a_room_joined_from_the_palette_plays_to_a_ranking(
         for index, (mine, bos) in enumerate([(True, True), (True, False)]):
             clock.now = room.opens(index) + timedelta(seconds=2 + index)
             screen.tick()
+            assert plain(screen.query_one("#verdict", Static).render()) == ""
+            assert "1. " in plain(screen.query_one("#question", Static).render())
             await pilot.press(str(right_choice(me, mine) + 1))
             await pilot.pause()
             assert me.answer_choice(0) is None  # answered: waiting for the next
+            assert plain(screen.query_one("#verdict", Static).render()) == "✓ Right."
+            shown = plain(screen.query_one("#question", Static).render())
+            assert shown == "Waiting for the next question."
             clock.now += timedelta(seconds=3)
             bo.sync()
             bo.answer_choice(right_choice(bo, bos))

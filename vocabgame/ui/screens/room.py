@@ -29,6 +29,7 @@ from vocabgame.play.room import (
     open_room,
 )
 from vocabgame.printable import printable
+from vocabgame.quiz import Question
 from vocabgame.store import StoreError
 from vocabgame.ui import palette
 from vocabgame.ui.host import host
@@ -103,7 +104,10 @@ class RoomScreen(Screen[None]):
         else:
             state = "final ranking"
         self.query_one("#title", Static).update(Text(f"Room {room.code} · {state}", style="bold"))
-        self.query_one("#question", Static).update(self.question_text(phase))
+        question = self.play.question()
+        if question is not None:
+            self.last = None  # a new question: the last verdict is history
+        self.query_one("#question", Static).update(self.question_text(phase, question))
         self.query_one("#verdict", Static).update(self.verdict_text())
         if room is not self._drawn:  # the table changes only with the room's rows
             self._drawn = room
@@ -116,8 +120,8 @@ class RoomScreen(Screen[None]):
             notes.append("Escape: home · every answer is saved in your own progress")
         self.query_one("#note", Static).update(Text("\n".join(printable(n) for n in notes)))
 
-    def question_text(self, phase: Phase) -> Text:
-        question = self.play.question()
+    @staticmethod
+    def question_text(phase: Phase, question: Question | None) -> Text:
         if question is None:
             waiting = {
                 Phase.WAITING: "Waiting for the first question.",
@@ -134,9 +138,10 @@ class RoomScreen(Screen[None]):
         if self.last is None:
             return Text()
         if self.last.grade.correct:
-            return Text("Right.", style=palette.right())
+            return Text("✓ Right.", style=palette.right())
         return Text(
-            f"Wrong: {printable(self.last.grade.right_answer)}.", style=palette.wrong(bold=False)
+            f"✗ Wrong. Answer: {printable(self.last.grade.right_answer)}",
+            style=palette.wrong(bold=False),
         )
 
     def action_pick(self, index: int) -> None:
