@@ -116,6 +116,8 @@ class RoomScreen(Screen[None]):
             for row in table_rows(room.standings()):
                 board.add_row(*(Text(cell) for cell in row))
         notes = [n for n in (self.problem, self.play.problem) if n]
+        if question is not None:
+            notes.append(f"1-{len(question.choices)}: answer · Escape: leave")
         if phase is Phase.OVER:
             notes.append("Escape: home · every answer is saved in your own progress")
         self.query_one("#note", Static).update(Text("\n".join(printable(n) for n in notes)))
@@ -129,9 +131,9 @@ class RoomScreen(Screen[None]):
                 Phase.OVER: "The room is over.",
             }[phase]
             return Text(waiting, style="dim")
-        text = Text(printable(question.prompt) + "\n\n")
+        text = Text(printable(question.prompt) + "\n")
         for n, choice in enumerate(question.choices, 1):
-            text.append(f"{n}. {printable(choice.text)}\n")
+            text.append(f"\n{n}. {printable(choice.text)}")
         return text
 
     def verdict_text(self) -> Text:
