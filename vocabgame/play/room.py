@@ -100,6 +100,10 @@ class Standing:
 
 @dataclass(frozen=True, slots=True)
 class Room:
+    """A room as its file holds it: its code (shown, never a path), the seed its questions
+    were drawn with, the questions in order, the seconds each is open, when the first opens,
+    and the answers added so far."""
+
     code: str
     seed: int
     decks: tuple[str, ...]  # the decks asked (empty: every deck)
