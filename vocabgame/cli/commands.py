@@ -28,6 +28,7 @@ from vocabgame.cli import (
     simulate,
     stats,
 )
+from vocabgame.cli import room as room_command
 from vocabgame.cli import settings as settings_command
 from vocabgame.cli.common import EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, Command, Where, err
 from vocabgame.cli.options import CommandParser, extra_decks, folder_options
@@ -54,6 +55,7 @@ COMMANDS: tuple[Command, ...] = (
     serve.SERVE,
     players.PLAYERS,
     players.LEADERBOARD,
+    room_command.ROOM,
     progress.BACKUP,
     progress.RESTORE,
     progress.CHECK,

@@ -126,6 +126,18 @@ class VocabApp(App[int]):
 
         self.push_screen(LeaderboardScreen(self.data_root, self.session.clock()))
 
+    def show_room(self) -> None:
+        """Join the data folder's room, as the player this game plays as."""
+        from vocabgame.ui.screens.room import join
+
+        join(self, self.data_root)
+
+    def start_room(self) -> None:
+        """Open a room of every deck (the countdown setting per question) and join it."""
+        from vocabgame.ui.screens.room import start
+
+        start(self, self.data_root, self.seed)
+
     def show_lab(self) -> None:
         """Open the serving lab on the catalogue of the session's deck folders."""
         from vocabgame.ui.screens.lab import LabScreen

@@ -30,6 +30,12 @@ class HomeCommands(Provider):
             yield f"Stats of {title}", partial(app.show_stats, deck_id), "the stats screen"
         yield "Serving lab", app.show_lab, "estimate a setup, take a lab challenge"
         yield "Leaderboard", app.show_leaderboard, "the players' best scores and streaks"
+        from vocabgame.play.room import room_open  # read when the palette opens, not before
+
+        if room_open(app.data_root, app.session.clock()):
+            yield "Join the room", app.show_room, "the timed challenge everyone answers at once"
+        else:
+            yield "Start a room", app.start_room, "a timed challenge every player joins, in 30 s"
         yield "Settings", partial(self.screen.run_action, "settings"), "round size, retention …"
 
     async def discover(self) -> Hits:

@@ -4,6 +4,7 @@ another screen. Screens type `self.app` as a `Host`, so none of them imports the
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Protocol, cast
 
 from textual.app import App
@@ -16,6 +17,9 @@ class Host(Protocol):
     session: Session
     settle_seconds: float  # a new question takes no answer for this long
     seed: int | None
+
+    @property
+    def data_root(self) -> Path: ...  # the data folder every player shares
 
     def play(
         self,
@@ -32,6 +36,10 @@ class Host(Protocol):
     def show_lab(self) -> None: ...
 
     def show_leaderboard(self) -> None: ...
+
+    def show_room(self) -> None: ...
+
+    def start_room(self) -> None: ...
 
     def show_stats(self, deck_id: str | None = None) -> None: ...
 
