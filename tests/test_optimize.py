@@ -175,8 +175,19 @@ def test_the_command_prints_the_contract_keeps_the_fit_and_resets(
         history, problem = store.preferences.parameters()
         assert problem is None and history[-1][1] == tuple(out["parameters"])
         assert offer(store) is None  # just fitted
+    # `stats --json` carries the parameters in force and what the fit measured
+    assert main(["--data-dir", str(data_dir), "stats", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)["scheduler"]
+    assert figures["parameters"] == out["parameters"] and figures["fitted"] is True
+    assert figures["evaluation"] == {k: v for k, v in out.items() if k != "parameters"}
+    assert main(["--data-dir", str(data_dir), "stats"]) == 0
+    line = f"log loss {out['fitted']['log_loss']:.4f} fitted against"
+    assert line in " ".join(capsys.readouterr().out.split())
     reset_out = json.loads(run_cli(data_dir, "--reset", "--json", capsys=capsys))
     assert reset_out == {"kept": "defaults", "parameters": list(DEFAULT_PARAMETERS)}
+    assert main(["--data-dir", str(data_dir), "stats", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)["scheduler"]
+    assert figures["parameters"] == list(DEFAULT_PARAMETERS) and figures["fitted"] is False
     with Store.open(data_dir / DB_NAME) as store:
         history, _ = store.preferences.parameters()
         assert [values for _, values in history] == [tuple(out["parameters"]), DEFAULT_PARAMETERS]

@@ -307,9 +307,15 @@ def optimize(store: Store, now: datetime, tz: tzinfo | None = None) -> Outcome:
     entries = list(value.get("history", []))
     if outcome.parameters != in_force:
         entries.append({"since": now.isoformat(), "parameters": list(outcome.parameters)})
+    evaluation = {k: v for k, v in outcome.as_json().items() if k != "parameters"}
     store.preferences.set(
         PARAMETERS_KEY,
-        {"history": entries, "fitted_at": now.isoformat(), "last_answer": last_id},
+        {
+            "history": entries,
+            "fitted_at": now.isoformat(),
+            "last_answer": last_id,
+            "evaluation": evaluation,
+        },
     )
     return outcome
 
@@ -344,6 +350,61 @@ def offer(store: Store, tz: tzinfo | None = None) -> str | None:
     )
 
 
+def scheduler(store: Store) -> dict[str, Any]:
+    """The scheduler in force, for `stats --json`: its 21 `parameters`, whether they are
+    `fitted` to the player (not the defaults), when `vocabgame optimize` last ran
+    (`fitted_at`) and what it measured then (`evaluation`: its JSON without the parameters;
+    null before the first run)."""
+    value, history, _ = stored(store)
+    in_force = history[-1][1] if history else DEFAULT_PARAMETERS
+    fitted_at = value.get("fitted_at")
+    return {
+        "parameters": list(in_force),
+        "fitted": in_force != DEFAULT_PARAMETERS,
+        "fitted_at": fitted_at if isinstance(fitted_at, str) else None,
+        "evaluation": _evaluation(value.get("evaluation")),
+    }
+
+
+def _evaluation(value: object) -> dict[str, Any] | None:
+    """A stored evaluation as `optimize` wrote it, or None when it is missing or not of that
+    shape (a progress file from elsewhere may carry anything)."""
+    if not isinstance(value, dict):
+        return None
+    scores = ("log_loss", "rmse_bins", "auc")
+    out: dict[str, Any] = {}
+    for key in ("defaults", "fitted"):
+        entry = value.get(key)
+        if entry is not None and not (
+            isinstance(entry, dict)
+            and set(entry) == set(scores)
+            and all(v is None or isinstance(v, int | float) for v in entry.values())
+        ):
+            return None
+        out[key] = entry
+    reviews, kept, reason = value.get("reviews"), value.get("kept"), value.get("reason")
+    if not (
+        isinstance(reviews, int) and kept in ("fitted", "defaults") and isinstance(reason, str)
+    ):
+        return None
+    return {"reviews": reviews, "kept": kept, "reason": reason, **out}
+
+
+def scheduler_line(figures: dict[str, Any]) -> str:
+    """`scheduler`'s figures as one line of `vocabgame stats`."""
+    evaluation = figures["evaluation"]
+    if not figures["fitted"]:
+        said = "FSRS's default parameters (fitted to many Anki users)"
+    else:
+        said = f"parameters fitted to your answers on {str(figures['fitted_at'])[:10]}"
+    if evaluation and evaluation["fitted"] and evaluation["defaults"]:
+        said += (
+            f"; on your later answers, log loss {evaluation['fitted']['log_loss']:.4f} fitted "
+            f"against {evaluation['defaults']['log_loss']:.4f} with the defaults (lower is better)"
+        )
+    return f"Scheduler: {said}."
+
+
 def history_of(store: Store) -> ParameterHistory:
     """The parameters in force over time, for an `Srs` (the defaults when none are stored
     or the stored value is damaged)."""
@@ -360,5 +421,7 @@ __all__ = [
     "offer",
     "optimize",
     "reset",
+    "scheduler",
+    "scheduler_line",
     "scores",
 ]

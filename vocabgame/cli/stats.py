@@ -90,9 +90,10 @@ def cmd_stats(
             topics = topic_coverage(session.store, chosen, session.clock())
         view = session.insights(deck, tag)
         ready = session.interview.readiness()  # of the interview's own decks and tags
-        from vocabgame.optimize import offer
+        from vocabgame.optimize import offer, scheduler, scheduler_line
 
         offered = None if as_json else offer(session.store, session.tz)
+        fsrs = scheduler(session.store)
     finally:
         session.close()
     if tag is not None and tag not in view.tags:
@@ -115,9 +116,11 @@ def cmd_stats(
             | overview_json(view)
             | {"mode_bests": modes, "topics": {t: asdict(f) for t, f in topics.items()}}
             | {"readiness": None if ready is None else ready.as_json()}
+            | {"scheduler": fsrs}
         )
     else:
         print(render_stats(stats))
+        print(printable(scheduler_line(fsrs)))
         if ready is not None:
             print(printable(ready.line()))
         print()
