@@ -24,7 +24,7 @@ from typing import Any
 
 import yaml
 
-from benchmarks import anki, big, lab_load, readiness, screens
+from benchmarks import anki, big, fitting, lab_load, readiness, screens
 from benchmarks import simulate as simulator
 from benchmarks.files import FIGURES as FILES
 from benchmarks.files import progress_files
@@ -787,6 +787,7 @@ GROUPS = (
     Group(screens.FIGURES, screens.screens),
     Group(anki.FIGURES, anki.side_by_side, optional=True),
     Group(simulator.FIGURES, simulator.simulator),
+    Group(fitting.FIGURES, fitting.fitting),
     Group(FILES, progress_files),
     Group((("builtin-decks", "load the built-in decks in the process (info)"),), deck_loading),
     Group((("cli-start", "start a command that opens no game (info)"),), cli_start),
