@@ -23,6 +23,9 @@ ERRORS: dict[str, sqlite3.Error] = {
 }
 
 
+WRITES = frozenset({"INSERT", "UPDATE", "DELETE", "REPLACE"})
+
+
 class FaultyConnection(sqlite3.Connection):
     """A real connection that counts the statements it runs and, once armed, raises `error`
     at statement number `fail_at` (counting from when it was armed)."""
@@ -32,6 +35,7 @@ class FaultyConnection(sqlite3.Connection):
     error: sqlite3.Error = ERRORS["full"]
     rollbacks_fail: bool = False  # while armed, every ROLLBACK is refused too
     begin_fails_after: bool = False  # the next BEGIN begins, then reports `error`
+    writes_only: bool = False  # count only the statements that write (INSERT, UPDATE, ...)
 
     def arm(
         self,
@@ -40,13 +44,18 @@ class FaultyConnection(sqlite3.Connection):
         *,
         rollbacks_fail: bool = False,
         begin_fails_after: bool = False,
+        writes_only: bool = False,
     ) -> None:
         self.statements, self.fail_at = 0, k
         self.rollbacks_fail, self.begin_fails_after = rollbacks_fail, begin_fails_after
+        self.writes_only = writes_only
         if error is not None:
             self.error = error
 
-    def _tick(self) -> None:
+    def _tick(self, sql: str) -> None:
+        words = sql.lstrip().split(None, 1)
+        if self.writes_only and (not words or words[0].upper() not in WRITES):
+            return
         self.statements += 1
         if self.fail_at is not None and self.statements == self.fail_at:
             self.fail_at = None
@@ -55,7 +64,7 @@ class FaultyConnection(sqlite3.Connection):
     def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
         if self.rollbacks_fail and sql.lstrip().upper().startswith("ROLLBACK"):
             raise self.error
-        self._tick()
+        self._tick(sql)
         cursor = super().execute(sql, parameters)
         if self.begin_fails_after and sql.lstrip().upper().startswith("BEGIN"):
             self.begin_fails_after = False
@@ -63,7 +72,7 @@ class FaultyConnection(sqlite3.Connection):
         return cursor
 
     def executemany(self, sql: str, parameters: Iterable[Any], /) -> sqlite3.Cursor:
-        self._tick()
+        self._tick(sql)
         return super().executemany(sql, parameters)
 
 

@@ -17,6 +17,7 @@ from vocabgame import store as store_module
 from vocabgame.deck import Catalog
 from vocabgame.model import Deck
 from vocabgame.play import Session
+from vocabgame.settings import Settings
 from vocabgame.store import Store, StoreDamaged
 
 from .faults import ERRORS, FaultyConnection, contents
@@ -159,13 +160,18 @@ def test_a_refused_write_of_the_order_leaves_the_store_as_it_was_and_plans_anywa
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "vocabgame.db"
-    Store.open(path).close()
+
+    def made() -> None:  # a store a session has opened before: its day rollover is kept
+        with Store.open(path) as store:
+            store.preferences.keep_rollover(Settings().rollover_hour, START)
+
+    made()
     before = contents(path)
     deck = terms_deck(6)
     for error in ERRORS:
         store = Store.open(path, factory=FaultyConnection)
         assert isinstance(store.conn, FaultyConnection)
-        store.conn.arm(4, ERRORS[error])  # the first write of the order (after the reads and BEGIN)
+        store.conn.arm(1, ERRORS[error], writes_only=True)  # the first write: the order's
         if error == "damaged":  # not a write to skip: the player is told, nothing changes
             with pytest.raises(StoreDamaged):
                 Session(store, Catalog((deck,), ()), clock=lambda: START)
@@ -183,7 +189,7 @@ def test_a_refused_write_of_the_order_leaves_the_store_as_it_was_and_plans_anywa
         assert [r[0] for r in kept_rows(store, "words")] == stats.new_item_order(deck)
         store.close()
         Path(path).unlink()
-        Store.open(path).close()
+        made()
 
 
 def test_check_reports_and_rebuilds_a_kept_order_that_disagrees(tmp_path: Path) -> None:
