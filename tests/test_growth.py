@@ -208,3 +208,31 @@ def test_an_interview_planned_by_the_store_asks_what_the_plan_from_every_card_as
         assert len(by_store) == 60
     finally:
         session.close()
+
+
+def test_the_game_imports_no_figures_calibration_or_openssl_before_its_first_screen() -> None:
+    """What a game process (a browser tab) imports to open: the commands, the session and the
+    app, but not the stats screen's figures, the interview's calibration, `statistics` or
+    hashlib (OpenSSL's digests), which wait for the screens that use them."""
+    import subprocess
+    import sys
+
+    deferred = ["vocabgame.insights", "vocabgame.calibration", "statistics", "_hashlib"]
+    code = (
+        "import sys, vocabgame.cli, vocabgame.play, vocabgame.ui.app, vocabgame.deck.load;"
+        f"print([m for m in {deferred!r} if m in sys.modules])"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout.strip() == "[]", done.stdout
+
+
+@pytest.mark.parametrize("times", [[], [700], [900, 300], [5, 1, 9, 3, 200], [4, 4, 6, 2]])
+def test_the_answer_time_for_a_round_s_minutes_is_statistics_median(times: list[int]) -> None:
+    import statistics
+
+    from vocabgame.play.home import DEFAULT_SECONDS_PER_QUESTION, seconds_per_question
+
+    expected = statistics.median(times) / 1000 if times else DEFAULT_SECONDS_PER_QUESTION
+    assert seconds_per_question(times) == expected

@@ -20,8 +20,6 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, ClassVar
 
-from vocabgame.calibration import calibrate, level, score_text, verdict
-from vocabgame.insights import face_kind
 from vocabgame.kinds import KINDS, item_faces, sections_with
 from vocabgame.model import Deck, FaceKey, levels_label
 from vocabgame.play.context import Limits, RoundContext
@@ -236,6 +234,8 @@ class Interview:
         if not self.asked:
             raise RuntimeError("no answer was given yet")
         asked = self.asked[-1]
+        from vocabgame.calibration import level  # when asked: the first screen needs none of it
+
         said = level(key).said
         if asked.review_id is not None:
             self.context.store.answers.set_confidence(asked.review_id, said)
@@ -299,6 +299,8 @@ class Interview:
 
 def build_body(interview: Interview, seconds: float) -> dict[str, Any]:
     """The report as plain data (kept as JSON in the store)."""
+    from vocabgame.insights import face_kind  # at the report: the first screen needs none of it
+
     decks = {d.id: d for d in interview.context.decks}
     questions: list[dict[str, Any]] = []
     by_tag: dict[str, list[int]] = {}
@@ -368,6 +370,8 @@ def build_body(interview: Interview, seconds: float) -> dict[str, Any]:
 def report_calibration(questions: list[dict[str, Any]]) -> dict[str, Any] | None:
     """How the player's confidence matched the answers counted right (`Calibration.as_json`,
     with `asked`, the answers given, beside), or None when no confidence was said."""
+    from vocabgame.calibration import calibrate
+
     said = [(q["confidence"], q["correct"]) for q in questions if q.get("confidence") is not None]
     if not said:
         return None
@@ -495,6 +499,8 @@ def markdown(record: ReportRecord) -> str:
 def calibration_lines(kept: Mapping[str, Any] | None) -> list[str]:
     """The report's section on how sure the player was (nothing when nothing was said): the
     Brier score and the calibration table."""
+    from vocabgame.calibration import score_text, verdict
+
     if not kept or not kept.get("answers"):
         return []
     asked = kept.get("asked", kept["answers"])
