@@ -334,19 +334,6 @@ class Schedules(Part):
             raise explain(self.path, exc) from None
 
     @reads
-    def answered_in(self, deck_ids: Iterable[str]) -> set[tuple[str, str, str]]:
-        """(deck id, item id, face) of every face of these decks that has a schedule, as plain
-        tuples, read from the table's key alone (no card decoded)."""
-        ids = list(deck_ids)
-        return set(
-            self.conn.execute(
-                "SELECT deck_id, item_id, face FROM cards"
-                f" WHERE deck_id IN ({','.join('?' * len(ids))})",
-                ids,
-            )
-        )
-
-    @reads
     def items_short_of(self, deck_id: str, wanted: str, faces: str) -> set[str]:
         """Of `wanted` (a JSON object: item id -> how many faces named in `faces`, a JSON
         array, it has), the ids of the items with fewer of those faces scheduled: each has a
