@@ -114,3 +114,125 @@ async def test_the_browse_screen_makes_no_more_entries_for_a_bigger_deck(
         finally:
             session.close()
     assert counts[1] <= counts[0] <= PAGE + 50, counts  # a page (and the next), not the deck
+
+
+class _Counted:
+    """A connection that counts the rows its queries hand to Python."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn, self.rows = conn, 0
+
+    def execute(self, *args: Any) -> Any:
+        return _CountedCursor(self, self.conn.execute(*args))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.conn, name)
+
+
+class _CountedCursor:
+    def __init__(self, owner: _Counted, cursor: Any) -> None:
+        self.owner, self.cursor = owner, cursor
+
+    def __iter__(self) -> Iterator[Any]:
+        for row in self.cursor:
+            self.owner.rows += 1
+            yield row
+
+    def _count(self, rows: Any) -> Any:
+        self.owner.rows += len(rows)
+        return rows
+
+    def fetchall(self) -> Any:
+        return self._count(self.cursor.fetchall())
+
+    def fetchmany(self, size: int) -> Any:
+        return self._count(self.cursor.fetchmany(size))
+
+    def fetchone(self) -> Any:
+        row = self.cursor.fetchone()
+        self.owner.rows += row is not None
+        return row
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.cursor, name)
+
+
+@pytest.mark.parametrize("path", ["interview plan", "cram plan"])
+def test_a_plan_reads_no_more_rows_from_the_store_for_more_faces(tmp_path: Path, path: str) -> None:
+    """An interview's or a cram round's plan reads a page of the cards ordered by recall,
+    not a row per face (the faces with a schedule, the whole order), so the rows it reads
+    stay the same at four times the faces, every one answered."""
+    counted = []
+    for items in (300, 1200):  # 900 and 3,600 faces: past the first page of the order
+        session = _session(tmp_path, items)
+        try:
+            work = PATHS[path](session)
+            work()  # the deck's own kept shapes, made once per deck object
+            rows = _Counted(session.store.conn)
+            session.store.conn = rows  # type: ignore[assignment]
+            work()
+            session.store.conn = rows.conn
+            counted.append(rows.rows)
+        finally:
+            session.close()
+    small, large = counted
+    assert large <= small + 20, (path, counted)
+
+
+@pytest.mark.parametrize("answered", ["all but a few", "a few"])
+def test_an_interview_planned_by_the_store_asks_what_the_plan_from_every_card_asks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, answered: str
+) -> None:
+    """The store's interview plan (the faces never answered looked up in batches, the cards
+    ordered a page at a time) is the plan made from every card: new faces first in the
+    deck's order, then the least remembered."""
+    from vocabgame.play.modes import MODES
+    from vocabgame.store import schedules
+
+    monkeypatch.setattr(schedules, "_FIRST_PAGE", 4)
+    monkeypatch.setattr(schedules, "_LAST_PAGE", 16)
+    items = 120
+    deck, problems = load_text(big.deck_text(items), "big.yaml")
+    assert deck is not None, problems
+    faces = big.generated_faces(items)
+    keep = (lambda n: n % 37 != 5) if answered == "all but a few" else (lambda n: n % 9 == 0)
+    data = tmp_path / "data"
+    big.write_store(data, [f for n, f in enumerate(faces) if keep(n)], items * 4)
+    session = Session(Store.open(data / DB_NAME), Catalog((deck,), ()), clock=lambda: big.NOW)
+    try:
+        mode = MODES["interview"]
+        ctx = session._context([deck], 60)
+        by_store = mode.plan(ctx)
+        ctx.store = ctx.curve = None
+        assert by_store == mode.plan(ctx)
+        assert len(by_store) == 60
+    finally:
+        session.close()
+
+
+def test_the_game_imports_no_figures_calibration_or_openssl_before_its_first_screen() -> None:
+    """What a game process (a browser tab) imports to open: the commands, the session and the
+    app, but not the stats screen's figures, the interview's calibration, `statistics` or
+    hashlib (OpenSSL's digests), which wait for the screens that use them."""
+    import subprocess
+    import sys
+
+    deferred = ["vocabgame.insights", "vocabgame.calibration", "statistics", "_hashlib"]
+    code = (
+        "import sys, vocabgame.cli, vocabgame.play, vocabgame.ui.app, vocabgame.deck.load;"
+        f"print([m for m in {deferred!r} if m in sys.modules])"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout.strip() == "[]", done.stdout
+
+
+@pytest.mark.parametrize("times", [[], [700], [900, 300], [5, 1, 9, 3, 200], [4, 4, 6, 2]])
+def test_the_answer_time_for_a_round_s_minutes_is_statistics_median(times: list[int]) -> None:
+    import statistics
+
+    from vocabgame.play.home import DEFAULT_SECONDS_PER_QUESTION, seconds_per_question
+
+    expected = statistics.median(times) / 1000 if times else DEFAULT_SECONDS_PER_QUESTION
+    assert seconds_per_question(times) == expected

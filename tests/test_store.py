@@ -432,10 +432,19 @@ def _put_cards(store: Store, cards: dict[FaceKey, Card]) -> None:
         )
 
 
-def test_weakest_orders_cards_exactly_as_fsrs_retrievability_does(tmp_path: Path) -> None:
+@pytest.mark.parametrize("pages", [None, (4, 8)], ids=["one page", "pages of 4 then 8"])
+def test_weakest_orders_cards_exactly_as_fsrs_retrievability_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pages: tuple[int, int] | None
+) -> None:
     """SQLite's order of every card by retrievability is the one `Srs.retrievability` gives,
     down to a microsecond either side of a whole day, a fraction SQLite would round up, a last
-    review after now, ties of stability, and a card never reviewed."""
+    review after now, ties of stability, and a card never reviewed; read a page at a time, the
+    pages join up with no card lost or repeated."""
+    if pages is not None:
+        from vocabgame.store import schedules
+
+        monkeypatch.setattr(schedules, "_FIRST_PAGE", pages[0])
+        monkeypatch.setattr(schedules, "_LAST_PAGE", pages[1])
     srs = Srs()
     now = NOW.replace(microsecond=999_800)  # a fraction SQLite reads as the next second
     rng = random.Random(3)

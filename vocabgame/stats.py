@@ -7,13 +7,17 @@ is); `now` comes from the caller's clock.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from fsrs import State
+
+try:  # hashlib's own blake2b, without loading OpenSSL (4 MiB a process) for a digest
+    from _blake2 import blake2b
+except ImportError:  # a Python built without it
+    from hashlib import blake2b
 
 from vocabgame.deck.topics import topic_ids
 from vocabgame.kinds import KINDS, item_faces
@@ -112,7 +116,7 @@ def _shape(deck: Deck) -> _DeckShape:
         json.dumps({item_id: counts[item_id] for item_id in order}),
         position,
         max(counts.values(), default=0),
-        hashlib.blake2b(json.dumps(order).encode(), digest_size=16).hexdigest(),
+        blake2b(json.dumps(order).encode(), digest_size=16).hexdigest(),
     )
     if len(_SHAPES) > 256:  # decks reloaded many times in one process: forget the old ones
         _SHAPES.clear()

@@ -47,9 +47,20 @@ def _code_stamp() -> str:
             with contextlib.suppress(OSError):
                 info = path.stat()
                 parts.append(f"{path.name}:{info.st_size}:{info.st_mtime_ns}")
-    import hashlib  # here: commands that keep no decks need not load it
+    return _sha256("\n".join(parts).encode()).hexdigest()
 
-    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+def _sha256(data: bytes = b"") -> Any:
+    """hashlib's sha256, from Python's own module where there is one: hashlib loads OpenSSL
+    (about 4 MiB of each game process, a browser tab's) for a digest it does not need."""
+    try:
+        from _sha256 import sha256  # type: ignore[import-not-found]
+    except ImportError:  # Python 3.12 and later name it _sha2; or a build without either
+        try:
+            from _sha2 import sha256  # type: ignore[import-not-found]
+        except ImportError:
+            from hashlib import sha256
+    return sha256(data)
 
 
 def _encode(value: Any) -> Any:
@@ -89,11 +100,9 @@ class DeckCache:
         self._known: dict[str, type] | None = None
 
     def _key(self, path: str, text: str) -> str:
-        import hashlib
-
         if self._stamp is None:
             self._stamp = _code_stamp()
-        digest = hashlib.sha256()
+        digest = _sha256()
         for part in (self._stamp, path, text):
             digest.update(part.encode("utf-8", "surrogatepass"))
             digest.update(b"\0")

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from statistics import median
 
 from vocabgame.model import Deck
 from vocabgame.play.readiness import Readiness
@@ -103,7 +102,13 @@ class Home:
 
 def seconds_per_question(recent_ms: Sequence[int]) -> float:
     """The median of the player's recent answer times, in seconds (the default with none)."""
-    return median(recent_ms) / 1000 if recent_ms else DEFAULT_SECONDS_PER_QUESTION
+    if not recent_ms:
+        return DEFAULT_SECONDS_PER_QUESTION
+    # statistics.median's value, without importing statistics (fractions, decimal) at start
+    ordered, middle = sorted(recent_ms), len(recent_ms) // 2
+    if len(ordered) % 2:
+        return ordered[middle] / 1000
+    return (ordered[middle - 1] + ordered[middle]) / 2 / 1000
 
 
 def deck_rows(

@@ -28,6 +28,12 @@ _RECALL = (
 )
 
 
+# Rows of `_by_recall`'s first page (a round's worth and what is skipped), and the most per
+# page after it (each page works out every card's recall again, so pages grow).
+_FIRST_PAGE = 256
+_LAST_PAGE = 16384
+
+
 def _microseconds(moment: datetime) -> int:
     delta = as_utc(moment) - _EPOCH
     return (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
@@ -205,18 +211,39 @@ class Schedules(Part):
     def _by_recall(
         self, deck_ids: Iterable[str], now: datetime, curve: tuple[float, float], then: str
     ) -> Iterator[tuple[str, str, str]]:
-        """The decks' scheduled faces ordered by retrievability at `now`, then by `then`."""
+        """The decks' scheduled faces ordered by retrievability at `now`, then by `then` (column
+        names, ending with the key's), read a page at a time: SQLite keeps only a page's rows
+        in its sorter (a top-k, not a sort of every card), and a caller that stops after a
+        round's worth reads one page."""
         ids = list(deck_ids)
         factor, decay = curve
+        columns = [c.strip() for c in then.split(",")]
+        # NULL (a stability of 0) sorts first as in a plain ORDER BY; -1 is below any recall
+        ranked = (
+            f"SELECT COALESCE({_RECALL}, -1) AS r, {then} FROM cards"
+            f" WHERE deck_id IN ({','.join('?' * len(ids))})"
+        )
+        order = f"r, {then}"
+        after = f"({order}) > ({','.join('?' * (len(columns) + 1))})"
+        args = (factor, _microseconds(now), decay, *ids)
         self._ensure_pow()
-        try:
-            yield from self.conn.execute(
-                "SELECT deck_id, item_id, face FROM cards"
-                f" WHERE deck_id IN ({','.join('?' * len(ids))}) ORDER BY {_RECALL}, {then}",
-                (*ids, factor, _microseconds(now), decay),
-            )
-        except sqlite3.Error as exc:
-            raise explain(self.path, exc) from None
+        size, last = _FIRST_PAGE, None
+        while True:
+            try:
+                if last is None:
+                    sql = f"{ranked} ORDER BY {order} LIMIT ?"
+                    page = self.conn.execute(sql, (*args, size)).fetchall()
+                else:
+                    sql = f"SELECT * FROM ({ranked}) WHERE {after} ORDER BY {order} LIMIT ?"
+                    page = self.conn.execute(sql, (*args, *last, size)).fetchall()
+            except sqlite3.Error as exc:
+                raise explain(self.path, exc) from None
+            for row in page:
+                yield row[-3], row[-2], row[-1]
+            if len(page) < size:
+                return
+            last = page[-1]
+            size = min(size * 4, _LAST_PAGE)
 
     def recall_sum(
         self,
@@ -307,17 +334,29 @@ class Schedules(Part):
             raise explain(self.path, exc) from None
 
     @reads
-    def answered_in(self, deck_ids: Iterable[str]) -> set[tuple[str, str, str]]:
-        """(deck id, item id, face) of every face of these decks that has a schedule, as plain
-        tuples, read from the table's key alone (no card decoded)."""
-        ids = list(deck_ids)
-        return set(
-            self.conn.execute(
-                "SELECT deck_id, item_id, face FROM cards"
-                f" WHERE deck_id IN ({','.join('?' * len(ids))})",
-                ids,
-            )
+    def items_short_of(self, deck_id: str, wanted: str, faces: str) -> set[str]:
+        """Of `wanted` (a JSON object: item id -> how many faces named in `faces`, a JSON
+        array, it has), the ids of the items with fewer of those faces scheduled: each has a
+        face never answered. Counted by SQLite through the index on the key, per item, so
+        nothing comes back for an item whose faces are all answered."""
+        rows = self.conn.execute(
+            "SELECT j.key FROM json_each(?) AS j WHERE j.value > (SELECT COUNT(*) FROM cards"
+            " AS c WHERE c.deck_id = ? AND c.item_id = j.key"
+            # +face: count along the index on the item, not probe it once per face name
+            "  AND +c.face IN (SELECT value FROM json_each(?)))",
+            (wanted, deck_id, faces),
         )
+        return {item_id for (item_id,) in rows}
+
+    @reads
+    def scheduled_of(self, deck_id: str, item_ids: Iterable[str]) -> set[tuple[str, str]]:
+        """(item id, face) of each scheduled face of these items of one deck."""
+        rows = self.conn.execute(
+            "SELECT item_id, face FROM cards WHERE deck_id = ?"
+            " AND item_id IN (SELECT value FROM json_each(?))",
+            (deck_id, json.dumps(sorted(item_ids))),
+        )
+        return set(rows)
 
     def connection_changed(self) -> None:
         """The store opened a new connection: what was known of the old one is not known."""

@@ -12,15 +12,15 @@ keeps it in the store. `markdown` prints a saved report.
 
 from __future__ import annotations
 
+import itertools
+import json
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, ClassVar
 
-from vocabgame.calibration import calibrate, level, score_text, verdict
-from vocabgame.insights import face_kind
-from vocabgame.kinds import sections_with
+from vocabgame.kinds import KINDS, item_faces, sections_with
 from vocabgame.model import Deck, FaceKey, levels_label
 from vocabgame.play.context import Limits, RoundContext
 from vocabgame.play.modes.base import (
@@ -37,6 +37,7 @@ from vocabgame.play.outcome import Outcome
 from vocabgame.play.round import Round
 from vocabgame.quiz.question import Kind, Picked, Question, Refused, SelfGraded, Typed
 from vocabgame.settings import Settings
+from vocabgame.stats import deck_shape
 from vocabgame.store import ReportRecord, Store
 
 WEAKEST = 5  # items the report lists with their model answers
@@ -110,7 +111,9 @@ class InterviewMode(Mode):
             if not ours:
                 continue
             if ctx.store is not None and ctx.curve is not None:
-                picked += one_per_item(_new_then_weakest(ctx, ours), ctx.size - len(picked), taken)
+                picked += one_per_item(
+                    _new_then_weakest(ctx, ours, sections), ctx.size - len(picked), taken
+                )
                 continue
             cards = ctx.cards_of(ours)
             # Never asked first, then the least remembered: an interview tests what is shaky.
@@ -231,6 +234,8 @@ class Interview:
         if not self.asked:
             raise RuntimeError("no answer was given yet")
         asked = self.asked[-1]
+        from vocabgame.calibration import level  # when asked: the first screen needs none of it
+
         said = level(key).said
         if asked.review_id is not None:
             self.context.store.answers.set_confidence(asked.review_id, said)
@@ -294,6 +299,8 @@ class Interview:
 
 def build_body(interview: Interview, seconds: float) -> dict[str, Any]:
     """The report as plain data (kept as JSON in the store)."""
+    from vocabgame.insights import face_kind  # at the report: the first screen needs none of it
+
     decks = {d.id: d for d in interview.context.decks}
     questions: list[dict[str, Any]] = []
     by_tag: dict[str, list[int]] = {}
@@ -363,6 +370,8 @@ def build_body(interview: Interview, seconds: float) -> dict[str, Any]:
 def report_calibration(questions: list[dict[str, Any]]) -> dict[str, Any] | None:
     """How the player's confidence matched the answers counted right (`Calibration.as_json`,
     with `asked`, the answers given, beside), or None when no confidence was said."""
+    from vocabgame.calibration import calibrate
+
     said = [(q["confidence"], q["correct"]) for q in questions if q.get("confidence") is not None]
     if not said:
         return None
@@ -490,6 +499,8 @@ def markdown(record: ReportRecord) -> str:
 def calibration_lines(kept: Mapping[str, Any] | None) -> list[str]:
     """The report's section on how sure the player was (nothing when nothing was said): the
     Brier score and the calibration table."""
+    from vocabgame.calibration import score_text, verdict
+
     if not kept or not kept.get("answers"):
         return []
     asked = kept.get("asked", kept["answers"])
@@ -548,16 +559,69 @@ def report_row(record: ReportRecord) -> dict[str, Any]:
 register(InterviewMode())
 
 
-def _new_then_weakest(ctx: PlanContext, ours: list[FaceKey]) -> Iterator[FaceKey]:
-    """`ours` never asked first (in their order), then the least remembered, as the plan
-    from every card orders them; the store orders the cards (`least_remembered`), read only
-    once the new faces run out, so no card is decoded."""
+def _new_then_weakest(
+    ctx: PlanContext, ours: list[FaceKey], sections: tuple[str, ...]
+) -> Iterator[FaceKey]:
+    """`ours` (the faces of `sections` but typed terms) never asked first, in their order,
+    then the least remembered, as the plan from every card orders them. No card is decoded
+    and no set of every face is made: SQLite names the items with a face of ours never
+    answered (`items_short_of`), their faces are looked up a few items at a time as they come
+    in `ours`, and the store orders the cards a page at a time (`least_remembered`), read
+    only once the new faces run out."""
     store, curve = ctx.store, ctx.curve
     assert store is not None and curve is not None
-    deck_ids = sorted({d.id for d in ctx.decks})
-    answered = store.schedules.answered_in(deck_ids)
-    yield from (k for k in ours if (k.deck_id, k.item_id, k.face) not in answered)
-    wanted = {(k.deck_id, k.item_id, k.face) for k in ours}
-    for row in store.schedules.least_remembered(deck_ids, ctx.now, curve):
-        if row in wanted:
-            yield FaceKey(*row)
+    decks = {deck.id: deck for deck in ctx.decks}
+    short = {
+        d: store.schedules.items_short_of(d, *_asked(deck, sections)) for d, deck in decks.items()
+    }
+    if any(short.values()):
+        yield from _unanswered(store, (k for k in ours if k.item_id in short[k.deck_id]))
+    shapes = {d: deck_shape(deck) for d, deck in decks.items()}
+    kinds = {n for n, section in enumerate(KINDS) if section in sections}
+    for d, item_id, face in store.schedules.least_remembered(sorted(decks), ctx.now, curve):
+        shape = shapes[d]
+        at = shape.position.get(item_id)
+        # one of ours: a live face of an item of these sections, not a typed term
+        if at is not None and at[0] in kinds and face != "typed" and (item_id, face) in shape.keys:
+            yield FaceKey(d, item_id, face)
+
+
+def _unanswered(store: Store, keys: Iterator[FaceKey]) -> Iterator[FaceKey]:
+    """Those of `keys` with no schedule, in their order, looking up their items' scheduled
+    faces a batch at a time (batches grow: a plan usually stops within the first)."""
+    size = 32
+    while chunk := list(itertools.islice(keys, size)):
+        items: dict[str, set[str]] = {}
+        for key in chunk:
+            items.setdefault(key.deck_id, set()).add(key.item_id)
+        answered = {
+            (deck_id, item_id, face)
+            for deck_id, ids in items.items()
+            for item_id, face in store.schedules.scheduled_of(deck_id, ids)
+        }
+        yield from (k for k in chunk if (k.deck_id, k.item_id, k.face) not in answered)
+        size = min(size * 4, 4096)
+
+
+# Per loaded deck and sections: what `items_short_of` takes (a JSON object of item id ->
+# faces asked, a JSON array of those faces' names), made once per deck object.
+_ASKED: dict[tuple[int, tuple[str, ...]], tuple[Deck, tuple[str, str]]] = {}
+
+
+def _asked(deck: Deck, sections: tuple[str, ...]) -> tuple[str, str]:
+    kept = _ASKED.get((id(deck), sections))
+    if kept is not None and kept[0] is deck:
+        return kept[1]
+    counts: dict[str, int] = {}
+    names: set[str] = set()
+    for section in sections:
+        for item in deck.section(section):
+            faces = [face for face in item_faces(item) if face != "typed"]
+            if faces:
+                counts[item.id] = len(faces)
+                names.update(faces)
+    made = json.dumps(counts), json.dumps(sorted(names))
+    if len(_ASKED) > 256:  # decks reloaded many times in one process: forget the old ones
+        _ASKED.clear()
+    _ASKED[(id(deck), sections)] = (deck, made)
+    return made
