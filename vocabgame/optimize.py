@@ -145,17 +145,29 @@ def _predict(
     return out
 
 
-def _bin(faces: Sequence[list[tuple[int, int]]], item: _Item) -> tuple[int, int, int]:
-    """The (days, length, lapses) bin of RMSE(bins), as the library's `r_matrix_index`."""
-    reviews = faces[item.face][: item.index + 1]
-    days = reviews[-1][1]
-    days_bin = round(2.48 * 3.62 ** math.floor(math.log(days, 3.62)) * 100)
-    length = sum(1 for _, t in reviews if t > 0) + 1
-    length_bin = round(1.99 * 1.89 ** math.floor(math.log(length, 1.89)))
-    lapses = sum(1 for r, t in reviews[:-1] if r == 1 and t > 0)
-    if lapses == 0:
-        return days_bin, length_bin, 0
-    return days_bin, length_bin, round(1.65 * 1.73 ** math.floor(math.log(lapses, 1.73)))
+def _bins(faces: Sequence[list[tuple[int, int]]], items: Sequence[_Item]) -> list[object]:
+    """Each item's (days, length, lapses) bin of RMSE(bins), as the library's
+    `r_matrix_index`: length counts the face's answers a day or more apart up to the item,
+    plus one; lapses its Agains a day or more apart before it. Counted once per face."""
+    counts: dict[int, tuple[list[int], list[int]]] = {}
+    out: list[object] = []
+    for item in items:
+        counted = counts.get(item.face)
+        if counted is None:
+            lengths: list[int] = []
+            lapses = [0]
+            for r, t in faces[item.face]:
+                lengths.append((lengths[-1] if lengths else 1) + (t > 0))
+                lapses.append(lapses[-1] + (r == 1 and t > 0))
+            counted = counts[item.face] = (lengths, lapses)
+        days = faces[item.face][item.index][1]
+        days_bin = round(2.48 * 3.62 ** math.floor(math.log(days, 3.62)) * 100)
+        length = counted[0][item.index]
+        length_bin = round(1.99 * 1.89 ** math.floor(math.log(length, 1.89)))
+        lapsed = counted[1][item.index]
+        lapses_bin = round(1.65 * 1.73 ** math.floor(math.log(lapsed, 1.73))) if lapsed else 0
+        out.append((days_bin, length_bin, lapses_bin))
+    return out
 
 
 def scores(predictions: Sequence[float], labels: Sequence[int], bins: Sequence[object]) -> Scores:
@@ -195,15 +207,27 @@ def _auc(predictions: Sequence[float], labels: Sequence[int]) -> float | None:
     return (rank_sum - positives * (positives + 1) / 2) / (positives * negatives)
 
 
-def _fit(faces: Sequence[list[tuple[int, int]]], items: Sequence[_Item]) -> tuple[float, ...]:
-    """Parameters fitted on `items` (in time order), with the library's training defaults."""
-    from fsrs_rs_python import FSRS, FSRSItem, FSRSReview
+def _training(faces: Sequence[list[tuple[int, int]]], items: Sequence[_Item]) -> list[Any]:
+    """The library's training item of each of `items`: its face's answers up to it. Made once
+    for all the fits (each split fits a prefix of the same list), each face's reviews once."""
+    from fsrs_rs_python import FSRSItem, FSRSReview
 
-    training = [
-        FSRSItem([FSRSReview(r, t) for r, t in faces[item.face][: item.index + 1]])
-        for item in items
-    ]
-    return tuple(FSRS(list(DEFAULT_PARAMETERS)).compute_parameters(training))
+    reviews: dict[int, list[Any]] = {}
+    out = []
+    for item in items:
+        made = reviews.get(item.face)
+        if made is None:
+            made = reviews[item.face] = [FSRSReview(r, t) for r, t in faces[item.face]]
+        out.append(FSRSItem(made[: item.index + 1]))
+    return out
+
+
+def _fit(training: Sequence[Any]) -> tuple[float, ...]:
+    """Parameters fitted on these training items (in time order), with the library's
+    training defaults."""
+    from fsrs_rs_python import FSRS
+
+    return tuple(FSRS(list(DEFAULT_PARAMETERS)).compute_parameters(list(training)))
 
 
 def fit(histories: Iterable[Sequence[Answer]], days: DayCount | None = None) -> Outcome:
@@ -218,7 +242,7 @@ def fit(histories: Iterable[Sequence[Answer]], days: DayCount | None = None) -> 
     segments = _segments(len(items))
     held_out = [item for start, end in segments for item in items[start:end]]
     labels = [int(faces[i.face][i.index][0] > 1) for i in held_out]
-    bins = [_bin(faces, i) for i in held_out]
+    bins = _bins(faces, held_out)
     defaults = (
         scores(_predict(DEFAULT_PARAMETERS, faces, held_out), labels, bins) if held_out else None
     )
@@ -235,8 +259,9 @@ def fit(histories: Iterable[Sequence[Answer]], days: DayCount | None = None) -> 
             DEFAULT_PARAMETERS,
         )
     predictions: list[float] = []
+    training = _training(faces, items)
     for start, end in segments:
-        split_parameters = _fit(faces, items[:start])
+        split_parameters = _fit(training[:start])
         predictions += _predict(split_parameters, faces, items[start:end])
     fitted = scores(predictions, labels, bins)
     assert defaults is not None  # MIN_ITEMS items make every segment
@@ -254,7 +279,7 @@ def fit(histories: Iterable[Sequence[Answer]], days: DayCount | None = None) -> 
             DEFAULT_PARAMETERS,
         )
     try:
-        parameters = check_parameters(_fit(faces, items))
+        parameters = check_parameters(_fit(training))
     except ValueError as exc:  # fsrs and the Rust optimizer disagree on a bound
         return Outcome(
             reviews,
