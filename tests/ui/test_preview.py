@@ -52,6 +52,13 @@ async def save_and_wait(
     raise AssertionError(f"{text!r} never showed; the screen has:\n{shown(app)}")
 
 
+async def stop_watching(pilot: Pilot, app: PreviewApp) -> None:
+    """Stop the watcher before the test ends: a save repeated by `save_and_wait` on a busy
+    machine may otherwise reload the deck while the app is closing."""
+    app.workers.cancel_group(app, "watch")
+    await pilot.pause()
+
+
 def item_on_screen(app: PreviewApp) -> str:
     assert isinstance(app.screen, RoundScreen)
     question = app.screen.round.question()
@@ -109,6 +116,7 @@ async def test_a_saved_edit_reloads_on_the_same_item(tmp_path) -> None:
         edited = text.replace("Average time between output tokens", "Mean gap between tokens")
         await save_and_wait(pilot, app, edited, "Mean gap between tokens")
         assert item_on_screen(app) == "tpot"
+        await stop_watching(pilot, app)
 
 
 async def test_a_broken_save_shows_its_errors_and_a_fix_resumes(tmp_path) -> None:
@@ -123,6 +131,7 @@ async def test_a_broken_save_shows_its_errors_and_a_fix_resumes(tmp_path) -> Non
         await pilot.press("ctrl+n")  # nothing to move to: the preview waits for a fix
         await save_and_wait(pilot, app, good, "Which metric should the target use?")
         assert item_on_screen(app) == "chat-slo"
+        await stop_watching(pilot, app)
 
 
 def test_preview_of_a_missing_file_is_one_sentence(tmp_path, capsys) -> None:

@@ -5,7 +5,7 @@ not says why under its field, and nothing is saved."""
 from __future__ import annotations
 
 import asyncio
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -19,6 +19,9 @@ from vocabgame.settings import SPECS, SettingError, Spec, check_interview_date
 from vocabgame.store import StoreError
 from vocabgame.ui.host import Host, host
 from vocabgame.ui.widgets.footer import KeysFooter
+
+if TYPE_CHECKING:
+    from textual.visual import VisualType
 
 # The chart's horizon: a month, the span `vocabgame simulate` shows by default.
 CHART_DAYS = 30
@@ -111,14 +114,22 @@ class SettingsScreen(Screen[None]):
         try:
             given = inputs(session.store, deck_sizes(session.catalog.decks), session.settings)
         except StoreError:
-            self.query_one("#retention-chart", Static).update("")
+            self._show_chart("")
             return
         runs = []
         for retention in grid_with(given.current):
             await asyncio.sleep(0)
+            if not self.is_attached:  # the player left the screen: nothing to draw on
+                return
             runs.append(simulate_one(given, CHART_DAYS, retention))
         result = Forecast(CHART_DAYS, given, tuple(p for p, _ in runs), tuple(d for _, d in runs))
-        self.query_one("#retention-chart", Static).update(RetentionChart(result))
+        self._show_chart(RetentionChart(result))
+
+    def _show_chart(self, chart: VisualType) -> None:
+        """Draw the chart where it goes, if the screen still holds it (a player who leaves
+        the screen before the simulation ends leaves nothing to draw on)."""
+        for place in self.query("#retention-chart").results(Static):
+            place.update(chart)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
