@@ -28,11 +28,7 @@ from pathlib import Path
 
 from vocabgame.backup import DataLock, InUseError
 from vocabgame.printable import has_unprintable, printable
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover (Windows)
-    fcntl = None  # type: ignore[assignment]
+from vocabgame.sharedfile import held_alone, write_whole
 
 REGISTRY = "players.json"
 PLAYERS_DIR = "players"
@@ -150,35 +146,22 @@ def _write(data_dir: Path, registry: Registry) -> None:
             {"id": p.id, "name": p.name, "leaderboard": p.leaderboard} for p in registry.players
         ],
     }
-    tmp = path.with_name(f".{REGISTRY}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8") as out:
-            json.dump(body, out, indent=2, ensure_ascii=False)
-            out.write("\n")
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise PlayerError(f"Cannot write the list of players {path} ({exc.strerror}).") from None
+    write_whole(
+        path,
+        json.dumps(body, indent=2, ensure_ascii=False) + "\n",
+        lambda exc: PlayerError(f"Cannot write the list of players {path} ({exc.strerror})."),
+    )
 
 
 @contextlib.contextmanager
 def _changing(data_dir: Path) -> Iterator[Registry]:
     """The registry, held alone while it is read, changed and written (two tabs adding a
     player at once must not lose one)."""
-    try:
-        data_dir.mkdir(parents=True, exist_ok=True)
-        fd = os.open(data_dir / _REGISTRY_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError as exc:
-        raise PlayerError(f"Cannot change the players in {data_dir} ({exc.strerror}).") from None
-    try:
-        if fcntl is not None:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+    with held_alone(
+        data_dir / _REGISTRY_LOCK,
+        lambda exc: PlayerError(f"Cannot change the players in {data_dir} ({exc.strerror})."),
+    ):
         yield read_registry(data_dir)
-    finally:
-        os.close(fd)
 
 
 def find_player(data_dir: Path, name: str) -> Player:

@@ -35,11 +35,7 @@ from vocabgame.play.session import Session
 from vocabgame.players import DEFAULT_ID, DEFAULT_NAME, MAX_NAME, Player, PlayerError, read_registry
 from vocabgame.printable import has_unprintable, printable
 from vocabgame.quiz import Kind, Question
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover (Windows)
-    fcntl = None  # type: ignore[assignment]
+from vocabgame.sharedfile import held_alone, write_whole
 
 ROOM_FILE = "room.json"
 _ROOM_LOCK = "room.lock"
@@ -280,32 +276,20 @@ def record_answer(data_dir: Path, code: str, answer: RoomAnswer) -> Room:
 def _held(data_dir: Path) -> Iterator[None]:
     """The room file, held alone while it is read, changed and written (two players answering
     at once must not lose one's row)."""
-    try:
-        data_dir.mkdir(parents=True, exist_ok=True)
-        fd = os.open(data_dir / _ROOM_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError as exc:
-        raise RoomError(f"Cannot open the room in {data_dir} ({exc.strerror}).") from None
-    try:
-        if fcntl is not None:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+    with held_alone(
+        data_dir / _ROOM_LOCK,
+        lambda exc: RoomError(f"Cannot open the room in {data_dir} ({exc.strerror})."),
+    ):
         yield
-    finally:
-        os.close(fd)
 
 
 def _write(data_dir: Path, room: Room) -> None:
     path = data_dir / ROOM_FILE
-    tmp = path.with_name(f".{ROOM_FILE}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8") as out:
-            json.dump(room.as_json(), out, ensure_ascii=False)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise RoomError(f"Cannot write the room file {path} ({exc.strerror}).") from None
+    write_whole(
+        path,
+        json.dumps(room.as_json(), ensure_ascii=False),
+        lambda exc: RoomError(f"Cannot write the room file {path} ({exc.strerror})."),
+    )
 
 
 def _read_or_none(data_dir: Path) -> Room | None:
