@@ -5,9 +5,13 @@ rest (q, Escape, ?) are always among those shown.
 Textual's `Footer` remounts all its keys each time the screen's bindings change; opening the
 home screen changes them several times before its first frame (focus, the highlighted row,
 the keys a row allows), and each rebuild mounts a dozen widgets. And it lays its keys out in
-a row that scrolls: on a narrow terminal the last ones (? and q) fell off its right end."""
+a row that scrolls: on a narrow terminal the last ones (? and q) fell off its right end.
+Most changes of the bindings leave the keys shown as they were (a round's answer key moves
+the focus and back, a highlight moves within a list): those rebuild nothing."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from textual.app import ComposeResult
 from textual.screen import Screen
@@ -18,6 +22,7 @@ from textual.widgets._footer import FooterKey
 # The keys kept however narrow the footer: the ways out, and the one that lists every key.
 KEPT = frozenset({"question_mark", "q", "escape"})
 PALETTE = "-command-palette"  # the class of the command palette's key (Ctrl+P)
+COMPACT = frozenset({"-compact"})
 
 
 def key_cells(key: FooterKey) -> int:
@@ -25,6 +30,18 @@ def key_cells(key: FooterKey) -> int:
     command palette's key also its border)."""
     cells = len(key.key_display) + 2 + (len(key.description) + 1 if key.description else 0)
     return cells + (2 if key.has_class(PALETTE) else 0)
+
+
+def shown_as(widgets: Iterable[Widget]) -> list[tuple[object, ...]]:
+    """What the footer shows of `widgets`: each key, how it is drawn and what it does (less
+    `-compact`, which a key takes from the footer once mounted)."""
+    return [
+        (w.key, w.key_display, w.description, w.action, w._disabled, str(w.tooltip))
+        + (w.classes - COMPACT,)
+        if isinstance(w, FooterKey)
+        else (type(w), id(w))  # grouped keys and labels: never the same, always rebuilt
+        for w in widgets
+    ]
 
 
 def fit(keys: list[FooterKey], width: int) -> list[FooterKey]:
@@ -73,4 +90,5 @@ class KeysFooter(Footer):
 
     async def _rebuild(self) -> None:
         self._rebuild_pending = False
-        await self.recompose()
+        if self.is_attached and shown_as(self.compose()) != shown_as(self.children):
+            await self.recompose()
