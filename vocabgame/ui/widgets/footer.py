@@ -71,6 +71,10 @@ class KeysFooter(Footer):
             yield from keys
             return
         self._width = self.app.size.width
+        for key in plain:
+            # A key takes `-compact` once mounted (its `compact` is true), restyling itself
+            # after its first styling; given it before, the class is there once styled.
+            key.add_class(*COMPACT, update=False)
         yield from fit(plain, self._width)
 
     def on_resize(self) -> None:
