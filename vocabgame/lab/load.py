@@ -647,6 +647,7 @@ def capacity(
     seed: int = 0,
     high: float = 64.0,
     lengths: tuple[tuple[int, int], ...] = (),
+    slo: Slo | None = None,
 ) -> float:
     """The largest arrival rate up to `high` (requests a second, to 2%) at which `holds` is
     true of the simulated load: Sarathi-Serve's serving capacity under a latency objective,
@@ -654,7 +655,7 @@ def capacity(
 
     def ok(rate: float) -> bool:
         work = Workload(rate, requests, spread, seed, lengths=lengths)
-        return holds(simulate(setup, work, scheduler))
+        return holds(simulate(setup, work, scheduler, slo))
 
     if ok(high):
         return high

@@ -1,10 +1,11 @@
 """The load simulation against two papers, as docs/lab.md quotes it:
-`python -m vocabgame.lab.load_compare` prints both tables (about half a minute).
+`python -m vocabgame.lab.load_compare` prints the tables (about a minute).
 
 Sarathi-Serve: chunked prefill's gain in capacity (the highest rate whose P99 gap between
 tokens stays under an objective) over prefill-first, on its Mistral-7B and Yi-34B setups.
 DistServe: goodput (requests a second meeting a TTFT and a TPOT objective) against the
-arrival rate, beside raw throughput."""
+arrival rate, beside raw throughput; and the highest rate at which 90% of requests meet TTFT
+alone, TPOT alone and both, by scheduler."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from dataclasses import replace
 
 from vocabgame.lab.catalogue import load_catalogue
 from vocabgame.lab.inputs import ModelSpec, Setup
-from vocabgame.lab.load import LoadResult, Scheduler, Workload, capacity, simulate
+from vocabgame.lab.load import LoadResult, Scheduler, Slo, Workload, capacity, simulate
 from vocabgame.lab.model import fmt
 
 # Sarathi-Serve's single-node models, their shapes from each model's config.json.
@@ -26,6 +27,13 @@ YI_34B = ModelSpec(
     "yi-34b", "Yi 34B", params_b=34.39, layers=60, hidden=7168, heads=56, kv_heads=8,
     head_dim=128, vocab=64000,
 )  # fmt: skip
+# DistServe's figure (its blog post, Figure 6a: "a 13B LLM on a single A100-80GB GPU", 512 in,
+# 64 out, P90 TTFT 0.4 s and P90 TPOT 0.04 s): OPT-13B's shape from its config.json.
+OPT_13B = ModelSpec(
+    "opt-13b", "OPT 13B", params_b=12.85, layers=40, hidden=5120, heads=40, kv_heads=40,
+    head_dim=128, vocab=50272,
+)  # fmt: skip
+DISTSERVE_FIGURE = "13B (OPT-13B's shape), 1 A100"
 # Sarathi-Serve's artifact (microsoft/sarathi-serve, osdi-experiments/figure-5-6): the P99
 # time-between-tokens objectives of its capacity search, strict and relaxed, in ms, with the
 # token budget Sarathi-Serve runs at each (512 strict, 2,048 relaxed), on A100 80GB PCIe GPUs.
@@ -122,11 +130,23 @@ def sarathi_rows(requests: int = 300) -> list[str]:
     return rows
 
 
-def distserve_rows(rates: tuple[float, ...] = (10, 20, 30, 40, 60)) -> list[str]:
-    """docs/lab.md's DistServe table, a row a rate, then the rate 90% meet both objectives."""
+def llama_8b_setup() -> Setup:
+    """Llama 3.1 8B on one H100 SXM at 1,000 / 200 tokens (drawn lognormal around them)."""
     gpu, model = load_catalogue().gpu("H100-SXM"), load_catalogue().model("llama-3.1-8b")
     assert gpu is not None and model is not None
-    setup = Setup(gpu, model, prompt=1000, output=200)
+    return Setup(gpu, model, prompt=1000, output=200)
+
+
+def opt_13b_setup() -> Setup:
+    """DistServe's figure: a 13B model (OPT-13B's shape) on one A100 80GB, 512 / 64 tokens."""
+    gpu = load_catalogue().gpu("A100-SXM-80GB")
+    assert gpu is not None
+    return Setup(gpu, OPT_13B, prompt=512, output=64)
+
+
+def distserve_rows(rates: tuple[float, ...] = (10, 20, 30, 40, 60)) -> list[str]:
+    """docs/lab.md's DistServe table, a row a rate, then the rate 90% meet both objectives."""
+    setup = llama_8b_setup()
     rows = []
     for rate in rates:
         cells = [fmt(rate)]
@@ -134,9 +154,43 @@ def distserve_rows(rates: tuple[float, ...] = (10, 20, 30, 40, 60)) -> list[str]
             r = simulate(setup, Workload(rate, 1000, "lognormal"), sched)
             cells += [fmt(r.throughput), fmt(r.goodput), f"{r.attainment:.0%}"]
         rows.append("| " + " | ".join(cells) + " |")
-    for sched in (Scheduler(None), Scheduler(512)):
-        rate = capacity(setup, sched, lambda r: r.attainment >= 0.9, 1000, "lognormal", high=128)
-        rows.append(f"90% meet both objectives up to {fmt(rate)} requests/s, {sched.name}")
+    return rows
+
+
+def goodput_rates(
+    setup: Setup, sched: Scheduler, slo: Slo, spread: str, requests: int = 1000, high: float = 128
+) -> tuple[float, float, float]:
+    """DistServe's framing: the highest rate at which 90% of requests meet the TTFT objective
+    alone, the TPOT objective alone, and both (the goodput); `high` when the search's top holds."""
+
+    def rate(holds: Callable[[LoadResult], bool]) -> float:
+        return capacity(setup, sched, holds, requests, spread, high=high, slo=slo)
+
+    return (
+        rate(lambda r: r.ttft.p90 <= slo.ttft_ms),
+        rate(lambda r: r.tpot.p90 <= slo.tpot_ms),
+        rate(lambda r: r.attainment >= 0.9),
+    )
+
+
+def goodput_rows() -> list[str]:
+    """docs/lab.md's goodput tables: a row a scheduler on each setup."""
+    rows = []
+    for name, setup, slo, spread, chunks, high in (
+        (DISTSERVE_FIGURE, opt_13b_setup(), Slo(400, 40), "fixed", (256, 512, 1024, 2048), 64.0),
+        (
+            "Llama 3.1 8B, 1 H100",
+            llama_8b_setup(),
+            Slo(),
+            "lognormal",
+            (512, 1024, 2048, 4096),
+            128.0,
+        ),
+    ):
+        rows.append(f"{name}: TTFT <= {fmt(slo.ttft_ms)} ms, TPOT <= {fmt(slo.tpot_ms)} ms")
+        for sched in (Scheduler(None), *(Scheduler(c) for c in chunks)):
+            cells = (fmt(x) for x in goodput_rates(setup, sched, slo, spread, high=high))
+            rows.append(f"| {sched.name} | " + " | ".join(cells) + " |")
     return rows
 
 
@@ -145,6 +199,8 @@ def main() -> int:
     print("\n".join(sarathi_rows()))
     print("\nDistServe: rate | prefill-first tokens/s, goodput, met | chunked 512 the same")
     print("\n".join(distserve_rows()))
+    print("\nDistServe: scheduler | 90% meet TTFT up to | TPOT up to | both (goodput), req/s")
+    print("\n".join(goodput_rows()))
     return 0
 
 
