@@ -154,3 +154,53 @@ def test_an_unreadable_measurements_file_is_one_sentence(tmp_path: Path) -> None
     bad.write_text(BAD, encoding="utf-8")
     with pytest.raises(LabError, match="the measurements file has a mistake"):
         load_measurements(bad)
+
+
+def test_rows_marked_fit_false_are_compared_not_fitted(table: MeasurementTable, fresh: Fit) -> None:
+    left_out = [r for r in table.rows if not r.fitted]
+    assert len(left_out) >= 20 and {r.source.by for r in left_out} == {"LMDeploy"}
+    assert [r.row.id for r in fresh.checked] == [r.id for r in left_out]
+    # Dropping them changes nothing: the fit never saw them.
+    kept = MeasurementTable(tuple(r for r in table.rows if r.fitted), table.sources)
+    assert fit(kept, load_catalogue()).values() == fresh.values()
+
+
+def test_a_row_on_a_measured_model_by_hand() -> None:
+    # LMDeploy, Llama 2 7B (from measured_models.yaml, not the catalogue) on one A100, one
+    # request, 128 in / 128 out: the decode step reads 6.74e9 x 2 bytes at 2,039 GB/s x the
+    # fitted share, plus the fixed cost; then the KV read and a share of the prefill.
+    row = next(r for r in load_measurements().rows if r.id == "lmdeploy-l2-7b-128in-128out-b1-itl")
+    lab = lab_estimate(row, load_catalogue(), Assumptions())
+    least = 6.74e9 * 2 / (2039e9 * fitted.BANDWIDTH_EFFICIENCY) * 1000
+    least += fitted.STEP_OVERHEAD_US / 1000
+    assert least < lab < least * 1.05
+
+
+def test_the_docs_show_the_compared_rows_and_their_error(fresh: Fit) -> None:
+    text = DOC.read_text(encoding="utf-8")
+    assert markdown(fresh, checked=True) in text
+    for figure, (label, _, _) in FIGURES.items():
+        if fresh.worst(figure, checked=True) is not None:
+            median = fresh.median_abs_error(figure, checked=True)
+            assert f"{label}: median |error| {median:.0%}, compared" in text
+
+
+def test_calibrate_all_is_a_what_if_never_written(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--all", "--write"]) == 1
+    assert "never written" in capsys.readouterr().err
+
+
+def test_a_fit_flag_that_is_not_a_boolean_is_reported() -> None:
+    text = (
+        BAD.replace("source: t", "source: s")
+        .replace("tp: 0", "tp: 1")
+        .replace("weights: fp9", "weights: bf16")
+        .replace("figure: itl", "figure: itl_ms")
+        .replace("value: -3", "value: 3")
+    )
+    table = load_text(text.replace('quote: "q"', 'quote: "q 3"\n    fit: maybe'), "m.yaml")
+    assert any("fit must be true or false" in str(p) for p in table.problems)
+    assert (
+        len(load_text(text.replace('quote: "q"', 'quote: "q 3"\n    fit: false'), "m.yaml").rows)
+        == 1
+    )

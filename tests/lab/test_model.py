@@ -32,6 +32,7 @@ IDEAL = Assumptions(
     usd_per_gpu_hour=3.6,
     link_efficiency=1,
     allreduce_latency_us=10,
+    alltoall_latency_us=40,
     step_overhead_us=0,
 )
 

@@ -18,19 +18,22 @@ def test_expert_parallel_all_to_alls_by_hand() -> None:
     e = estimate(setup(model=MOE, batch=4, tp=2, ep=2))
     # A decode step: 2 per layer x 10 layers = 20 all-to-alls of 4 tokens x 1 expert x
     # 1,000 x 2 bytes = 8,000 bytes, (2-1)/2 of it to the other GPU at 200 GB/s one way:
-    # 20 ns on the wire + 10 us latency.
-    assert e.value("alltoall_decode") == pytest.approx(20 * (20e-9 + 10e-6) * 1000)
-    # Prefill: 1,000 tokens -> 2 MB a call, half of it off the GPU: 5 us + 10 us, 20 calls
-    assert e.value("alltoall_prefill") == pytest.approx(20 * (5e-6 + 10e-6) * 1000)
+    # 20 ns on the wire + the all-to-all's own 40 us latency (not the all-reduce's 10).
+    assert e.value("alltoall_decode") == pytest.approx(20 * (20e-9 + 40e-6) * 1000)
+    # Prefill: 1,000 tokens -> 2 MB a call, half of it off the GPU: 5 us + 40 us, 20 calls
+    assert e.value("alltoall_prefill") == pytest.approx(20 * (5e-6 + 40e-6) * 1000)
     # Both add to their phase's time, on top of the all-reduces (no overlap)
     plain = estimate(setup(model=MOE, batch=4, tp=2))
-    assert e.value("tpot") == pytest.approx(plain.value("tpot") + 0.2004)
-    assert e.value("ttft") == pytest.approx(plain.value("ttft") + 0.3)
+    assert e.value("tpot") == pytest.approx(plain.value("tpot") + 0.8004)
+    assert e.value("ttft") == pytest.approx(plain.value("ttft") + 0.9)
     # EP 4 over TP 4 sends 3/4 of each message off the GPU: 7.5 us for the prefill's 2 MB
-    assert alltoall_s(setup(model=MOE, tp=4, ep=4), 1000) == pytest.approx(20 * (7.5e-6 + 10e-6))
+    assert alltoall_s(setup(model=MOE, tp=4, ep=4), 1000) == pytest.approx(20 * (7.5e-6 + 40e-6))
     # Two experts a token send two copies: twice the bytes
     two_k = replace(MOE, active_experts=2)
-    assert alltoall_s(setup(model=two_k, tp=2, ep=2), 1000) == pytest.approx(20 * (10e-6 + 10e-6))
+    assert alltoall_s(setup(model=two_k, tp=2, ep=2), 1000) == pytest.approx(20 * (10e-6 + 40e-6))
+    # The all-to-all's latency is its own assumption: the all-reduce's leaves it alone.
+    a = replace(setup().assumptions, allreduce_latency_us=0)
+    assert alltoall_s(setup(model=MOE, tp=2, ep=2, assumptions=a), 0) == pytest.approx(20 * 40e-6)
 
 
 def test_no_all_to_all_at_ep_1_so_the_dense_calibration_is_untouched() -> None:
@@ -100,3 +103,10 @@ def test_the_cli_takes_ep_and_micro_batches_and_refuses_ep_on_a_dense_model(
     assert main(["lab", "--model", "llama-3.1-8b", "--tp", "2", "--ep", "2"]) == 1
     err = capsys.readouterr().err
     assert "has no experts to split; leave --ep at 1" in err and "Traceback" not in err
+
+
+def test_a_negative_all_to_all_latency_is_one_sentence() -> None:
+    from vocabgame.lab import Assumptions
+
+    with pytest.raises(LabError, match="the all-to-all latency must be a finite number"):
+        Assumptions(alltoall_latency_us=-1).check()

@@ -4,12 +4,13 @@ them where the lab reads its defaults (`vocabgame/lab/fitted.py`).
 
     python -m vocabgame.lab.calibrate            # fit and print
     python -m vocabgame.lab.calibrate --write    # and write fitted.py
-    python -m vocabgame.lab.calibrate --markdown # the table docs/lab.md shows
+    python -m vocabgame.lab.calibrate --markdown # the tables docs/lab.md shows
 
 The fit is deterministic: a pattern search on a lattice (0.01 for an efficiency, 0.1 ms for
 the fixed cost) from a fixed start, shrinking its step from ten units to one, minimising the squared log error, each figure kind (TTFT, ITL,
 throughput, end-to-end latency) weighted alike whatever its number of rows. No randomness,
-no new dependency: the same table gives the same values."""
+no new dependency: the same table gives the same values. Rows marked `fit: false` are left
+out of the fit and only compared with it (their error at the fitted values)."""
 
 from __future__ import annotations
 
@@ -63,15 +64,24 @@ class Fit:
     compute_efficiency: float
     link_efficiency: float
     step_overhead_us: float
-    rows: tuple[RowError, ...]
+    rows: tuple[RowError, ...]  # the rows fitted to
     loss: float
+    checked: tuple[RowError, ...] = ()  # the rows left out of the fit, at the fitted values
 
     def values(self) -> dict[str, float]:
         return {p: getattr(self, p) for p in PARAMS}
 
-    def median_abs_error(self, figure: str) -> float:
-        errors = [abs(r.error) for r in self.rows if r.row.figure == figure]
+    def median_abs_error(self, figure: str, checked: bool = False) -> float:
+        """The median |error| of the fitted rows of a figure kind (of the compared ones)."""
+        errors = [
+            abs(r.error) for r in (self.checked if checked else self.rows) if r.row.figure == figure
+        ]
         return statistics.median(errors) if errors else math.nan
+
+    def worst(self, figure: str, checked: bool = False) -> RowError | None:
+        """The row of a figure kind with the largest |error|."""
+        rows = [r for r in (self.checked if checked else self.rows) if r.row.figure == figure]
+        return max(rows, key=lambda r: abs(r.error)) if rows else None
 
 
 def row_errors(
@@ -92,9 +102,11 @@ def loss(rows: Sequence[RowError]) -> float:
 
 
 def fit(table: MeasurementTable, catalogue: Catalogue, base: Assumptions | None = None) -> Fit:
-    """The assumptions in `SPACE`, on its lattice, that minimise `loss` on the table, found
-    by a pattern search from its start; the other assumptions are `base`'s (the defaults)."""
+    """The assumptions in `SPACE`, on its lattice, that minimise `loss` on the table's fitted
+    rows, found by a pattern search from its start; the other assumptions are `base`'s (the
+    defaults). The rows marked `fit: false` come back in `checked`, at the fitted values."""
     base = base or Assumptions()
+    table, left_out = table.split()
     seen: dict[tuple[int, ...], tuple[float, tuple[RowError, ...]]] = {}
 
     def at(point: tuple[int, ...]) -> float:
@@ -119,7 +131,8 @@ def fit(table: MeasurementTable, catalogue: Catalogue, base: Assumptions | None 
                         point, moved = candidate, True
     at(point)
     best, rows = seen[point]
-    return Fit(**point_values(point), rows=rows, loss=best)
+    checked = row_errors(left_out, catalogue, replace(base, **point_values(point)))
+    return Fit(**point_values(point), rows=rows, loss=best, checked=checked)
 
 
 def point_values(point: tuple[int, ...]) -> dict[str, float]:
@@ -143,22 +156,42 @@ def report(result: Fit) -> str:
             f"{r.row.id:<32} {r.row.label:<24} {r.row.value:>10.4g} {r.lab:>10.4g} {r.error:>+7.0%}"
         )
     lines.append("")
-    for figure, (label, _, _) in FIGURES.items():
-        n = sum(1 for r in result.rows if r.row.figure == figure)
-        if n:
+    lines += summary(result)
+    if result.checked:
+        lines += ["", "Compared, not fitted (fit: false):", ""]
+        for r in result.checked:
             lines.append(
-                f"median |error| on {label}: {result.median_abs_error(figure):.0%} ({n} rows)"
+                f"{r.row.id:<40} {r.row.label:<18} {r.row.value:>10.4g} {r.lab:>10.4g} "
+                f"{r.error:>+7.0%}"
             )
+        lines.append("")
+        lines += summary(result, checked=True)
     return "\n".join(lines)
 
 
-def markdown(result: Fit) -> str:
-    """The calibration table as docs/lab.md shows it: one line a row, with its source."""
+def summary(result: Fit, checked: bool = False) -> list[str]:
+    """A line a figure kind: the median and the worst |error| of its rows."""
+    lines = []
+    rows = result.checked if checked else result.rows
+    for figure, (label, _, _) in FIGURES.items():
+        n = sum(1 for r in rows if r.row.figure == figure)
+        worst = result.worst(figure, checked)
+        if n and worst is not None:
+            lines.append(
+                f"median |error| on {label}: {result.median_abs_error(figure, checked):.0%} "
+                f"({n} rows), worst {worst.error:+.0%} ({worst.row.id})"
+            )
+    return lines
+
+
+def markdown(result: Fit, checked: bool = False) -> str:
+    """The calibration table as docs/lab.md shows it: one line a row, with its source; with
+    `checked`, the table of the rows compared but not fitted."""
     lines = [
         "| setup | in / out | batch | figure | measured | lab | error | source |",
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
-    for r in result.rows:
+    for r in result.checked if checked else result.rows:
         m = r.row
         lines.append(
             f"| {m.model}, {m.tp} x {m.gpu}, {m.weights.upper()} | {m.prompt} / {m.output} | "
@@ -188,15 +221,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--write", action="store_true", help="write the values to fitted.py")
     parser.add_argument("--to", type=Path, default=FITTED_PY, help="where --write writes")
     parser.add_argument("--markdown", action="store_true", help="print the docs' table too")
+    parser.add_argument(
+        "--all", action="store_true", help="fit every row, the fit: false ones too (not written)"
+    )
     args = parser.parse_args(argv)
+    if args.all and args.write:
+        print("error: --all is a what-if and is never written; drop --write", file=sys.stderr)
+        return 1
     try:
-        result = fit(load_measurements(), load_catalogue())
+        table = load_measurements()
+        if args.all:
+            table = replace(table, rows=tuple(replace(r, fitted=True) for r in table.rows))
+        result = fit(table, load_catalogue())
     except LabError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     print(report(result))
     if args.markdown:
         print("\n" + markdown(result))
+        if result.checked:
+            print("\n" + markdown(result, checked=True))
     if args.write:
         args.to.write_text(fitted_source(result), encoding="utf-8")
         print(f"\nwrote {args.to}")

@@ -162,6 +162,9 @@ class Assumptions:
     link_efficiency: float = LINK_EFFICIENCY
     # One small all-reduce on H100s, TP 2 to 8: about 9 us (sgl-project/sglang PR 2904).
     allreduce_latency_us: float = 9.0
+    # One MoE dispatch or combine of one token a GPU over NVLink at EP 8: 41.6 and 41.7 us
+    # (perplexityai/pplx-kernels' README, its benchmark results).
+    alltoall_latency_us: float = 42.0
     usd_per_gpu_hour: float = 2.0  # a rental price; change it to yours
     # What every forward pass costs beyond its reads, math and links (kernel launches,
     # sampling, the scheduler between steps): fitted with the efficiencies.
@@ -183,6 +186,11 @@ class Assumptions:
             raise LabError(
                 "the all-reduce latency must be a finite number of microseconds, 0 or more, "
                 f"not {self.allreduce_latency_us}"
+            )
+        if not 0 <= self.alltoall_latency_us < math.inf:
+            raise LabError(
+                "the all-to-all latency must be a finite number of microseconds, 0 or more, "
+                f"not {self.alltoall_latency_us}"
             )
         if not 0 <= self.step_overhead_us < math.inf:
             raise LabError(

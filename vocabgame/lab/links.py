@@ -45,8 +45,8 @@ def alltoall_s(setup: Setup, tokens: float) -> float:
     """Seconds one forward pass over `tokens` tokens spends in expert parallelism's
     all-to-alls: two per MoE layer (dispatch and combine), each sending every token's
     `active_experts` routed copies (tokens x k x hidden x 2 bytes) of which (EP-1)/EP land on
-    another GPU, at the link's achieved one-way bandwidth, plus the fixed latency per call.
-    Zero at EP 1. Every layer counts as an MoE layer."""
+    another GPU, at the link's achieved one-way bandwidth, plus the all-to-all's own fixed
+    latency per call. Zero at EP 1. Every layer counts as an MoE layer."""
     n = setup.ep
     if n == 1:
         return 0.0
@@ -56,7 +56,7 @@ def alltoall_s(setup: Setup, tokens: float) -> float:
     message = tokens * m.active_experts * m.hidden * ACTIVATION_BYTES
     wire = (n - 1) / n * message / (one_way_gbs * GB * a.link_efficiency)
     calls = ALLTOALLS_PER_MOE_LAYER * m.layers
-    return calls * (wire + a.allreduce_latency_us * 1e-6)
+    return calls * (wire + a.alltoall_latency_us * 1e-6)
 
 
 def bubble_fraction(pp: int, micro_batches: int) -> float:

@@ -35,6 +35,11 @@ MAX_SEQS = 256  # sequences decoding at once: vLLM's default max_num_seqs
 SLO_TTFT_MS = 200.0
 SLO_TPOT_MS = 100.0
 GAP_RESOLUTION = 1.001  # decode gaps within 0.1% of each other are kept as one record
+# A piece of a prompt cut into chunks runs below a whole prompt's efficiency: Sarathi-Serve's
+# measured prefill times (osdi-experiments/figure-9/chunking-overhead.csv, Yi-34B on two A100s,
+# prompts of 2k to 8k tokens cut into 512, 1,024 and 2,048-token chunks) are those of the whole
+# prompt plus, a chunk, the matmuls of a median 88 more tokens (docs/lab.md, Under load).
+CHUNK_EXTRA_TOKENS = 88
 PREFILL_FIRST = "prefill-first"
 CHUNKED = "chunked prefill"
 
@@ -50,6 +55,9 @@ class Workload:
     spread: str = "fixed"
     seed: int = 0
     arrivals: tuple[float, ...] = ()  # given arrival times in seconds instead of Poisson ones
+    # Given (prompt, output) lengths instead of drawn ones, taken in turn (and again from the
+    # first when the requests outnumber them).
+    lengths: tuple[tuple[int, int], ...] = ()
 
     def check(self) -> None:
         if not 0 < self.rate < math.inf:
@@ -59,6 +67,8 @@ class Workload:
                 f"the load takes 1 to {MAX_REQUESTS:,} requests, not {self.requests:,} "
                 f"(1,000 take a few tenths of a second)"
             )
+        if any(p < 1 or o < 1 for p, o in self.lengths):
+            raise LabError("every given prompt and output length must be at least 1 token")
         if self.spread not in SPREADS:
             raise LabError(
                 f"unknown length spread {self.spread!r}; choose one of {', '.join(SPREADS)}"
@@ -67,11 +77,14 @@ class Workload:
 
 @dataclass(frozen=True)
 class Scheduler:
-    """How the server batches: `chunk` tokens a pass for chunked prefill (None: prefill-first)
-    and at most `max_seqs` sequences at once."""
+    """How the server batches: `chunk` tokens a pass for chunked prefill (None: prefill-first),
+    at most `max_seqs` sequences at once, and under prefill-first at most `prefill_tokens`
+    prompt tokens a prefill pass (vLLM's max_num_batched_tokens; None: no cap; a prompt longer
+    than the cap still runs, alone)."""
 
     chunk: int | None = None
     max_seqs: int = MAX_SEQS
+    prefill_tokens: int | None = None
 
     @property
     def name(self) -> str:
@@ -141,14 +154,18 @@ class PassCost:
             self._link_fixed + self._link_token * decodes,
         )
 
-    def seconds(self, prefill: int, pairs: float, moved: int, decodes: int, context: int) -> float:
+    def seconds(
+        self, prefill: int, pairs: float, moved: int, decodes: int, context: int, pieces: int = 0
+    ) -> float:
         """One pass: `prefill` prompt tokens whose attention covers `pairs` (a whole prompt of
         P tokens counts P^2; a chunk of c after o earlier ones, 2oc + c^2) and whose KV
-        traffic is `moved` tokens, beside `decodes` sequences reading `context` tokens of KV."""
+        traffic is `moved` tokens, beside `decodes` sequences reading `context` tokens of KV.
+        `pieces` of the prompt chunks are parts of a longer prompt: each adds the matmuls of
+        CHUNK_EXTRA_TOKENS tokens (whole prompts and decodes add nothing)."""
         weights = self.weights_s(0 if prefill else decodes)
         memory = weights + self._kv_s * (context + moved)
         compute = (
-            self._matmul_s * (prefill + decodes)
+            self._matmul_s * (prefill + decodes + CHUNK_EXTRA_TOKENS * pieces)
             + self._prefill_attn_s * pairs
             + self._decode_attn_s * context
         )
@@ -308,8 +325,12 @@ class _Run:
         while len(self.arrival) < n:
             t += rng.expovariate(work.rate)
             self.arrival.append(t)
-        self.prompt = draw_lengths(s.prompt, work.spread, n, rng)
-        self.output = draw_lengths(s.output, work.spread, n, rng)
+        if work.lengths:
+            given = [work.lengths[i % len(work.lengths)] for i in range(n)]
+            self.prompt, self.output = [p for p, _ in given], [o for _, o in given]
+        else:
+            self.prompt = draw_lengths(s.prompt, work.spread, n, rng)
+            self.output = draw_lengths(s.output, work.spread, n, rng)
         longest = max(p + o for p, o in zip(self.prompt, self.output, strict=True))
         if longest > cost.kv_tokens:
             raise LabError(
@@ -434,9 +455,16 @@ class _Run:
         """New prompts first, whole, in one pass that pauses the decodes; else a decode pass.
         The pass's prompt chunks and its decoding sequences."""
         chunks: list[Chunk] = []
-        while self.waiting and self.admit(self.waiting[0]):
+        cap, tokens = self.sched.prefill_tokens, 0
+        while self.waiting:
+            nxt = self.waiting[0]
+            if chunks and cap is not None and tokens + self.need[nxt] > cap:
+                break
+            if not self.admit(nxt):
+                break
             r = self.waiting.popleft()
             chunks.append((r, 0, self.need[r]))
+            tokens += self.need[r]
         if chunks:
             return chunks, []
         return chunks, self.make_room(self.decoders())
@@ -466,10 +494,11 @@ class _Run:
         prefill = sum(c for _, _, c in chunks)
         pairs = sum(2 * o * c + c * c for _, o, c in chunks)
         moved = sum(o + c for _, o, c in chunks)
+        pieces = sum(1 for r, _, c in chunks if c < self.need[r])
         kv, made, last, output = self.kv, self.made, self.last, self.output
         context = sum(kv[r] for r in decoding)
         began = self.now
-        dt = self.cost.seconds(prefill, pairs, moved, len(decoding), context)
+        dt = self.cost.seconds(prefill, pairs, moved, len(decoding), context, pieces)
         now = self.now = began + dt
         self.passes += 1
         for r, o, c in chunks:
@@ -530,6 +559,10 @@ def simulate(
         raise LabError(f"the chunked-prefill budget must be at least 1 token, not {sched.chunk}")
     if sched.max_seqs < 1:
         raise LabError(f"at least 1 sequence must decode at once, not {sched.max_seqs}")
+    if sched.prefill_tokens is not None and sched.prefill_tokens < 1:
+        raise LabError(
+            f"a prefill pass's token cap must be at least 1 token, not {sched.prefill_tokens}"
+        )
     goal = slo or Slo()
     cost = PassCost(setup)
     run = _Run(cost, workload, sched)
@@ -613,13 +646,16 @@ def capacity(
     spread: str = "fixed",
     seed: int = 0,
     high: float = 64.0,
+    lengths: tuple[tuple[int, int], ...] = (),
+    slo: Slo | None = None,
 ) -> float:
     """The largest arrival rate up to `high` (requests a second, to 2%) at which `holds` is
     true of the simulated load: Sarathi-Serve's serving capacity under a latency objective,
     or DistServe's goodput rate at an attainment goal. 0 when not even a trickle meets it."""
 
     def ok(rate: float) -> bool:
-        return holds(simulate(setup, Workload(rate, requests, spread, seed), scheduler))
+        work = Workload(rate, requests, spread, seed, lengths=lengths)
+        return holds(simulate(setup, work, scheduler, slo))
 
     if ok(high):
         return high

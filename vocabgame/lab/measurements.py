@@ -11,11 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 
 from vocabgame.lab.catalogue import Catalogue
-from vocabgame.lab.inputs import KV_PRECISIONS, WEIGHT_PRECISIONS, Assumptions, LabError, Setup
+from vocabgame.lab.catalogue import load_text as load_spec_text
+from vocabgame.lab.inputs import (
+    KV_PRECISIONS,
+    WEIGHT_PRECISIONS,
+    Assumptions,
+    LabError,
+    ModelSpec,
+    Setup,
+)
 from vocabgame.lab.model import Estimate, estimate
 from vocabgame.problems import DeckError, Problem
 from vocabgame.reading.checker import Checker, describe, did_you_mean, number
@@ -36,11 +45,25 @@ FIGURES: Mapping[str, tuple[str, str, bool]] = MappingProxyType(
 SETUP_KEYS = ("gpu", "model", "tp", "weights", "kv", "batch")
 SHAPE_KEYS = ("prompt", "output")
 ROW_KEYS = ("id", "source", "setup", "shape", "figure", "value", "quote")
+# `fit: false` keeps a row out of the fit: it is compared (and named by the error bar), not
+# fitted to.
+ROW_OPTIONAL = ("fit",)
 
 
 def builtin_measurements() -> Path:
     """The table the lab ships with and is calibrated against."""
     return Path(__file__).resolve().parent / "measurements.yaml"
+
+
+@cache
+def measured_models() -> Mapping[str, ModelSpec]:
+    """Models the table measures that the catalogue does not offer (measured_models.yaml),
+    by id. Raises LabError when that file has a mistake."""
+    path = Path(__file__).resolve().parent / "measured_models.yaml"
+    spec, problems = load_spec_text(read_text(path), str(path))
+    if spec is None:
+        raise LabError(f"the measured models file has a mistake: {problems[0]}")
+    return MappingProxyType({m.id: m for m in spec.models})
 
 
 @dataclass(frozen=True)
@@ -68,6 +91,7 @@ class Measurement:
     figure: str
     value: float
     quote: str
+    fitted: bool = True  # False: compared with the lab, not fitted to
 
     @property
     def label(self) -> str:
@@ -84,9 +108,10 @@ class Measurement:
         )
 
     def setup(self, catalogue: Catalogue, assumptions: Assumptions) -> Setup:
-        """This row's setup in the lab, with the given assumptions. Raises LabError when the
-        catalogue lacks its GPU or model."""
-        gpu, model = catalogue.gpu(self.gpu), catalogue.model(self.model)
+        """This row's setup in the lab, with the given assumptions; its model from the
+        catalogue or else from the measured models. Raises LabError when neither has it."""
+        gpu = catalogue.gpu(self.gpu)
+        model = catalogue.model(self.model) or measured_models().get(self.model)
         if gpu is None or model is None:
             raise LabError(f"measurement {self.id!r} names a GPU or model not in the catalogue")
         return Setup(
@@ -137,6 +162,13 @@ class MeasurementTable:
     def of(self, figure: str) -> tuple[Measurement, ...]:
         return tuple(r for r in self.rows if r.figure == figure)
 
+    def split(self) -> tuple[MeasurementTable, MeasurementTable]:
+        """The rows the fit uses and the rows it leaves out, as two tables."""
+        return (
+            MeasurementTable(tuple(r for r in self.rows if r.fitted), self.sources),
+            MeasurementTable(tuple(r for r in self.rows if not r.fitted), self.sources),
+        )
+
 
 class _Reader:
     def __init__(self, checker: Checker) -> None:
@@ -181,8 +213,8 @@ class _Reader:
         return value or ""
 
     def row(self, node: Node) -> Measurement | None:
-        fields = self.c.mapping(node, "a measurement", ROW_KEYS, ())
-        if fields is None or len(fields) < len(ROW_KEYS):
+        fields = self.c.mapping(node, "a measurement", ROW_KEYS, ROW_OPTIONAL)
+        if fields is None or any(k not in fields for k in ROW_KEYS):
             return None
         before = len(self.c.problems)
         rid = self.c.text(fields["id"], "measurement id") or ""
@@ -208,6 +240,13 @@ class _Reader:
         if value is None or not value > 0 or value == float("inf"):
             self.c.error(fields["value"], f"{what} value must be a positive number")
         quote = self.c.text(fields["quote"], f"{what} quote") or ""
+        fitted = True
+        if "fit" in fields:
+            flag = fields["fit"]
+            if not (flag.kind == "scalar" and isinstance(flag.value, bool)):
+                self.c.error(flag, f"{what} fit must be true or false, not {flag.raw}")
+            else:
+                fitted = flag.value
         if len(self.c.problems) > before or value is None or key is None:
             return None
         return Measurement(
@@ -224,6 +263,7 @@ class _Reader:
             figure,
             value,
             quote,
+            fitted,
         )
 
 

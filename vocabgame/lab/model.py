@@ -116,6 +116,7 @@ class Estimate:
                 "usd_per_gpu_hour": s.assumptions.usd_per_gpu_hour,
                 "link_efficiency": s.assumptions.link_efficiency,
                 "allreduce_latency_us": s.assumptions.allreduce_latency_us,
+                "alltoall_latency_us": s.assumptions.alltoall_latency_us,
                 "step_overhead_us": s.assumptions.step_overhead_us,
                 "left_out": LEFT_OUT,
             },

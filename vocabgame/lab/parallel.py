@@ -57,7 +57,7 @@ def parallel_figures(put: Put, setup: Setup, micro: float) -> tuple[float, float
             f"{link_name or 'link'} one way x link efficiency",
             f"{one_way:g} GB/s x {a.link_efficiency:g}",
         ),
-        ("latency per all-to-all", f"{a.allreduce_latency_us:g} us"),
+        ("latency per all-to-all", f"{a.alltoall_latency_us:g} us"),
     )
     prefill = put(
         "alltoall_prefill",

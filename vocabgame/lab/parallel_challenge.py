@@ -119,7 +119,7 @@ def _share(e: Estimate, key: str, total: str) -> str:
 def _why_alltoall(after: Estimate) -> str:
     s, m = after.setup, after.setup.model
     calls = 2 * m.layers
-    latency_ms = calls * s.assumptions.allreduce_latency_us / 1000
+    latency_ms = calls * s.assumptions.alltoall_latency_us / 1000
     fixed_most = latency_ms > after.value("alltoall_decode") / 2
     most = "the fixed cost is most" if fixed_most else "the bytes are most"
     return (
@@ -128,7 +128,7 @@ def _why_alltoall(after: Estimate) -> str:
         f"{m.hidden} activations to the GPUs holding its experts, (EP-1)/EP = "
         f"{(s.ep - 1) / s.ep:.0%} of them off the GPU, and combine brings them back. Their bytes "
         f"grow with the tokens in the pass, their fixed cost ({calls} x "
-        f"{fmt(s.assumptions.allreduce_latency_us)} us = {fmt(latency_ms)} ms) does not. In "
+        f"{fmt(s.assumptions.alltoall_latency_us)} us = {fmt(latency_ms)} ms) does not. In "
         f"prefill the {s.prompt}-token prompt makes them a bandwidth cost: "
         f"{_share(after, 'alltoall_prefill', 'ttft')} of TTFT. In a decode step of "
         f"{s.batch} token{'s' if s.batch > 1 else ''} {most} of it: "
