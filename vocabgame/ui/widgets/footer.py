@@ -33,11 +33,11 @@ def key_cells(key: FooterKey) -> int:
 
 
 def shown_as(widgets: Iterable[Widget]) -> list[tuple[object, ...]]:
-    """What the footer shows of `widgets`: each key, how it is drawn and what it does (less
-    `-compact`, which a key takes from the footer once mounted)."""
+    """What the footer shows of `widgets`: each key, how it is drawn and what it does, and
+    its classes (`-disabled` among them), less `-compact`, which a key takes from the footer
+    once mounted."""
     return [
-        (w.key, w.key_display, w.description, w.action, w._disabled, str(w.tooltip))
-        + (w.classes - COMPACT,)
+        (w.key, w.key_display, w.description, w.action, str(w.tooltip), w.classes - COMPACT)
         if isinstance(w, FooterKey)
         else (type(w), id(w))  # grouped keys and labels: never the same, always rebuilt
         for w in widgets
