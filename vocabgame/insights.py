@@ -10,7 +10,7 @@ caller's clock.
 from __future__ import annotations
 
 import bisect
-import heapq
+import json
 import weakref
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -144,13 +144,16 @@ def scope_faces(
     return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class _Kept:
-    """What the figures read of a deck at every look: its faces as plain tuples, and each
-    item's tags (its deck's when it has none of its own)."""
+    """What the figures read of a deck at every look: its faces as plain tuples, each item's
+    tags (its deck's when it has none of its own), and both as the JSON the store's scope
+    takes (`Figures.keep_scope`). Compared by identity: one per loaded deck."""
 
     faces: frozenset[tuple[str, str, str]]
     tags: dict[tuple[str, str], tuple[str, ...]]
+    faces_json: str
+    tags_json: str
 
 
 # Each loaded deck's `_Kept` (100k faces at 33k terms: a fifth of a second to make), kept for
@@ -163,9 +166,13 @@ def _kept(deck: Deck) -> _Kept:
     if kept is not None and kept[0]() is deck:
         return kept[1]
     d = deck.id
+    faces = [(d, item.id, f) for item in deck.items() for f in item_faces(item)]
+    tags = {(d, item.id): item.tags or deck.tags for item in deck.items()}
     made = _Kept(
-        frozenset((d, item.id, f) for item in deck.items() for f in item_faces(item)),
-        {(d, item.id): item.tags or deck.tags for item in deck.items()},
+        frozenset(faces),
+        tags,
+        json.dumps(sorted(set(faces))),
+        json.dumps([(d, i, t) for (_, i), listed in tags.items() for t in listed]),
     )
     key = id(deck)
     _KEPT[key] = (weakref.ref(deck, lambda _: _KEPT.pop(key, None)), made)
@@ -197,16 +204,27 @@ def collect(
     deck_id: str | None = None,
     tag: str | None = None,
 ) -> Insights:
-    # The faces in view as plain tuples, for the rows read below: a tuple hashes and compares
-    # in C, a `FaceKey` through its dataclass methods (at 100k faces, a second and more).
-    plain = scope_faces(decks, deck_id, tag)
     scope = f"deck {deck_id}" if deck_id else f"tag {tag}" if tag else "everything"
     today = day_of(now)
+    kept = [_kept(deck) for deck in decks if deck_id is None or deck.id == deck_id]
+    if tag is None:
+        total = sum(len(k.faces) for k in kept)
+        faces = [k.faces_json for k in kept]
+    else:
+        plain = scope_faces(decks, deck_id, tag)
+        total, faces = len(plain), [json.dumps(sorted(plain))]
     with store.snapshot():  # every figure of the same moment
         figures = store.figures
-        cards = figures.schedules_in(plain)
-        per_face = figures.face_totals()
-        learned = figures.learned_answers(now - timedelta(days=RETENTION_DAYS))
+        # The faces in view, held in SQLite for this connection while the decks and the
+        # scope stay the same: every figure below is a join there, not a pass in Python.
+        figures.keep_scope((tuple(kept), tag), faces, [k.tags_json for k in kept])
+        seen, learned = figures.scheduled(LEARNED_DAYS)
+        # Dues a little past the forecast's last day (days are the player's, in any zone).
+        dues = figures.dues_before(now + timedelta(days=FORECAST_DAYS + 2))
+        weakest = figures.weakest(10)
+        by_face = figures.totals_by_face()
+        by_tag = figures.totals_by_tag()
+        retention = figures.retention_in(now - timedelta(days=RETENTION_DAYS))
         first_day = today - timedelta(days=HEATMAP_DAYS - 1)
         # Answers per quarter hour (UTC), so that any time zone's days can be made of them
         # without reading every answer; a day or more before the first day shown is read too.
@@ -214,86 +232,75 @@ def collect(
         if tag is None:  # kept per quarter and deck by triggers: no pass over the answers
             recent = figures.answers_per_quarter(window, deck_id)
         else:
-            recent = figures.answers_per_quarter_in(plain, window)
+            recent = figures.answers_per_quarter_in(window)
         # Wrong answers by face and text (kept by triggers), less those with a recorded pick,
         # which count as recorded (answers given before picks were recorded have none: their
         # text says which term was picked).
-        # Plain (deck, item, face) tuples: 80k wrong texts at 1M answers hash in C.
         recorded: list[tuple[Face, str, str | None, str | None, int]] = list(
-            figures.wrong_picks_in(plain)
+            figures.wrong_picks_in()
         )
         picked_by_text: Counter[tuple[Face, str]] = Counter()
         for face, given, _, _, n in recorded:
             picked_by_text[(face, given)] += n
         wrong = recorded
-        for face, given, n in figures.wrong_answers_in(plain):
+        # Of the texts without a recorded pick, only those naming a term can be a confusion:
+        # the few texts are sorted out first, and only their answers read.
+        for face, given, n in figures.wrong_answers_in(_naming(decks, figures.wrong_texts_in())):
             wrong.append((face, given, None, None, n - picked_by_text.get((face, given), 0)))
         finished = store.scoreboard.finished_times(deck_id)
         modes = store.scoreboard.best_by_mode(deck_id)
-        flags = figures.flags_in(plain)
-        said = figures.confidences_in(plain)
+        flags = figures.flags_in()
+        said = figures.confidences_in()
 
-    forecast, due_now = _forecast([due for _, due, _ in cards], now, today, day_of)
+    forecast, due_now = _forecast(dues, now, today, day_of)
     daily: Counter[date] = Counter()
     for at, n in recent:
         daily[day_of(at)] += n
     current, longest = streaks((day_of(at) for at in finished), today)
-    # An item without tags of its own carries its deck's, as in `scope_keys`.
-    item_tags: dict[tuple[str, str], tuple[str, ...]] = {}
-    for listed in decks:
-        item_tags.update(_kept(listed).tags)
-    per_tag: dict[str, list[int]] = {}
     per_kind: dict[str, list[int]] = {}
-    kind_of: dict[str, str] = {}  # a few face names, each asked of the kinds once
-    for (d, i, f), (total, right, _) in per_face.items():
-        if (d, i, f) not in plain:
-            continue
-        for tag_name in item_tags.get((d, i), ()):
-            tally = per_tag.setdefault(tag_name, [0, 0])
-            tally[0] += right
-            tally[1] += total
-        if (kind := kind_of.get(f)) is None:
-            kind = kind_of[f] = face_kind(f)
-        tally = per_kind.setdefault(kind, [0, 0])
+    for face_name, n, right in by_face:  # a few face names, each asked of the kinds once
+        tally = per_kind.setdefault(face_kind(face_name), [0, 0])
         tally[0] += right
-        tally[1] += total
-    # The ten first in that order, as `sorted(...)[:10]` would give them, without sorting all.
-    no_totals = (0, 0, 0)
-    weakest = [
-        Weak(FaceKey(*key), stability, -lapses, *_missed(per_face.get(key)))
-        for lapses, stability, key in heapq.nsmallest(
-            10,  # most lapses first (negated: the tuples compare without a key function)
-            (
-                (-int(per_face.get(key, no_totals)[2] or 0), float(stability or 0.0), key)
-                for key, _, stability in cards
-            ),
-        )
-    ]
-    in_view = [a for a in learned if (a[0].deck_id, a[0].item_id, a[0].face) in plain]
+        tally[1] += n
     return Insights(
         scope=scope,
-        seen=len(cards),
-        total=len(plain),
+        seen=seen,
+        total=total,
         forecast=tuple(
             (today + timedelta(days=n), forecast.get(n, 0)) for n in range(FORECAST_DAYS)
         ),
-        retention=Tally(sum(r for _, _, r in in_view), sum(n for _, n, _ in in_view)),
+        retention=Tally(retention[1], retention[0]),
         daily=tuple(
             (first_day + timedelta(days=n), daily.get(first_day + timedelta(days=n), 0))
             for n in range(HEATMAP_DAYS)
         ),
         streak_days=current,
         longest_streak=longest,
-        per_tag={t: Tally(r, n) for t, (r, n) in sorted(per_tag.items())},
+        per_tag={t: Tally(right, n) for t, n, right in sorted(by_tag)},
         per_kind={k: Tally(r, n) for k, (r, n) in sorted(per_kind.items())},
-        weakest=tuple(weakest),
+        weakest=tuple(
+            Weak(FaceKey(*key), stability, lapses, answers, answers - right)
+            for key, stability, lapses, answers, right in weakest
+        ),
         confusions=confusions(decks, wrong),
         modes=modes,
         flags=flags,
         due_now=due_now,
         calibration=trend(said, day_of),
-        learned=sum(1 for _, _, stability in cards if (stability or 0.0) >= LEARNED_DAYS),
+        learned=learned,
     )
+
+
+def _naming(decks: Sequence[Deck], texts: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
+    """Of (deck id, text) pairs, the texts that name one of their deck's terms (as
+    `confusions` matches them), by deck."""
+    by_deck = {d.id: d for d in decks}
+    naming: dict[str, list[str]] = {}
+    for deck_id, given in texts:
+        deck = by_deck.get(deck_id)
+        if deck is not None and normalise(given) in _term_names_kept(deck):
+            naming.setdefault(deck_id, []).append(given)
+    return naming
 
 
 def _forecast(
@@ -310,12 +317,6 @@ def _forecast(
         counts[n - 1] = end - start
         start = end
     return counts, bisect.bisect_right(dues, now)
-
-
-def _missed(totals: tuple[int, int, int] | None) -> tuple[int, int]:
-    """(answers, wrong answers) of a face's kept totals (answers, right, lapses)."""
-    total, right = (int(totals[0] or 0), int(totals[1] or 0)) if totals else (0, 0)
-    return total, total - right
 
 
 def confusions(

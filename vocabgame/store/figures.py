@@ -3,7 +3,8 @@ needs it, from the answers through the index on time)."""
 
 from __future__ import annotations
 
-from collections.abc import Container
+import json
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime, timedelta
 
 from vocabgame.model import FaceKey
@@ -14,73 +15,173 @@ from vocabgame.store.schema import LEARNED
 Face = tuple[str, str, str]  # deck id, item id, face: plain tuples, quick to hash at any size
 
 
-class Figures(Part):
-    """The stats screen's figures, from the summaries the triggers keep.
+# The scope the figures read, held per connection in temporary tables (`Figures.keep_scope`):
+# a join in SQLite, where a set of 100k plain tuples in Python took a pass over every row.
+_SCOPE_TABLES = """
+    CREATE TEMP TABLE IF NOT EXISTS scope_faces (
+        deck_id TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        face TEXT NOT NULL,
+        PRIMARY KEY (deck_id, item_id, face)
+    ) WITHOUT ROWID;
+    CREATE TEMP TABLE IF NOT EXISTS scope_tags (
+        deck_id TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        tag TEXT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS temp.scope_tags_item ON scope_tags (deck_id, item_id);
+"""
+_IN_SCOPE = "JOIN temp.scope_faces USING (deck_id, item_id, face)"
 
-    `faces` limits a read to a scope's faces, as plain (deck id, item id, face) tuples: a
-    tuple hashes and compares in C, a `FaceKey` through its dataclass methods (at 100k
-    faces, a second and more)."""
+
+class Figures(Part):
+    """The stats screen's figures, from the summaries the triggers keep, over the faces of a
+    scope held by `keep_scope`."""
+
+    _scope_key: object = None
+    _scope_conn: object = None
 
     @reads
-    def schedules_in(self, faces: Container[Face]) -> list[tuple[Face, datetime, float | None]]:
-        """Each scheduled face of `faces`, with its due time and stability (read from the
-        index that holds both: no card's JSON is read)."""
-        return [
-            ((d, i, f), datetime.fromisoformat(due), stability)
-            for d, i, f, due, stability in self.conn.execute(
-                "SELECT deck_id, item_id, face, due, stability FROM cards"
+    def keep_scope(self, key: object, faces: Sequence[str], tags: Sequence[str]) -> None:
+        """Hold the faces in view (`faces`: JSON arrays of [deck id, item id, face], each
+        face once) and their items' tags (`tags`: JSON arrays of [deck id, item id, tag]) as
+        the scope every read below counts, in temporary tables of this connection (written
+        there only, never to the store, so a read-only store takes them too). They are
+        rebuilt only when `key` differs from the one they were last built for."""
+        if self._scope_conn is self.conn and self._scope_key == key:
+            return
+        conn = self.conn
+        self._scope_key = self._scope_conn = None
+        for statement in _SCOPE_TABLES.split(";"):
+            if statement.strip():
+                conn.execute(statement)
+        conn.execute("DELETE FROM temp.scope_faces")
+        conn.execute("DELETE FROM temp.scope_tags")
+        for listed in faces:
+            conn.execute(
+                "INSERT INTO temp.scope_faces SELECT value ->> 0, value ->> 1, value ->> 2"
+                " FROM json_each(?)",
+                (listed,),
             )
-            if (d, i, f) in faces
+        for listed in tags:
+            conn.execute(
+                "INSERT INTO temp.scope_tags SELECT value ->> 0, value ->> 1, value ->> 2"
+                " FROM json_each(?)",
+                (listed,),
+            )
+        self._scope_key, self._scope_conn = key, conn
+
+    @reads
+    def scheduled(self, learned_days: float) -> tuple[int, int]:
+        """How many faces in scope have a schedule, and how many of those are stable for
+        `learned_days` or more (read from the index that holds the stability)."""
+        seen, learned = self.conn.execute(
+            f"SELECT COUNT(*), TOTAL(IFNULL(stability, 0.0) >= ?) FROM cards {_IN_SCOPE}",
+            (learned_days,),
+        ).fetchone()
+        return int(seen), int(learned)
+
+    @reads
+    def dues_before(self, moment: datetime) -> list[datetime]:
+        """The due times before `moment` of the faces in scope, earliest first."""
+        bound = as_utc(moment).isoformat()
+        return [
+            datetime.fromisoformat(due)
+            for (due,) in self.conn.execute(
+                f"SELECT due FROM cards {_IN_SCOPE} WHERE due < ? ORDER BY due", (bound,)
+            )
         ]
 
     @reads
-    def face_totals(self) -> dict[Face, tuple[int, int, int]]:
-        """Per face answered: its answers, right answers and lapses (wrong after it was
-        learned), from the per-face summary: no pass over the whole history."""
-        return {
-            (d, i, f): (total, right, lapses)
-            for d, i, f, total, right, lapses in self.conn.execute(
-                "SELECT deck_id, item_id, face, reviews, right, lapses FROM face_stats"
+    def weakest(self, n: int) -> list[tuple[Face, float, int, int, int]]:
+        """The `n` scheduled faces in scope forgotten most often after they were learned,
+        the least stable first among equals, then by key: (face, stability, lapses, answers,
+        right answers)."""
+        return [
+            ((d, i, f), float(stability or 0.0), int(lapses), int(total or 0), int(right or 0))
+            for d, i, f, stability, lapses, total, right in self.conn.execute(
+                "SELECT c.deck_id, c.item_id, c.face, c.stability, IFNULL(s.lapses, 0),"
+                f" s.reviews, s.right FROM cards AS c {_IN_SCOPE}"
+                " LEFT JOIN face_stats AS s USING (deck_id, item_id, face)"
+                " ORDER BY IFNULL(s.lapses, 0) DESC, IFNULL(c.stability, 0.0),"
+                " c.deck_id, c.item_id, c.face LIMIT ?",
+                (n,),
             )
-        }
+        ]
 
     @reads
-    def answers_per_quarter_in(
-        self, faces: Container[Face], since: datetime
-    ) -> list[tuple[datetime, int]]:
-        """The answers to `faces` given in each quarter hour (UTC) from `since` on, per face:
-        for a scope the per-deck summary cannot give (a tag's), read from the answers through
-        the index on time."""
+    def totals_by_face(self) -> list[tuple[str, int, int]]:
+        """Per face name (`term`, `cue-1`...), the answers to the faces in scope and how many
+        were right, from the per-face summary."""
+        return [
+            (face, int(total), int(right))
+            for face, total, right in self.conn.execute(
+                f"SELECT face, SUM(reviews), SUM(right) FROM face_stats {_IN_SCOPE} GROUP BY face"
+            )
+        ]
+
+    @reads
+    def totals_by_tag(self) -> list[tuple[str, int, int]]:
+        """Per tag of the items in scope, the answers to their faces in scope and how many
+        were right (an item with a tag twice counts twice, as its tags list it)."""
+        return [
+            (tag, int(total), int(right))
+            for tag, total, right in self.conn.execute(
+                "SELECT t.tag, SUM(s.reviews), SUM(s.right) FROM face_stats AS s"
+                f" {_IN_SCOPE} JOIN temp.scope_tags AS t"
+                " ON t.deck_id = s.deck_id AND t.item_id = s.item_id GROUP BY t.tag"
+            )
+        ]
+
+    @reads
+    def answers_per_quarter_in(self, since: datetime) -> list[tuple[datetime, int]]:
+        """The answers to the faces in scope given in each quarter hour (UTC) from `since`
+        on: for a scope the per-deck summary cannot give (a tag's), read from the answers
+        through the index on time."""
         bucket = (
             "strftime('%Y-%m-%dT%H', reviewed_at) || ':'"
             " || printf('%02d', CAST(strftime('%M', reviewed_at) AS INTEGER) / 15 * 15)"
         )
         return [
             (datetime.fromisoformat(at + ":00+00:00"), n)
-            for d, i, f, at, n in self.conn.execute(
-                f"SELECT deck_id, item_id, face, {bucket} AS b, COUNT(*) FROM reviews"
-                " WHERE reviewed_at >= ? GROUP BY deck_id, item_id, face, b",
+            for at, n in self.conn.execute(
+                # CROSS JOIN keeps the answers first, read through the index on time
+                f"SELECT {bucket} AS b, COUNT(*) FROM reviews AS r"
+                " CROSS JOIN temp.scope_faces AS s ON s.deck_id = r.deck_id"
+                " AND s.item_id = r.item_id AND s.face = r.face"
+                " WHERE r.reviewed_at >= ? GROUP BY b",
                 (since.isoformat(),),
             )
-            if (d, i, f) in faces
         ]
 
     @reads
-    def wrong_answers_in(self, faces: Container[Face]) -> list[tuple[Face, str, int]]:
-        """The wrong answers to `faces`, counted per face and text (the summary the triggers
-        keep)."""
-        return [
-            ((d, i, f), given, n)
-            for d, i, f, given, n in self.conn.execute(
-                "SELECT deck_id, item_id, face, answer, times FROM wrong_answers"
+    def wrong_texts_in(self) -> list[tuple[str, str]]:
+        """Each text given wrong to a face in scope, once per deck: (deck id, text)."""
+        return list(
+            self.conn.execute(f"SELECT DISTINCT deck_id, answer FROM wrong_answers {_IN_SCOPE}")
+        )
+
+    @reads
+    def wrong_answers_in(self, texts: Mapping[str, Sequence[str]]) -> list[tuple[Face, str, int]]:
+        """The wrong answers to the faces in scope that gave one of a deck's `texts` (deck id
+        -> texts), counted per face and text (the summary the triggers keep)."""
+        rows: list[tuple[Face, str, int]] = []
+        for deck_id, given in texts.items():
+            rows.extend(
+                ((d, i, f), answer, n)
+                for d, i, f, answer, n in self.conn.execute(
+                    "SELECT deck_id, item_id, face, answer, times FROM wrong_answers"
+                    f" {_IN_SCOPE} WHERE deck_id = ? AND answer IN"
+                    " (SELECT value FROM json_each(?))",
+                    (deck_id, json.dumps(list(given))),
+                )
             )
-            if (d, i, f) in faces
-        ]
+        return rows
 
     @reads
-    def wrong_picks_in(self, faces: Container[Face]) -> list[tuple[Face, str, str, str, int]]:
-        """The wrong answers to `faces` with a recorded pick, counted per face, text given and
-        pick (the right term's id, the picked term's id)."""
+    def wrong_picks_in(self) -> list[tuple[Face, str, str, str, int]]:
+        """The wrong answers to the faces in scope with a recorded pick, counted per face,
+        text given and pick (the right term's id, the picked term's id)."""
         # CROSS JOIN keeps SQLite's join order: each confusion finds its answer by id,
         # rather than every answer ever given being read to find the few confused.
         return [
@@ -88,32 +189,31 @@ class Figures(Part):
             for d, i, f, given, right, picked, n in self.conn.execute(
                 "SELECT r.deck_id, r.item_id, r.face, r.answer, c.answer_term, c.picked_term,"
                 " COUNT(*) FROM confusions AS c CROSS JOIN reviews AS r ON r.id = c.review_id"
+                " CROSS JOIN temp.scope_faces AS s ON s.deck_id = r.deck_id"
+                " AND s.item_id = r.item_id AND s.face = r.face"
                 " WHERE r.correct = 0 GROUP BY 1, 2, 3, 4, 5, 6"
             )
-            if (d, i, f) in faces
         ]
 
     @reads
-    def confidences_in(
-        self, faces: Container[Face]
-    ) -> list[tuple[datetime, int | None, float, bool]]:
-        """The answers to `faces` the player said how sure they were of, oldest first: (when,
-        round id, the chance of being right they gave, whether it was right), through the
-        index on those few answers: no pass over the whole history."""
+    def confidences_in(self) -> list[tuple[datetime, int | None, float, bool]]:
+        """The answers to the faces in scope the player said how sure they were of, oldest
+        first: (when, round id, the chance of being right they gave, whether it was right),
+        through the index on those few answers: no pass over the whole history."""
         return [
             (datetime.fromisoformat(at), round_id, float(said), bool(right))
-            for d, i, f, at, round_id, said, right in self.conn.execute(
-                "SELECT deck_id, item_id, face, reviewed_at, round_id, confidence, correct"
-                " FROM reviews WHERE confidence IS NOT NULL ORDER BY reviewed_at, id"
+            for at, round_id, said, right in self.conn.execute(
+                "SELECT r.reviewed_at, r.round_id, r.confidence, r.correct FROM reviews AS r"
+                " CROSS JOIN temp.scope_faces AS s ON s.deck_id = r.deck_id"
+                " AND s.item_id = r.item_id AND s.face = r.face"
+                " WHERE r.confidence IS NOT NULL ORDER BY r.reviewed_at, r.id"
             )
-            if (d, i, f) in faces
         ]
 
     @reads
-    def flags_in(self, faces: Container[Face]) -> int:
-        """How many of `faces` are flagged."""
-        rows = self.conn.execute("SELECT deck_id, item_id, face FROM flags")
-        return sum(1 for d, i, f in rows if (d, i, f) in faces)
+    def flags_in(self) -> int:
+        """How many flags the faces in scope carry."""
+        return int(self.conn.execute(f"SELECT COUNT(*) FROM flags {_IN_SCOPE}").fetchone()[0])
 
     @reads
     def answers_per_quarter(
@@ -160,3 +260,23 @@ class Figures(Part):
             counts[0] += int(n)
             counts[1] += int(right)
         return [(key, n, right) for key, (n, right) in tally.items()]
+
+    @reads
+    def retention_in(self, since: datetime) -> tuple[int, int]:
+        """The answers given at or after `since` to faces in scope once they were learned
+        (as `learned_answers` counts them), and how many were right."""
+        moment = since.isoformat()
+        day = moment[:10]
+        following = (date.fromisoformat(day) + timedelta(days=1)).isoformat()
+        whole = self.conn.execute(
+            f"SELECT TOTAL(answers), TOTAL(right) FROM learned_days {_IN_SCOPE} WHERE day > ?",
+            (day,),
+        ).fetchone()
+        first = self.conn.execute(
+            "SELECT COUNT(*), TOTAL(r.correct) FROM reviews AS r"
+            " CROSS JOIN temp.scope_faces AS s ON s.deck_id = r.deck_id"
+            " AND s.item_id = r.item_id AND s.face = r.face"
+            f" WHERE r.reviewed_at >= ? AND r.reviewed_at < ? AND {LEARNED.format('r.')}",
+            (moment, following),
+        ).fetchone()
+        return int(whole[0]) + int(first[0]), int(whole[1]) + int(first[1])
