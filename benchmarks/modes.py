@@ -2,7 +2,7 @@
 heavy history: for information, no targets (the benchmark runner's `plan` figure is the
 daily round's).
 
-    python -m benchmarks.modes [--quick] [--scratch DIR] [--runs N]
+    python -m benchmarks.modes [--quick | --smoke] [--scratch DIR] [--runs N]
 
 It opens the generated store of `python -m benchmarks` (100k faces and a million answers;
 --quick: 3,000 faces and 100k answers) and prints, for each piece of work, the median and
@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from benchmarks.figures import SMOKE
 from benchmarks.plans import heavy_session
 from vocabgame.play import MODES
 
@@ -42,13 +43,16 @@ def work(session: Any) -> list[tuple[str, Callable[[], str]]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.modes", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="a smaller store (100k answers)")
+    parser.add_argument(
+        "--smoke", action="store_true", help="the smallest store (600 faces, 10k answers)"
+    )
     parser.add_argument("--scratch", type=Path, help="where generated inputs are kept")
     parser.add_argument("--runs", type=int, default=5, help="runs of each piece of work")
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs should be at least 1")
 
-    with heavy_session(args.quick, args.scratch) as session:
+    with heavy_session(SMOKE if args.smoke else args.quick, args.scratch) as session:
         gc.collect()
         gc.freeze()  # as the game freezes what its start-up built
         try:

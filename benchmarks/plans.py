@@ -1,10 +1,10 @@
 """Every store query the home screen, a round's plans and the stats run, with SQLite's plan.
 
-    python -m benchmarks.plans [--quick] [--scratch DIR]
+    python -m benchmarks.plans [--quick | --smoke] [--scratch DIR]
 
 It opens a generated store (100k faces and a million answers; --quick: 3,000 faces and
-100k answers), runs each piece of work once with the connection's statements traced, and
-prints each distinct query (shortened) with `EXPLAIN QUERY PLAN` for it. A plan line that
+100k answers; --smoke: 600 faces and 10k answers), runs each piece of work once with the
+connection's statements traced, and prints each distinct query (shortened) with `EXPLAIN QUERY PLAN` for it. A plan line that
 says SCAN over `reviews` reads every answer ever given: none of these should.
 """
 
@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from benchmarks.figures import FULL, QUICK, fixed_clock
+from benchmarks.figures import FULL, QUICK, SMOKE, Scale, fixed_clock
 from benchmarks.inputs import Inputs
 
 WORK: tuple[tuple[str, Callable[[Any], object]], ...] = (
@@ -89,15 +89,16 @@ def plans(conn: sqlite3.Connection, query: str) -> list[str]:
 
 
 @contextmanager
-def heavy_session(quick: bool, scratch: Path | None) -> Iterator[Any]:
+def heavy_session(quick: bool | Scale, scratch: Path | None) -> Iterator[Any]:
     """A game session over the generated heavy history (100k faces and a million answers;
-    `quick`: 3,000 faces and 100k answers), kept in `scratch` or a temporary folder, with each
-    deck's shape worked out (once per loaded deck, not a store query); closed afterwards."""
+    `quick`: 3,000 faces and 100k answers; or a scale's history), kept in `scratch` or a
+    temporary folder, with each deck's shape worked out (once per loaded deck, not a store
+    query); closed afterwards."""
     from vocabgame.deck import load_catalog
     from vocabgame.play import Session
     from vocabgame.store import DB_NAME, Store
 
-    scale = QUICK if quick else FULL
+    scale = quick if isinstance(quick, Scale) else QUICK if quick else FULL
     with tempfile.TemporaryDirectory() as tmp:
         inputs = Inputs(scratch or Path(tmp))
         catalog = load_catalog([inputs.deck_folder(scale.history_items)])
@@ -113,11 +114,16 @@ def heavy_session(quick: bool, scratch: Path | None) -> Iterator[Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.plans", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="a smaller store (100k answers)")
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="the smallest store (10k answers; the plans are the same: no store is analysed)",
+    )
     parser.add_argument("--scratch", type=Path, help="where generated inputs are kept")
     args = parser.parse_args(argv)
 
     scans = 0
-    with heavy_session(args.quick, args.scratch) as session:
+    with heavy_session(SMOKE if args.smoke else args.quick, args.scratch) as session:
         partial = partial_indexes(session.store.conn)
         for name, work in WORK:
             queries = traced(session.store.conn, lambda work=work: work(session))  # type: ignore[misc]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -66,11 +67,12 @@ def test_smoke_run_measures_every_figure_and_writes_them_as_json(tmp_path: Path)
 def test_no_store_query_of_home_planning_or_stats_reads_every_answer(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """SQLite's own plan for each query, on a store of 100k answers: a full scan of the
-    answers would grow with every answer a player ever gives."""
+    """SQLite's own plan for each query, on a store of 10k answers (no store is analysed, so
+    SQLite plans alike at any size): a full scan of the answers would grow with every answer
+    a player ever gives."""
     from benchmarks import plans
 
-    assert plans.main(["--quick", "--scratch", str(tmp_path)]) == 0
+    assert plans.main(["--smoke", "--scratch", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "## plan a round" in out and "## stats screen" in out
     assert out.rstrip().endswith("full scans of reviews: 0"), out
@@ -81,9 +83,10 @@ def test_the_modes_report_plans_every_mode_and_the_stats_screen(
 ) -> None:
     from benchmarks import modes
 
-    assert modes.main(["--quick", "--scratch", str(tmp_path), "--runs", "1"]) == 0
+    assert modes.main(["--smoke", "--scratch", str(tmp_path), "--runs", "1"]) == 0
     out = capsys.readouterr().out
     for mode in modes.MODES:
         assert f"plan a round of 20: {mode} " in out
-    assert "20 faces, played as cram" in out and "20 faces, played as review" in out
+    assert "20 faces, played as cram" in out
+    assert re.search(r"\b[1-9]\d* faces, played as review", out)  # some faces are due
     assert "faces seen" in out.splitlines()[-1]
