@@ -90,3 +90,15 @@ def test_the_modes_report_plans_every_mode_and_the_stats_screen(
     assert "20 faces, played as cram" in out
     assert re.search(r"\b[1-9]\d* faces, played as review", out)  # some faces are due
     assert "faces seen" in out.splitlines()[-1]
+
+
+def test_the_triggers_report_times_an_answer_with_each_summary_dropped(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from benchmarks import triggers
+
+    assert triggers.main(["--answers", "3", "--repeats", "1"]) == 0
+    out = capsys.readouterr().out
+    for name in (*triggers.GROUPS, "none kept"):
+        assert f"  {name} " in out
+    assert out.count(" ms less") == len(triggers.GROUPS)  # every configuration but all kept
