@@ -168,5 +168,15 @@ def test_the_assumptions_can_be_changed_and_are_checked(capsys: pytest.CaptureFi
     assert "all-reduce latency must be a finite number of microseconds" in capsys.readouterr().err
     assert main(["lab", "--allreduce-latency-us", "inf"]) == 1
     assert "0 or more, not inf" in capsys.readouterr().err
+    moe = ("--model", "deepseek-v3", "--gpu", "H200-SXM", "--tp", "8", "--ep", "8")
+    tpot = {
+        us: lab_json(capsys, *moe, "--weights", "fp8", "--alltoall-latency-us", us)
+        for us in ("0", "42", "84")
+    }
+    assert tpot["84"]["assumptions"]["alltoall_latency_us"] == 84
+    steps = [tpot[us]["figures"]["tpot"]["value"] for us in ("0", "42", "84")]
+    assert steps[0] < steps[1] and steps[2] - steps[1] == pytest.approx(steps[1] - steps[0])
+    assert main(["lab", "--alltoall-latency-us", "-1"]) == 1
+    assert "all-to-all latency must be a finite number" in capsys.readouterr().err
     assert main(["lab", "--compute-efficiency", "1.5"]) == 1
     assert "compute efficiency must be above 0 and at most 1, not 1.5" in capsys.readouterr().err

@@ -29,6 +29,7 @@ LAB_ASSUMED = (
     "compute_efficiency",
     "link_efficiency",
     "allreduce_latency_us",
+    "alltoall_latency_us",
     "step_overhead_us",
     "usd_per_gpu_hour",
 )
@@ -111,6 +112,12 @@ def lab_options(p: argparse.ArgumentParser, settings: Settings) -> None:
         type=float,
         metavar="US",
         help="fixed cost of one tensor-parallel all-reduce, microseconds (assumed 9)",
+    )
+    p.add_argument(
+        "--alltoall-latency-us",
+        type=float,
+        metavar="US",
+        help="fixed cost of one expert-parallel all-to-all, microseconds (assumed 42)",
     )
     p.add_argument(
         "--step-overhead-us",
