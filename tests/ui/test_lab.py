@@ -212,3 +212,28 @@ async def test_the_working_names_the_nearest_measurement_and_the_lab_error_on_it
         # A roofline figure is arithmetic on the catalogue: nothing measured to name.
         working = plain(str(app.screen.query_one("#lab-working", Static).content))
         assert "Measured:" not in working
+
+
+async def test_a_splits_an_moes_experts_over_the_tp_gpus_and_a_dense_model_says_why_not(
+    make_app,
+) -> None:
+    app = make_app(open_lab=True)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await pilot.pause()
+        await pilot.press("a")  # Llama 3.1 8B: dense
+        notes = [n.message for n in app._notifications]
+        assert notes == ["Llama 3.1 8B has no experts to split: expert parallelism stays 1."]
+        assert app.screen.setup.ep == 1
+        await pilot.press("m", "m")  # the next models: 70B, then Mixtral 8x7B
+        assert app.screen.setup.model.is_moe
+        await pilot.press("t", "t")  # TP 4
+        alone = tpot(app)
+        await pilot.press("a")
+        assert app.screen.setup.ep == 2 and "4x H100 SXM · EP 2 ·" in screen_text(app)
+        assert tpot(app) > alone  # two all-to-alls a layer, each with its latency
+        await pilot.press("a", "a")  # 4 is the most TP 4 allows
+        assert app.screen.setup.ep == 4
+        await pilot.press("A")
+        assert app.screen.setup.ep == 2
+        await pilot.press("T", "T")  # TP 1: nothing to split the experts over
+        assert app.screen.setup.ep == 1 and "EP" not in screen_text(app).split("\n")[1]

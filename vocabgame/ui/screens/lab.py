@@ -30,6 +30,7 @@ from vocabgame.lab.model import (
     next_batch,
 )
 from vocabgame.lab.report import SECTIONS
+from vocabgame.printable import printable
 from vocabgame.ui.host import Host, host
 from vocabgame.ui.screens.card import CardScreen
 from vocabgame.ui.screens.challenge import ChallengeScreen
@@ -106,6 +107,15 @@ ORDER = tuple(key for _, keys in SECTIONS for key in keys)
 FIRST = "tpot"
 
 
+def expert_splits(setup: Setup) -> list[int]:
+    """The expert-parallel degrees a setup can take: 1, and for an MoE each divisor of its TP
+    that also divides its experts (as the lab's check allows)."""
+    m = setup.model
+    if not m.is_moe:
+        return [1]
+    return [n for n in range(1, setup.tp + 1) if setup.tp % n == 0 and m.experts % n == 0]
+
+
 def _cycle(options: Sequence[str], current: str) -> str:
     return (
         options[(options.index(current) + 1) % len(options)] if current in options else options[0]
@@ -122,6 +132,14 @@ class LabScreen(Screen[None]):
         Binding("O", "output(0.5)", "", show=False, tooltip="output half as long"),
         Binding("t", "tp(1)", "TP", show=False, tooltip="tensor parallelism up (1, 2, 4, 8)"),
         Binding("T", "tp(-1)", "", show=False, tooltip="tensor parallelism down"),
+        Binding(
+            "a",
+            "ep(1)",
+            "",
+            show=False,
+            tooltip="expert parallelism up (an MoE's experts over TP GPUs: its all-to-alls)",
+        ),
+        Binding("A", "ep(-1)", "", show=False, tooltip="expert parallelism down"),
         Binding("g", "gpu", "GPU", tooltip="next GPU in the catalogue"),
         Binding("m", "model", "Model", tooltip="next model in the catalogue"),
         Binding("w", "weights", "Weights", show=False, tooltip="next weight precision"),
@@ -228,7 +246,9 @@ class LabScreen(Screen[None]):
         s = self.setup
         self.query_one("#lab-setup", Static).update(
             Text(
-                f"{s.model.name} · {s.tp}x {s.gpu.name} · W {s.weights.upper()} · "
+                f"{s.model.name} · {s.tp}x {s.gpu.name}"
+                + (f" · EP {s.ep}" if s.ep > 1 else "")
+                + f" · W {s.weights.upper()} · "
                 f"KV {s.kv.upper()} · batch {s.batch} · in {s.prompt} · out {s.output}",
                 style="bold",
             )
@@ -331,6 +351,8 @@ class LabScreen(Screen[None]):
     # -- keys -----------------------------------------------------------------------------
 
     def _change(self, setup: Setup) -> None:
+        if setup.ep not in expert_splits(setup):  # another model or TP: the experts unsplit
+            setup = replace(setup, ep=1)
         self.setup = setup
         self.refresh_lab()
 
@@ -350,6 +372,18 @@ class LabScreen(Screen[None]):
     def action_tp(self, step: int) -> None:
         i = TP_STEPS.index(self.setup.tp) if self.setup.tp in TP_STEPS else 0
         self._change(replace(self.setup, tp=TP_STEPS[max(0, min(len(TP_STEPS) - 1, i + step))]))
+
+    def action_ep(self, step: int) -> None:
+        splits = expert_splits(self.setup)
+        if len(splits) == 1:
+            m = self.setup.model
+            why = (
+                "has no experts to split" if not m.is_moe else f"cannot split at TP {self.setup.tp}"
+            )
+            self.notify(f"{printable(m.name)} {why}: expert parallelism stays 1.", markup=False)
+            return
+        i = splits.index(self.setup.ep)
+        self._change(replace(self.setup, ep=splits[max(0, min(len(splits) - 1, i + step))]))
 
     def action_gpu(self) -> None:
         ids = list(self.catalogue.gpus)
