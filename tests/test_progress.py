@@ -378,3 +378,43 @@ def test_the_fast_row_check_says_what_the_records_own_check_says() -> None:
     for kind, entry in cases:
         assert _problem(kind)(entry) == kind.problem(entry), (kind, entry)
     assert any(kind.problem(entry) is not None for kind, entry in cases)
+
+
+def test_the_lines_sqlite_writes_hold_what_the_records_give(tmp_path: Path) -> None:
+    """The export's lines, which SQLite writes as JSON, parse to exactly the rows read through
+    the records: the same fields in the same order, flags as true or false, JSON columns as
+    objects, and a REAL that needs all 17 digits kept to its last bit."""
+    from vocabgame.progress import write_progress
+
+    play_days(tmp_path, 0, 2)
+    with Store.open(tmp_path / DB_NAME) as store:
+        store.conn.execute(
+            "INSERT INTO renames (deck_id, old_deck, old_item, new_item, carried_at, moved)"
+            " VALUES ('serving', 'old', 'a\u00e9\"\\\n', '', '2026-11-02T09:00:00+00:00', 1)"
+        )
+        awkward = [0.1 + 0.2, 1 / 3, 0.75, 1.0, 5e-324]
+        ids = [i for (i,) in store.conn.execute("SELECT id FROM reviews ORDER BY id LIMIT 5")]
+        for review_id, value in zip(ids, awkward, strict=True):
+            store.conn.execute("UPDATE reviews SET confidence=? WHERE id=?", (value, review_id))
+        store.conn.commit()
+        path = tmp_path / "p.jsonl"
+        with path.open("w", encoding="utf-8") as out:
+            write_progress(store, START, out)
+        written: dict[str, list[dict[str, object]]] = {}
+        section = ""
+        for line in path.read_text("utf-8").splitlines()[1:]:
+            entry = json.loads(line)
+            if set(entry) == {"section", "count"}:
+                section = entry["section"]
+                written[section] = []
+            else:
+                written[section].append(entry)
+        from vocabgame.store.rows import ROWS
+
+        with store.snapshot():
+            for kind in ROWS:
+                expected = [e for batch in store.transfer.entries(kind) for e in batch]
+                assert written[kind.TABLE] == expected, kind.TABLE
+                assert [list(e) for e in written[kind.TABLE]] == [list(e) for e in expected]
+        assert [r["confidence"] for r in written["reviews"][:5]] == awkward
+        assert written["renames"] and written["reviews"][0]["correct"] in (True, False)

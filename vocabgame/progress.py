@@ -114,8 +114,8 @@ def write_progress(
         out.write(encode(_header(store, now, VERSION)) + "\n")
         for kind in ROWS:
             out.write(encode({"section": kind.TABLE, "count": counts[kind.TABLE]}) + "\n")
-            for batch in store.transfer.entries(kind):
-                out.write("\n".join(map(encode, batch)) + "\n")
+            for batch in store.transfer.lines(kind):
+                out.write("\n".join(batch) + "\n")
                 done += len(batch)
                 if tick is not None:
                     tick(done, total)
