@@ -418,3 +418,125 @@ def test_the_lines_sqlite_writes_hold_what_the_records_give(tmp_path: Path) -> N
                 assert [list(e) for e in written[kind.TABLE]] == [list(e) for e in expected]
         assert [r["confidence"] for r in written["reviews"][:5]] == awkward
         assert written["renames"] and written["reviews"][0]["correct"] in (True, False)
+
+
+ANSWER_LINE = (
+    '{"round_id":7,"deck_id":"serving","item_id":"kv-cache","face":"definition",'
+    '"reviewed_at":"2026-11-02T09:00:00.250000+01:00","rating":3,"correct":true,'
+    '"response_ms":2500,"mode":"review","answer":"x","points":10,"scheduled":true,'
+    '"overridden":false,"card_before":{"card_id":5,"state":2,"step":null,'
+    '"stability":2.3065,"difficulty":2.118103970459016,"due":"2026-11-03T09:00:00+00:00",'
+    '"last_review":"2026-11-01T09:00:00+00:00"},"confidence":0.75}'
+)
+# (what the line holds, what to put there instead): each a value the full check may or may
+# not take; the pattern must never take one it refuses, nor read one differently.
+ODD_VALUES = [
+    ('"round_id":7', ['"round_id":null', '"round_id":-7', '"round_id":1234567890123456789']),
+    (
+        '"deck_id":"serving"',
+        [
+            '"deck_id":""',
+            '"deck_id":"a\u202eb"',
+            '"deck_id":"a\x7fb"',
+            '"deck_id":"a\\u001bb"',
+            '"deck_id":"' + "d" * 1001 + '"',
+            '"deck_id":"' + "d" * 1000 + '"',
+            '"deck_id":7',
+            '"deck_id":"caf\u00e9 \u00fc\u4e2d"',
+        ],
+    ),
+    (
+        '"reviewed_at":"2026-11-02T09:00:00.250000+01:00"',
+        [
+            '"reviewed_at":"2026-02-30T09:00:00+00:00"',
+            '"reviewed_at":"2026-11-02T24:00:00+00:00"',
+            '"reviewed_at":"1970-01-01T00:30:00+01:00"',
+            '"reviewed_at":"2999-12-31T23:00:00-02:00"',
+            '"reviewed_at":"2026-11-02T09:00:00"',
+            '"reviewed_at":"2024-02-29T09:00:00+00:00"',
+            '"reviewed_at":"2023-02-29T09:00:00+00:00"',
+            '"reviewed_at":"2026-13-02T09:00:00+00:00"',
+            '"reviewed_at":"2026-11-02T09:00:00+24:00"',
+        ],
+    ),
+    ('"rating":3', ['"rating":0', '"rating":5', '"rating":3.0', '"rating":true']),
+    ('"correct":true', ['"correct":false', '"correct":1', '"correct":null']),
+    ('"response_ms":2500', ['"response_ms":null', '"response_ms":-1', '"response_ms":2.5']),
+    (
+        '"answer":"x"',
+        ['"answer":"a\\tb"', '"answer":"a\\"b"', '"answer":""', '"answer":"' + "a" * 10001 + '"'],
+    ),
+    ('"points":10', ['"points":-10', '"points":99999999999999999999']),
+    ('"overridden":false', ['"overridden":true', '"overridden":1']),
+    ('"state":2', ['"state":4', '"state":0']),
+    ('"step":null', ['"step":0', '"step":3', '"step":-1']),
+    (
+        '"stability":2.3065',
+        [
+            '"stability":null',
+            '"stability":0',
+            '"stability":1e6',
+            '"stability":1e7',
+            '"stability":-0.5',
+            '"stability":1e999',
+        ],
+    ),
+    (
+        '"difficulty":2.118103970459016',
+        ['"difficulty":1', '"difficulty":10.0', '"difficulty":0.5', '"difficulty":10.5'],
+    ),
+    ('"due":"2026-11-03T09:00:00+00:00"', ['"due":"2026-04-31T09:00:00+00:00"']),
+    (
+        '"last_review":"2026-11-01T09:00:00+00:00"',
+        ['"last_review":null', '"last_review":"3000-01-01T00:00:00+00:00"'],
+    ),
+    (
+        '"confidence":0.75',
+        [
+            '"confidence":null',
+            '"confidence":1',
+            '"confidence":0',
+            '"confidence":1.5',
+            '"confidence":0.30000000000000004',
+            '"confidence":1e-5',
+            '"confidence":-0.0',
+            '"confidence":NaN',
+        ],
+    ),
+    ('"card_before":{', ['"card_before":null,"x":{']),
+    ('{"round_id"', [' {"round_id"', '{ "round_id"']),
+]
+
+
+def test_the_pattern_for_answers_takes_only_what_the_full_check_takes() -> None:
+    """`answer_columns` (the import's one pattern for the lines the export writes) gives, for
+    each line it takes, the columns the full check and conversion give; a line it leaves is
+    one it cannot vouch for, and the common lines are all taken."""
+    from vocabgame.progress import ProgressError, _columns, check_entry
+    from vocabgame.progress_checks import answer_columns
+    from vocabgame.store.rows import ReviewRow
+
+    full = _columns(ReviewRow)
+    card_null = ANSWER_LINE.split(',"card_before"')[0] + ',"card_before":null,"confidence":null}'
+    lines = [ANSWER_LINE, ANSWER_LINE + "\n", card_null]
+    for held, odd in ODD_VALUES:
+        assert held in ANSWER_LINE, held
+        lines += [ANSWER_LINE.replace(held, value, 1) for value in odd]
+    taken = 0
+    for line in lines:
+        fast = answer_columns(line)
+        if fast is None:
+            continue
+        taken += 1
+        entry = json.loads(line)
+        check_entry(ReviewRow, entry, "p.jsonl:2: reviews[0]")  # raises if it should not pass
+        assert fast == full(entry), line  # (True and 1 alike: SQLite keeps both as 1)
+    assert answer_columns(ANSWER_LINE) is not None and answer_columns(card_null) is not None
+    refused = 0
+    for line in lines:
+        try:
+            check_entry(ReviewRow, json.loads(line), "p.jsonl:2: reviews[0]")
+        except (ProgressError, ValueError):
+            refused += 1
+            assert answer_columns(line) is None, line
+    assert refused > 20 and taken > 20

@@ -20,7 +20,7 @@ one; faces the file did not change keep their schedule exactly.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, fields
 from datetime import datetime
 from pathlib import Path
@@ -29,7 +29,13 @@ from typing import IO, Any
 from fsrs import Card
 
 from vocabgame.printable import printable
-from vocabgame.progress_checks import ProgressError, check_fields, check_setting, parse_json
+from vocabgame.progress_checks import (
+    ProgressError,
+    answer_columns,
+    check_fields,
+    check_setting,
+    parse_json,
+)
 from vocabgame.srs import Srs, load_card
 from vocabgame.store import SCHEMA_VERSION, Store
 from vocabgame.store.rows import (
@@ -56,6 +62,8 @@ VERSIONS = (1, 2)
 # (rows, or bytes of the file), for a progress bar.
 Tick = Callable[[int, int], None]
 EVERY = 5000  # rows between ticks: often enough for a bar, too seldom to cost anything
+# A row of the file as the merge is given it: the file's mapping, or an answer's columns.
+Entry = dict[str, Any] | list[Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,12 +252,17 @@ class ProgressFile:
     def rows(self, tick: Tick | None = None) -> Iterator[tuple[type[Row], dict[str, Any]]]:
         """Each row with its kind, in file order (the sections in the order of `ROWS`),
         checked (`check_entry` and the links); raises ProgressError at the first bad one."""
+        for kind, entry in self._entries(tick, columns=False):
+            assert isinstance(entry, dict)
+            yield kind, entry
+
+    def _entries(self, tick: Tick | None, columns: bool) -> Iterator[tuple[type[Row], Entry]]:
         if self.whole is not None:
             for kind in ROWS:
                 for entry in self.whole.get(kind.TABLE, []):
                     yield kind, entry
             return
-        yield from _lines(self.path, self.size, tick)
+        yield from _lines(self.path, self.size, tick, columns)
 
 
 def open_progress_file(path: Path) -> ProgressFile:
@@ -275,20 +288,24 @@ def open_progress_file(path: Path) -> ProgressFile:
     return ProgressFile(path, data, 1, size, whole=data)
 
 
-def _lines(path: Path, size: int, tick: Tick | None) -> Iterator[tuple[type[Row], dict[str, Any]]]:
+def _lines(
+    path: Path, size: int, tick: Tick | None, columns: bool
+) -> Iterator[tuple[type[Row], Entry]]:
     where = str(path)
     try:
         with path.open(encoding="utf-8") as f:
             f.readline()  # the header, checked when opened
-            yield from _rows(f, where, size, tick)
+            yield from _rows(f, where, size, tick, columns)
     except UnicodeDecodeError:
         raise ProgressError(f"{where}: not UTF-8 text.") from None
 
 
 def _rows(
-    lines: IO[str], where: str, size: int, tick: Tick | None
-) -> Iterator[tuple[type[Row], dict[str, Any]]]:
-    """The rows after the header, each checked; the sections' lines checked and left out."""
+    lines: IO[str], where: str, size: int, tick: Tick | None, columns: bool = False
+) -> Iterator[tuple[type[Row], Entry]]:
+    """The rows after the header, each checked; the sections' lines checked and left out.
+    With `columns`, an answer written as the export writes it comes as its columns
+    (`answer_columns`), checked by the pattern that makes them, instead of as a mapping."""
     kinds = {kind.TABLE: kind for kind in ROWS}
     order = [kind.TABLE for kind in ROWS]
     links = _Links(where)
@@ -297,6 +314,16 @@ def _rows(
     left = index = read = 0
     for number, line in enumerate(lines, 2):
         read += len(line)  # characters: bytes, near enough for a progress bar
+        if left and kind is ReviewRow and columns:
+            found = answer_columns(line)
+            # its round is one of the file's; otherwise the full check says so
+            if found is not None and (found[0] is None or found[0] in links.rounds):
+                yield kind, found
+                left -= 1
+                index += 1
+                if tick is not None and index % EVERY == 0:
+                    tick(read, size)
+                continue
         try:
             entry = decode(line)
         except json.JSONDecodeError as exc:
@@ -356,7 +383,9 @@ def _rows(
 def import_progress(store: Store, data: Mapping[str, Any], srs: Srs) -> Merged:
     """Merge checked progress data of a whole version 1 file (see `check_progress`) into
     the store, in one transaction."""
-    rows = ((kind, entry) for kind in ROWS for entry in data.get(kind.TABLE, []))
+    rows: Iterator[tuple[type[Row], Entry]] = (
+        (kind, entry) for kind in ROWS for entry in data.get(kind.TABLE, [])
+    )
     return _merge(store, rows, data.get("settings", {}), srs)
 
 
@@ -365,7 +394,7 @@ def import_progress_file(
 ) -> Merged:
     """Merge an opened progress file into the store, in one transaction, reading its rows
     as it goes; a bad row (ProgressError) rolls the whole merge back: nothing is kept."""
-    return _merge(store, file.rows(tick), file.header.get("settings", {}), srs)
+    return _merge(store, file._entries(tick, columns=True), file.header.get("settings", {}), srs)
 
 
 def _columns(kind: type[Row]) -> Callable[[Mapping[str, Any]], list[Any]]:
@@ -424,10 +453,11 @@ class _Merger:
         self.faces_flagged: set[Face] = set()
         self.flags = 0
 
-    def add(self, kind: type[Row], entry: Mapping[str, Any]) -> None:
+    def add(self, kind: type[Row], entry: Entry) -> None:
         if kind is ReviewRow:
             self.review(entry)
             return
+        assert isinstance(entry, Mapping)
         if kind is not RoundRow:
             self.end_answers()
         if kind is RoundRow:
@@ -446,8 +476,9 @@ class _Merger:
             self.rounds += 1
         self.round_ids[row.id] = self.here[row.key]
 
-    def review(self, entry: Mapping[str, Any]) -> None:
-        columns = self.review_columns(entry)
+    def review(self, entry: Entry) -> None:
+        """An answer, as the file's mapping or as its columns already (`answer_columns`)."""
+        columns = entry if isinstance(entry, list) else self.review_columns(entry)
         if columns[ROUND_ID] is not None:
             columns[ROUND_ID] = self.round_ids[columns[ROUND_ID]]
         self.batch.append(columns)
@@ -458,10 +489,14 @@ class _Merger:
         """Write the answers read so far. Once the merge has added many answers (a quarter
         of those here, and at least a batch), the summaries' triggers and the answers' indexes are
         set aside, and made again once (`Transfer.bulk`)."""
+        if self.bulk is None and self.answers_here == 0 and self.batch:
+            self.bulk = self.transfer.bulk()  # an empty store: nothing to keep in step
         self.transfer.add_answers(self.batch)
         self.added += len(self.batch)
         self.batch.clear()
-        if self.bulk is None and self.added >= max(EVERY, self.answers_here // 4):
+        if self.bulk is None and (
+            self.answers_here == 0 or self.added >= max(EVERY, self.answers_here // 4)
+        ):
             self.bulk = self.transfer.bulk()
 
     def end_answers(self) -> None:
@@ -519,7 +554,7 @@ class _Merger:
 
 def _merge(
     store: Store,
-    rows: Iterator[tuple[type[Row], dict[str, Any]]],
+    rows: Iterable[tuple[type[Row], Entry]],
     settings: Mapping[str, object],
     srs: Srs,
 ) -> Merged:

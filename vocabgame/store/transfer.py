@@ -185,10 +185,11 @@ class Transfer(Part):
     def drop_doubled_answers(self, after: int) -> None:
         """Remove each answer with an id above `after` that repeats an earlier answer
         (`ReviewRow.key`): what a merge added that was here already, or twice in its file.
-        One statement over the face index: nothing of it is held in Python."""
+        One statement over the time index: nothing of it is held in Python."""
+        # By the time index: answers at one moment are one or two, a face's are hundreds.
         self.conn.execute(
             "DELETE FROM reviews WHERE id > ? AND EXISTS (SELECT 1 FROM reviews AS r"
-            " WHERE r.deck_id = reviews.deck_id AND r.item_id = reviews.item_id"
+            " INDEXED BY reviews_time WHERE r.deck_id = reviews.deck_id AND r.item_id = reviews.item_id"
             " AND r.face = reviews.face AND r.reviewed_at = reviews.reviewed_at"
             " AND r.mode = reviews.mode AND r.rating = reviews.rating"
             " AND r.answer = reviews.answer AND r.id < reviews.id)",
@@ -254,14 +255,19 @@ class Bulk:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
-        self.triggers = self._drop("trigger")
-        self.indexes: list[str] | None = self._drop("index")
+        # The cards' triggers that keep `items` go too (it is rebuilt), not those that keep
+        # a card's own columns; and the cards' indexes but those SQLite made for its keys.
+        self.triggers = self._drop("trigger", "reviews") + self._drop(
+            "trigger", "cards", "items_card_%"
+        )
+        self.indexes: list[str] | None = self._drop("index", "reviews")
+        self.card_indexes = self._drop("index", "cards")
 
-    def _drop(self, kind: str) -> list[str]:
+    def _drop(self, kind: str, table: str, like: str = "%") -> list[str]:
         made = self.conn.execute(
-            "SELECT name, sql FROM sqlite_master WHERE type = ? AND tbl_name = 'reviews'"
-            " AND sql IS NOT NULL",  # an index SQLite made itself has none, and stays
-            (kind,),
+            "SELECT name, sql FROM sqlite_master WHERE type = ? AND tbl_name = ?"
+            " AND name LIKE ? AND sql IS NOT NULL",  # an index SQLite made itself has none
+            (kind, table, like),
         ).fetchall()
         for name, _ in made:
             self.conn.execute(f'DROP {kind.upper()} "{name}"')
@@ -277,7 +283,7 @@ class Bulk:
     def done(self) -> None:
         """Everything is written: the triggers are back and the summaries rebuilt."""
         self.answers_done()
-        for sql in self.triggers:
+        for sql in self.card_indexes + self.triggers:
             self.conn.execute(sql)
         for summary in SUMMARIES:
             for statement in summary.rebuild:
