@@ -540,3 +540,79 @@ def test_the_pattern_for_answers_takes_only_what_the_full_check_takes() -> None:
             refused += 1
             assert answer_columns(line) is None, line
     assert refused > 20 and taken > 20
+
+
+SCHEDULE_LINE = (
+    '{"deck_id":"serving","item_id":"kv-cache","face":"definition","card":{"card_id":5,'
+    '"state":2,"step":null,"stability":2.3065,"difficulty":2.118103970459016,'
+    '"due":"2026-11-03T09:00:00.250000+00:00","last_review":"2026-11-01T09:00:00+00:00"}}'
+)
+ODD_SCHEDULES = [
+    (
+        '"state":2,"step":null',
+        [
+            '"state":1,"step":null',
+            '"state":1,"step":0',
+            '"state":3,"step":2',
+            '"state":4,"step":null',
+        ],
+    ),
+    (
+        '"stability":2.3065',
+        [
+            '"stability":0',
+            '"stability":0.0',
+            '"stability":5',
+            '"stability":null',
+            '"stability":1e-05',
+            '"stability":1E-05',
+            '"stability":2.30650',
+        ],
+    ),
+    (
+        '"due":"2026-11-03T09:00:00.250000+00:00"',
+        [
+            '"due":"2026-11-03T09:00:00.000000+00:00"',
+            '"due":"2026-11-03T09:00:00+01:00"',
+            '"due":"2026-02-29T09:00:00+00:00"',
+            '"due":"2028-02-29T09:00:00+00:00"',
+        ],
+    ),
+    ('"last_review":"2026-11-01T09:00:00+00:00"', ['"last_review":null']),
+    ('"deck_id":"serving"', ['"deck_id":"a\u2066b"', '"deck_id":"s\\u00e9"']),
+    ('"card_id":5', ['"card_id":-5', '"card_id":true', '"card_id":5.5']),
+]
+
+
+def test_the_pattern_for_schedules_keeps_what_reading_the_card_would_write() -> None:
+    """`schedule_columns` gives, for each line it takes, the face, card id, card text and due
+    time the full check, the links' check and `dump_card(load_card(...))` give; a line the
+    full check refuses it never takes."""
+    from vocabgame.progress import ProgressError, _Links, check_entry
+    from vocabgame.progress_checks import schedule_columns
+    from vocabgame.srs import dump_card, load_card
+    from vocabgame.store.rows import CardRow
+
+    lines = [SCHEDULE_LINE, SCHEDULE_LINE + "\n"]
+    for held, odd in ODD_SCHEDULES:
+        assert held in SCHEDULE_LINE, held
+        lines += [SCHEDULE_LINE.replace(held, value, 1) for value in odd]
+    taken = refused = 0
+    for line in lines:
+        entry = json.loads(line)
+        fast = schedule_columns(line)
+        try:
+            check_entry(CardRow, entry, "p.jsonl:9: cards[0]")
+            _Links("p.jsonl").check(CardRow, entry, "p.jsonl:9: cards[0]")
+        except ProgressError:
+            refused += 1
+            assert fast is None, line
+            continue
+        if fast is None:
+            continue
+        taken += 1
+        card = load_card(json.dumps(entry["card"]))
+        face = (entry["deck_id"], entry["item_id"], entry["face"])
+        assert fast == (face, card.card_id, dump_card(card), card.due.isoformat()), line
+    assert schedule_columns(SCHEDULE_LINE) is not None
+    assert taken >= 6 and refused >= 4, (taken, refused)

@@ -35,6 +35,7 @@ from vocabgame.progress_checks import (
     check_fields,
     check_setting,
     parse_json,
+    schedule_columns,
 )
 from vocabgame.srs import Srs, load_card
 from vocabgame.store import SCHEMA_VERSION, Store
@@ -62,8 +63,9 @@ VERSIONS = (1, 2)
 # (rows, or bytes of the file), for a progress bar.
 Tick = Callable[[int, int], None]
 EVERY = 5000  # rows between ticks: often enough for a bar, too seldom to cost anything
-# A row of the file as the merge is given it: the file's mapping, or an answer's columns.
-Entry = dict[str, Any] | list[Any]
+# A row of the file as the merge is given it: the file's mapping, an answer's columns
+# (`answer_columns`) or a schedule's (`schedule_columns`).
+Entry = dict[str, Any] | list[Any] | tuple[Face, int, str, str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,10 +316,12 @@ def _rows(
     left = index = read = 0
     for number, line in enumerate(lines, 2):
         read += len(line)  # characters: bytes, near enough for a progress bar
-        if left and kind is ReviewRow and columns:
-            found = answer_columns(line)
-            # its round is one of the file's; otherwise the full check says so
-            if found is not None and (found[0] is None or found[0] in links.rounds):
+        if left and columns and kind in _FAST:
+            found = _FAST[kind](line)
+            # an answer's round is one of the file's; otherwise the full check says so
+            if found is not None and (
+                kind is not ReviewRow or found[0] is None or found[0] in links.rounds
+            ):
                 yield kind, found
                 left -= 1
                 index += 1
@@ -425,6 +429,11 @@ def _columns(kind: type[Row]) -> Callable[[Mapping[str, Any]], list[Any]]:
 
 
 ROUND_ID = ReviewRow.names().index("round_id")
+# The rows read by a pattern when they are written as the export writes them.
+_FAST: dict[type[Row], Callable[[str], Any]] = {
+    ReviewRow: answer_columns,
+    CardRow: schedule_columns,
+}
 
 
 class _Merger:
@@ -457,9 +466,12 @@ class _Merger:
         if kind is ReviewRow:
             self.review(entry)
             return
-        assert isinstance(entry, Mapping)
         if kind is not RoundRow:
             self.end_answers()
+        if isinstance(entry, tuple):
+            self.schedule(*entry)
+            return
+        assert isinstance(entry, Mapping)
         if kind is RoundRow:
             self.round(RoundRow.from_dict(entry))
         elif kind is CardRow:
@@ -507,7 +519,7 @@ class _Merger:
         self.flush()
         if self.bulk is not None:
             self.bulk.answers_done()  # what follows reads the answers by face
-        self.transfer.drop_doubled_answers(self.last_id)
+        self.transfer.drop_doubled_answers(self.last_id, many=self.bulk is not None)
         self.reviews, self.changed = self.transfer.answers_after(self.last_id)
 
     def card(self, row: CardRow) -> None:
@@ -526,6 +538,18 @@ class _Merger:
             self.rescheduled += _replay(self.store, face, self.srs)
         else:
             self.transfer.put_card(face, card)
+
+    def schedule(self, face: Face, card_id: int, text: str, due: str) -> None:
+        """`card`, for a schedule given as its card's text (`schedule_columns`)."""
+        assert self.changed is not None
+        self.carded.add(face)
+        if face in self.history_here:
+            if face in self.changed:
+                self.rescheduled += _replay(self.store, face, self.srs)
+        elif self.transfer.card_id_taken(card_id):
+            self.rescheduled += _replay(self.store, face, self.srs)
+        else:
+            self.transfer.put_card_text(face, card_id, text, due)
 
     def flag(self, flag: FlagRow) -> None:
         """Add the flag of a face not flagged here."""

@@ -290,6 +290,48 @@ def answer_columns(line: str) -> list[Any] | None:
     ]
 
 
+# A schedule's line: its card as the store writes it (`dump_card`, times in UTC), so that its
+# text is kept as it is.
+_UTC = _TIME.replace("[+-](?:[01][0-9]|2[0-3]):[0-5][0-9]", "\\+00:00")
+_SCHEDULE = re.compile(
+    f'\\{{"deck_id":{_ID},"item_id":{_ID},"face":{_ID},"card":(\\{{"card_id":{_INT},'
+    f'"state":([123]),"step":(null|0|[1-9][0-9]{{0,17}}),"stability":{_NUMBER},'
+    f'"difficulty":{_NUMBER},"due":{_UTC},"last_review":(null|{_UTC})\\}})\\}}\n?'
+)
+
+
+def schedule_columns(line: str) -> tuple[tuple[str, str, str], int, str, str] | None:
+    """A schedule's line as (face, card id, the card's text, its due time), what `check_entry`,
+    the links' check and `dump_card(load_card(...))` would make of it, when the line is
+    written as `export-progress` writes it and every value passes; None otherwise (the caller
+    checks the line in full)."""
+    match = _SCHEDULE.fullmatch(line)
+    if match is None:
+        return None
+    deck_id, item_id, face, card, card_id, state, step, stability, difficulty, due, _, last = (
+        match.groups()
+    )
+    # What reading the card would change: a learning card's missing step, a zero or whole
+    # number where a float goes, a time written with no fraction of a second.
+    if (state == "1" and step == "null") or ".000000+" in card:
+        return None
+    for number, low, high in ((stability, 0.0, 1e6), (difficulty, 1.0, 10.0)):
+        if number != "null" and (
+            not ("." in number or "e" in number or "E" in number)
+            or not _kept_as_written(number, low, high)
+            or float(number) == 0
+        ):
+            return None
+    try:
+        _fromisoformat(due)
+        if last is not None:
+            _fromisoformat(last)
+    except ValueError:
+        return None
+    text = card.replace('":', '": ').replace(',"', ', "')
+    return (deck_id, item_id, face), int(card_id), text, due
+
+
 _fromisoformat = datetime.fromisoformat
 
 
@@ -323,6 +365,7 @@ def check_setting(key: object, value: object, where: str) -> None:
 __all__ = [
     "ProgressError",
     "answer_columns",
+    "schedule_columns",
     "check_card",
     "check_record",
     "check_setting",

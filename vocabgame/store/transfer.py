@@ -182,10 +182,19 @@ class Transfer(Part):
             rows,
         )
 
-    def drop_doubled_answers(self, after: int) -> None:
+    def drop_doubled_answers(self, after: int, many: bool = False) -> None:
         """Remove each answer with an id above `after` that repeats an earlier answer
         (`ReviewRow.key`): what a merge added that was here already, or twice in its file.
-        One statement over the time index: nothing of it is held in Python."""
+        One statement: nothing of it is held in Python. With `many` (most answers are new),
+        every answer is sorted once by its key instead of each new one looked up."""
+        if many:
+            self.conn.execute(
+                "DELETE FROM reviews WHERE id IN (SELECT id FROM (SELECT id, row_number() OVER"
+                " (PARTITION BY deck_id, item_id, face, reviewed_at, mode, rating, answer"
+                " ORDER BY id) AS n FROM reviews) WHERE n > 1 AND id > ?)",
+                (after,),
+            )
+            return
         # By the time index: answers at one moment are one or two, a face's are hundreds.
         self.conn.execute(
             "DELETE FROM reviews WHERE id > ? AND EXISTS (SELECT 1 FROM reviews AS r"
@@ -220,6 +229,15 @@ class Transfer(Part):
             (*face, card.card_id, dump_card(card), card.due.isoformat()),
         )
 
+    def put_card_text(self, face: Face, card_id: int, card: str, due: str) -> None:
+        """`put_card` with the card already as its text (`dump_card`) and its due time."""
+        self.conn.execute(
+            "INSERT INTO cards (deck_id, item_id, face, card_id, card, due) VALUES (?,?,?,?,?,?)"
+            " ON CONFLICT (deck_id, item_id, face) DO UPDATE SET card=excluded.card,"
+            " due=excluded.due",
+            (*face, card_id, card, due),
+        )
+
     def set_card_before(self, review_id: int, card: Card | None) -> None:
         self.conn.execute(
             "UPDATE reviews SET card_before=? WHERE id=?",
@@ -246,6 +264,9 @@ class Transfer(Part):
         )
 
 
+CACHE_KIB = 32 * 1024  # a bulk merge's page cache (a sort may take as much again)
+
+
 class Bulk:
     """Writes of many answers without the triggers that keep the summaries and without the
     answers' indexes: both are dropped now; `answers_done` makes the indexes again (one sort
@@ -255,6 +276,10 @@ class Bulk:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
+        # A page cache that holds the indexes being made and sorted, for the merge only
+        # (SQLite's default of 2 MB makes each sort and each random write go to the file).
+        self.cache = int(conn.execute("PRAGMA cache_size").fetchone()[0])
+        conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
         # The cards' triggers that keep `items` go too (it is rebuilt), not those that keep
         # a card's own columns; and the cards' indexes but those SQLite made for its keys.
         self.triggers = self._drop("trigger", "reviews") + self._drop(
@@ -288,3 +313,4 @@ class Bulk:
         for summary in SUMMARIES:
             for statement in summary.rebuild:
                 self.conn.execute(statement)
+        self.conn.execute(f"PRAGMA cache_size = {self.cache}")
