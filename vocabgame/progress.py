@@ -490,7 +490,11 @@ class _Merger:
 
     def review(self, entry: Entry) -> None:
         """An answer, as the file's mapping or as its columns already (`answer_columns`)."""
-        columns = entry if isinstance(entry, list) else self.review_columns(entry)
+        if isinstance(entry, list):
+            columns = entry
+        else:
+            assert isinstance(entry, dict)
+            columns = self.review_columns(entry)
         if columns[ROUND_ID] is not None:
             columns[ROUND_ID] = self.round_ids[columns[ROUND_ID]]
         self.batch.append(columns)
