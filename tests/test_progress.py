@@ -515,6 +515,7 @@ def test_the_pattern_for_answers_takes_only_what_the_full_check_takes() -> None:
     from vocabgame.progress import ProgressError, _columns, check_entry
     from vocabgame.progress_checks import answer_columns
     from vocabgame.store.rows import ReviewRow
+    from vocabgame.store.transfer import bound
 
     full = _columns(ReviewRow)
     card_null = ANSWER_LINE.split(',"card_before"')[0] + ',"card_before":null,"confidence":null}'
@@ -530,7 +531,8 @@ def test_the_pattern_for_answers_takes_only_what_the_full_check_takes() -> None:
         taken += 1
         entry = json.loads(line)
         check_entry(ReviewRow, entry, "p.jsonl:2: reviews[0]")  # raises if it should not pass
-        assert fast == full(entry), line  # (True and 1 alike: SQLite keeps both as 1)
+        assert fast == bound(full(entry)), line
+        assert [type(v) for v in fast] == [type(v) for v in bound(full(entry))], line
     assert answer_columns(ANSWER_LINE) is not None and answer_columns(card_null) is not None
     refused = 0
     for line in lines:

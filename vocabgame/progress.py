@@ -51,7 +51,7 @@ from vocabgame.store.rows import (
     RoundRow,
     Row,
 )
-from vocabgame.store.transfer import Bulk, Face, Transfer
+from vocabgame.store.transfer import NO_NUMBER, Bulk, Face, Transfer, bound
 
 FORMAT = "vocabgame-progress"
 # 2: JSON lines (a header, then each section's line and one line per row); 1: one JSON
@@ -320,7 +320,7 @@ def _rows(
             found = _FAST[kind](line)
             # an answer's round is one of the file's; otherwise the full check says so
             if found is not None and (
-                kind is not ReviewRow or found[0] is None or found[0] in links.rounds
+                kind is not ReviewRow or found[0] == NO_NUMBER or found[0] in links.rounds
             ):
                 yield kind, found
                 left -= 1
@@ -494,8 +494,8 @@ class _Merger:
             columns = entry
         else:
             assert isinstance(entry, dict)
-            columns = self.review_columns(entry)
-        if columns[ROUND_ID] is not None:
+            columns = bound(self.review_columns(entry))
+        if columns[ROUND_ID] != NO_NUMBER:
             columns[ROUND_ID] = self.round_ids[columns[ROUND_ID]]
         self.batch.append(columns)
         if len(self.batch) >= EVERY:

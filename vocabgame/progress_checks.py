@@ -21,6 +21,7 @@ from typing import Any
 
 from vocabgame.printable import printable
 from vocabgame.store.rows import Row, is_time
+from vocabgame.store.transfer import NO_NUMBER, UNSET
 
 
 class ProgressError(Exception):
@@ -234,9 +235,13 @@ _ANSWER = re.compile(
 )
 
 
+NO_CARD, NO_CONFIDENCE = UNSET["card_before"], UNSET["confidence"]
+
+
 def answer_columns(line: str) -> list[Any] | None:
-    """The columns of an answer's line (`ReviewRow.names()` order, its round id the file's),
-    as `check_entry` then the import's conversion would give them, when the line is written
+    """The columns of an answer's line (`ReviewRow.names()` order, its round id the file's,
+    as `add_answers` takes them: see `bound`), as `check_entry` then the import's conversion
+    would give them, when the line is written
     as `export-progress` writes it and every value passes; None otherwise (the caller checks
     the line in full, which says what is wrong, if anything)."""
     match = _ANSWER.fullmatch(line)
@@ -272,21 +277,21 @@ def answer_columns(line: str) -> list[Any] | None:
     except ValueError:  # not a day of the calendar, or an hour past 23
         return None
     return [
-        None if round_id == "null" else int(round_id),
+        NO_NUMBER if round_id == "null" else int(round_id),
         deck_id,
         item_id,
         face,
         at,
         int(rating),
-        correct == "true",
-        None if response_ms == "null" else int(response_ms),
+        1 if correct == "true" else 0,
+        NO_NUMBER if response_ms == "null" else int(response_ms),
         mode,
         answer,
         int(points),
-        scheduled == "true",
-        overridden == "true",
-        None if card == "null" else card,
-        sure,
+        1 if scheduled == "true" else 0,
+        1 if overridden == "true" else 0,
+        NO_CARD if card == "null" else card,
+        NO_CONFIDENCE if sure is None else sure,
     ]
 
 

@@ -22,6 +22,47 @@ Face = tuple[str, str, str]  # deck id, item id, face
 RowT = TypeVar("RowT", bound=Row)
 
 
+# What `add_answers` is given for a NULL, per nullable column: Python's sqlite3 binds None
+# (and True or False) through its adapters' lookup, which costs as much as the insert itself.
+# None of these is a value an answer can hold: its integers fit in 63 bits and a sign, a card
+# is never empty text and a confidence is from 0 to 1 (`progress_checks`).
+NO_NUMBER = -(2**63)
+UNSET: dict[str, object] = {
+    "round_id": NO_NUMBER,
+    "response_ms": NO_NUMBER,
+    "card_before": "",
+    "confidence": -1.0,
+}
+
+
+def _literal(value: object) -> str:
+    """`value` as SQL: -2**63 cannot be written as a literal (its digits overflow first)."""
+    return f"({NO_NUMBER + 1} - 1)" if value == NO_NUMBER else repr(value)
+
+
+_UNSET_AT = [(n, UNSET[name]) for n, name in enumerate(ReviewRow.names()) if name in UNSET]
+_ADD_ANSWERS = (
+    f"INSERT INTO reviews ({', '.join(ReviewRow.names())}) VALUES ("
+    + ", ".join(
+        f"NULLIF(?, {_literal(UNSET[name])})" if name in UNSET else "?"
+        for name in ReviewRow.names()
+    )
+    + ")"
+)
+
+
+def bound(columns: list[Any]) -> list[Any]:
+    """An answer's columns as `add_answers` takes them: each NULL as its column's `UNSET`,
+    each flag as 0 or 1 (changed in place, and returned)."""
+    for n, unset in _UNSET_AT:
+        if columns[n] is None:
+            columns[n] = unset
+    for n, value in enumerate(columns):
+        if value is True or value is False:
+            columns[n] = int(value)
+    return columns
+
+
 class Transfer(Part):
     """Every row a progress file holds, read and written as `rows` records."""
 
@@ -175,12 +216,8 @@ class Transfer(Part):
 
     def add_answers(self, rows: Iterable[Sequence[Any]]) -> None:
         """Add answers as their columns (`ReviewRow.to_db`; each round_id already one of
-        this store's rounds), in order."""
-        self.conn.executemany(
-            f"INSERT INTO reviews ({', '.join(ReviewRow.names())})"
-            f" VALUES ({','.join('?' * len(ReviewRow.names()))})",
-            rows,
-        )
+        this store's rounds), in order, each NULL given as its column's `UNSET` (`bound`)."""
+        self.conn.executemany(_ADD_ANSWERS, rows)
 
     def drop_doubled_answers(self, after: int, many: bool = False) -> None:
         """Remove each answer with an id above `after` that repeats an earlier answer
@@ -291,7 +328,10 @@ class Bulk:
     def _drop(self, kind: str, table: str, like: str = "%") -> list[str]:
         made = self.conn.execute(
             "SELECT name, sql FROM sqlite_master WHERE type = ? AND tbl_name = ?"
-            " AND name LIKE ? AND sql IS NOT NULL",  # an index SQLite made itself has none
+            " AND name LIKE ? AND sql IS NOT NULL"  # an index SQLite made itself has none
+            # a partial index holds the few answers it names: kept as they come for less
+            # than a scan of every answer would cost to make it again
+            " AND (type = 'trigger' OR sql NOT LIKE '% WHERE %')",
             (kind, table, like),
         ).fetchall()
         for name, _ in made:
