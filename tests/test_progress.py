@@ -618,3 +618,64 @@ def test_the_pattern_for_schedules_keeps_what_reading_the_card_would_write() -> 
         assert fast == (face, card.card_id, dump_card(card), card.due.isoformat()), line
     assert schedule_columns(SCHEDULE_LINE) is not None
     assert taken >= 6 and refused >= 4, (taken, refused)
+
+
+def many_answers_file(path: Path, answers: int, odd: dict[int, str]) -> Path:
+    """A version 2 file of one round and `answers` answers as the export writes them (one a
+    second), the answers numbered in `odd` written instead as given there."""
+    header = {"format": "vocabgame-progress", "version": 2, "schema": 13,
+              "exported_at": "2026-11-30T12:00:00+00:00", "settings": {}}  # fmt: skip
+    round_line = (
+        '{"id":4,"deck_id":"serving","mode":"review","started_at":"2026-11-02T08:00:00+00:00",'
+        '"ended_at":null,"questions":1,"correct":1,"score":1,"best_streak":1,"finished":true}'
+    )
+    plain = ANSWER_LINE.split(',"card_before"')[0] + ',"card_before":null,"confidence":null}'
+    plain = plain.replace('"round_id":7', '"round_id":4')
+    lines = [json.dumps(header), '{"section": "rounds", "count": 1}', round_line]
+    lines.append(f'{{"section": "reviews", "count": {answers}}}')
+    start = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
+    for n in range(answers):
+        at = (start + timedelta(seconds=n)).isoformat()
+        line = plain.replace("2026-11-02T09:00:00.250000+01:00", at)
+        lines.append(odd.get(n, line).replace("AT", at))
+    lines += [f'{{"section": "{s}", "count": 0}}' for s in ("cards", "flags", "renames")]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_batch_the_pattern_does_not_all_take_is_read_line_by_line(tmp_path: Path) -> None:
+    """Past the first batch of answers, a line the pattern leaves (a tab in an answer, older
+    field spacing) is still merged, and a bad one is refused with its own line number."""
+    from vocabgame.progress import EVERY, ProgressError, import_progress_file, open_progress_file
+
+    answers = EVERY + 1500
+    fine = {
+        EVERY + 7: ANSWER_LINE.replace('"answer":"x"', '"answer":"a\\tb"')
+        .replace('"round_id":7', '"round_id":4')
+        .replace("2026-11-02T09:00:00.250000+01:00", "AT")
+        .replace(',"confidence":0.75', ',"confidence":0.5'),
+        EVERY + 9: json.dumps({**json.loads(ANSWER_LINE), "round_id": None, "reviewed_at": "AT"}),
+    }
+    good = many_answers_file(tmp_path / "good.jsonl", answers, fine)
+    with Store.open(tmp_path / "a.db") as store:
+        merged = import_progress_file(store, open_progress_file(good), Srs())
+        assert merged.reviews == answers
+        kept = store.conn.execute(
+            "SELECT answer, round_id IS NULL FROM reviews ORDER BY id LIMIT 3 OFFSET ?",
+            (EVERY + 7,),
+        ).fetchall()
+        assert kept == [("a\tb", 0), ("x", 0), ("x", 1)]
+    bad = {
+        EVERY + 11: ANSWER_LINE.replace('"rating":3', '"rating":7').replace(
+            '"round_id":7', '"round_id":4'
+        )
+    }
+    path = many_answers_file(tmp_path / "bad.jsonl", answers, bad)
+    with Store.open(tmp_path / "b.db") as store:
+        with pytest.raises(ProgressError) as caught:
+            import_progress_file(store, open_progress_file(path), Srs())
+        line = 4 + EVERY + 11 + 1
+        assert str(caught.value) == (
+            f"{path}:{line}: reviews[{EVERY + 11}].rating should be a rating from 1 to 4, not 7."
+        )
+        assert store.conn.execute("SELECT COUNT(*) FROM reviews").fetchone()[0] == 0

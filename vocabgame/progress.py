@@ -23,6 +23,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, fields
 from datetime import datetime
+from itertools import chain, islice
 from pathlib import Path
 from typing import IO, Any
 
@@ -63,9 +64,18 @@ VERSIONS = (1, 2)
 # (rows, or bytes of the file), for a progress bar.
 Tick = Callable[[int, int], None]
 EVERY = 5000  # rows between ticks: often enough for a bar, too seldom to cost anything
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """Rows of one kind that the patterns took, each as they made it (`_FAST`)."""
+
+    rows: list[Any]
+
+
 # A row of the file as the merge is given it: the file's mapping, an answer's columns
-# (`answer_columns`) or a schedule's (`schedule_columns`).
-Entry = dict[str, Any] | list[Any] | tuple[Face, int, str, str]
+# (`answer_columns`), a schedule's (`schedule_columns`), or a batch of either.
+Entry = dict[str, Any] | list[Any] | tuple[Face, int, str, str] | Batch
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,6 +312,28 @@ def _lines(
         raise ProgressError(f"{where}: not UTF-8 text.") from None
 
 
+def _decoded(decode: Callable[[str], Any], line: str, place: str) -> Any:
+    """One line's JSON, or ProgressError naming its place ("p.jsonl:12")."""
+    try:
+        return decode(line)
+    except json.JSONDecodeError as exc:
+        raise ProgressError(f"{place}: not valid JSON ({printable(exc.msg)}).") from None
+    except RecursionError:
+        raise ProgressError(f"{place}: nested too deep to be a progress file.") from None
+    except ValueError:  # Python's limit on the digits of an integer it converts
+        raise ProgressError(
+            f"{place}: a number thousands of digits long; a progress file's numbers fit in 64 bits."
+        ) from None
+
+
+def _taken(kind: type[Row], made: list[Any], rounds: set[int]) -> bool:
+    """Whether the patterns took every row of a batch (and its answers' rounds are the
+    file's)."""
+    if None in made:
+        return False
+    return kind is not ReviewRow or all(m[0] == NO_NUMBER or m[0] in rounds for m in made)
+
+
 def _rows(
     lines: IO[str], where: str, size: int, tick: Tick | None, columns: bool = False
 ) -> Iterator[tuple[type[Row], Entry]]:
@@ -314,7 +346,29 @@ def _rows(
     decode = json.JSONDecoder().decode
     kind: type[Row] | None = None
     left = index = read = 0
-    for number, line in enumerate(lines, 2):
+    rest: Iterator[str] = iter(lines)
+    number = 1  # the header's
+    one_by_one = 0  # the last line of a batch the patterns did not all take
+    while True:
+        if left and columns and kind in _FAST and number >= one_by_one:
+            # A batch of rows the patterns take whole goes on as one: no yield per row.
+            chunk = list(islice(rest, min(left, EVERY)))
+            made = list(map(_FAST[kind], chunk))
+            if chunk and _taken(kind, made, links.rounds):
+                yield kind, Batch(made)
+                number += len(chunk)
+                read += sum(map(len, chunk))
+                left -= len(chunk)
+                index += len(chunk)
+                if tick is not None:
+                    tick(read, size)
+                continue
+            one_by_one = number + len(chunk)
+            rest = chain(chunk, rest)
+        line = next(rest, None)
+        if line is None:
+            break
+        number += 1
         read += len(line)  # characters: bytes, near enough for a progress bar
         if left and columns and kind in _FAST:
             found = _FAST[kind](line)
@@ -328,21 +382,7 @@ def _rows(
                 if tick is not None and index % EVERY == 0:
                     tick(read, size)
                 continue
-        try:
-            entry = decode(line)
-        except json.JSONDecodeError as exc:
-            raise ProgressError(
-                f"{where}:{number}: not valid JSON ({printable(exc.msg)})."
-            ) from None
-        except RecursionError:
-            raise ProgressError(
-                f"{where}:{number}: nested too deep to be a progress file."
-            ) from None
-        except ValueError:  # Python's limit on the digits of an integer it converts
-            raise ProgressError(
-                f"{where}:{number}: a number thousands of digits long; a progress file's numbers"
-                " fit in 64 bits."
-            ) from None
+        entry = _decoded(decode, line, f"{where}:{number}")
         if left == 0:  # a section's line
             section = entry.get("section") if isinstance(entry, dict) else None
             count = entry.get("count") if isinstance(entry, dict) else None
@@ -463,6 +503,14 @@ class _Merger:
         self.flags = 0
 
     def add(self, kind: type[Row], entry: Entry) -> None:
+        if isinstance(entry, Batch):
+            if kind is ReviewRow:
+                self.answers(entry.rows)
+            else:
+                self.end_answers()
+                for schedule in entry.rows:
+                    self.schedule(*schedule)
+            return
         if kind is ReviewRow:
             self.review(entry)
             return
@@ -487,6 +535,16 @@ class _Merger:
             self.here[row.key] = self.transfer.add_round(row)
             self.rounds += 1
         self.round_ids[row.id] = self.here[row.key]
+
+    def answers(self, rows: list[list[Any]]) -> None:
+        """Answers as their columns (`answer_columns`), in file order."""
+        here = self.round_ids
+        for columns in rows:
+            if columns[ROUND_ID] != NO_NUMBER:
+                columns[ROUND_ID] = here[columns[ROUND_ID]]
+        self.batch.extend(rows)
+        if len(self.batch) >= EVERY:
+            self.flush()
 
     def review(self, entry: Entry) -> None:
         """An answer, as the file's mapping or as its columns already (`answer_columns`)."""
