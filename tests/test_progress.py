@@ -679,3 +679,33 @@ def test_a_batch_the_pattern_does_not_all_take_is_read_line_by_line(tmp_path: Pa
             f"{path}:{line}: reviews[{EVERY + 11}].rating should be a rating from 1 to 4, not 7."
         )
         assert store.conn.execute("SELECT COUNT(*) FROM reviews").fetchone()[0] == 0
+
+
+def test_schedules_whose_ids_are_taken_here_are_replayed_under_new_ids(tmp_path: Path) -> None:
+    """New faces whose card ids this store already uses get new ids, one after another, even
+    when a later schedule of the same batch holds the id the first replay took."""
+    from vocabgame.progress import import_progress_file, open_progress_file
+
+    play_days(tmp_path, 0, 2)
+    with Store.open(tmp_path / DB_NAME) as store:
+        (top,) = store.conn.execute("SELECT MAX(card_id) FROM cards").fetchone()
+    ids = {"f1": 1, "f2": top + 1, "f3": top + 1000}  # f1's taken; f2 will be by f1's replay
+    path = many_answers_file(tmp_path / "p.jsonl", 3, {})
+    lines = path.read_text("utf-8").splitlines()
+    for n, face in enumerate(ids):
+        lines[4 + n] = lines[4 + n].replace('"face":"definition"', f'"face":"{face}"')
+    lines[7] = f'{{"section": "cards", "count": {len(ids)}}}'
+    cards = [
+        SCHEDULE_LINE.replace('"face":"definition"', f'"face":"{face}"').replace(
+            '"card_id":5', f'"card_id":{card_id}'
+        )
+        for face, card_id in ids.items()
+    ]
+    path.write_text("\n".join(lines[:8] + cards + lines[8:]) + "\n", encoding="utf-8")
+    with Store.open(tmp_path / DB_NAME) as store:
+        merged = import_progress_file(store, open_progress_file(path), Srs())
+        assert merged.rescheduled == 2
+        given = dict(store.conn.execute("SELECT face, card_id FROM cards WHERE face LIKE 'f_'"))
+        all_ids = [i for (i,) in store.conn.execute("SELECT card_id FROM cards")]
+    assert given == {"f1": top + 1, "f2": top + 2, "f3": top + 1000}
+    assert len(all_ids) == len(set(all_ids))

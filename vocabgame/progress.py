@@ -508,8 +508,7 @@ class _Merger:
                 self.answers(entry.rows)
             else:
                 self.end_answers()
-                for schedule in entry.rows:
-                    self.schedule(*schedule)
+                self.schedules(entry.rows)
             return
         if kind is ReviewRow:
             self.review(entry)
@@ -612,6 +611,30 @@ class _Merger:
             self.rescheduled += _replay(self.store, face, self.srs)
         else:
             self.transfer.put_card_text(face, card_id, text, due)
+
+    def schedules(self, rows: list[tuple[Face, int, str, str]]) -> None:
+        """`schedule` for a batch: the ids taken looked up in one query and the new schedules
+        written in one statement, in order (written before any replay, which takes the next
+        id after every card written so far)."""
+        assert self.changed is not None
+        taken = self.transfer.card_ids_taken([card_id for _, card_id, _, _ in rows])
+        plain: list[tuple[Face, int, str, str]] = []
+        for face, card_id, text, due in rows:
+            self.carded.add(face)
+            replay = face in self.history_here and face in self.changed
+            if not replay and face in self.history_here:
+                continue
+            if replay or card_id in taken:
+                self.transfer.put_cards_text(plain)
+                plain.clear()
+                self.rescheduled += _replay(self.store, face, self.srs)
+                given = self.transfer.card_id(face)
+                if given is not None:
+                    taken.add(given)
+                continue
+            plain.append((face, card_id, text, due))
+            taken.add(card_id)
+        self.transfer.put_cards_text(plain)
 
     def flag(self, flag: FlagRow) -> None:
         """Add the flag of a face not flagged here."""

@@ -268,12 +268,24 @@ class Transfer(Part):
 
     def put_card_text(self, face: Face, card_id: int, card: str, due: str) -> None:
         """`put_card` with the card already as its text (`dump_card`) and its due time."""
-        self.conn.execute(
+        self.put_cards_text([(face, card_id, card, due)])
+
+    def put_cards_text(self, cards: Iterable[tuple[Face, int, str, str]]) -> None:
+        """`put_card_text` of each of `cards` (face, card id, text, due time), in order."""
+        self.conn.executemany(
             "INSERT INTO cards (deck_id, item_id, face, card_id, card, due) VALUES (?,?,?,?,?,?)"
             " ON CONFLICT (deck_id, item_id, face) DO UPDATE SET card=excluded.card,"
             " due=excluded.due",
-            (*face, card_id, card, due),
+            ((*face, card_id, card, due) for face, card_id, card, due in cards),
         )
+
+    def card_ids_taken(self, card_ids: Sequence[int]) -> set[int]:
+        """Which of `card_ids` a schedule here has."""
+        rows = self.conn.execute(
+            "SELECT card_id FROM cards WHERE card_id IN (SELECT value FROM json_each(?))",
+            (json.dumps(list(card_ids)),),
+        )
+        return {card_id for (card_id,) in rows}
 
     def set_card_before(self, review_id: int, card: Card | None) -> None:
         self.conn.execute(
