@@ -5,16 +5,18 @@ another data folder.
 Version 2 (written since) is JSON lines: a header line (format, version, schema, export time,
 settings), then for each section of `ROWS`, in that order, a line `{"section": ..., "count":
 n}` and its n rows, one per line. It is written from one read transaction a batch of rows at
-a time and merged a row at a time, so neither holds the answers in memory. Version 1 (one
-JSON document with a list per section) is still read, whole.
+a time (SQLite writes each line) and merged a batch at a time, so neither holds the answers
+in memory. Version 1 (one JSON document with a list per section) is still read, whole.
 
 The merge never duplicates: an answer is the same answer when its face, time, mode, rating and
 given text are the same, a round when its start, deck and mode are, a flag when its face and
-time are. Every row is checked (`check_entry`) before it is used, and everything is written in
-one transaction, rolled back whole at the first bad row: a bad file changes nothing. Faces
-whose history gained answers get their schedule recomputed by replaying the merged history
-through FSRS, in time order, so two machines' histories combine as if they had been played on
-one; faces the file did not change keep their schedule exactly.
+time are. Every row is checked before it is used (`check_entry`; an answer or a schedule
+written as the export writes it, by one pattern that takes only what `check_entry` takes:
+`answer_columns`, `schedule_columns`), and everything is written in one transaction, rolled
+back whole at the first bad row: a bad file changes nothing. Faces whose history gained
+answers get their schedule recomputed by replaying the merged history through FSRS, in time
+order, so two machines' histories combine as if they had been played on one; faces the file
+did not change keep their schedule exactly.
 """
 
 from __future__ import annotations
