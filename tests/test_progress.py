@@ -306,12 +306,47 @@ def test_a_merge_of_many_answers_rebuilds_the_summaries_and_keeps_the_triggers(
     kept = triggers(home / DB_NAME)
     file = tmp_path / "p.json"
     export(laptop, file, capsys)
+    made = indexes(home / DB_NAME)
     for target in (home, empty):
         assert main(["import-progress", str(file), "--data-dir", str(target)]) == 0
         assert triggers(target / DB_NAME) == kept
+        assert indexes(target / DB_NAME) == made
         assert items_problems(target / DB_NAME) == []
         assert check_findings(target / DB_NAME) == []
+        assert card_columns_problems(target / DB_NAME) == []
     assert stats_json(empty, capsys) == stats_json(laptop, capsys)
+
+
+def indexes(path: Path) -> list[tuple[str, str]]:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name"
+        ).fetchall()
+    finally:
+        conn.close()
+
+
+def card_columns_problems(path: Path) -> list[tuple[object, ...]]:
+    """The cards whose own columns (stability, last review in microseconds) are not their
+    JSON's, as the trigger that keeps them would set them."""
+    conn = sqlite3.connect(path)
+    try:
+        rows = conn.execute("SELECT card, stability, last_review FROM cards").fetchall()
+    finally:
+        conn.close()
+    assert rows
+    wrong = []
+    for card, stability, last in rows:
+        data = json.loads(card)
+        at = data["last_review"]
+        micros = None
+        if at is not None:
+            moment = datetime.fromisoformat(at) - datetime(1970, 1, 1, tzinfo=UTC)
+            micros = (moment.days * 86400 + moment.seconds) * 1_000_000 + moment.microseconds
+        if (stability, last) != (data["stability"], micros):
+            wrong.append((card, stability, last))
+    return wrong
 
 
 def test_a_cut_short_or_disordered_file_is_refused_with_its_line(

@@ -6,6 +6,7 @@ inside the one transaction it holds (`store.transaction()`)."""
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import fields
@@ -336,6 +337,25 @@ class Bulk:
         )
         self.indexes: list[str] | None = self._drop("index", "reviews")
         self.card_indexes = self._drop("index", "cards")
+        # A new card's own columns (stability, last review) are set by a trigger, an UPDATE
+        # per insert: in bulk, by the same UPDATE once over every card, at the end.
+        self.card_columns = self._once("cards_kept_added")
+
+    def _once(self, trigger: str) -> str | None:
+        """Drop `trigger` (an UPDATE of its row, `WHERE rowid = NEW.rowid`) and return its
+        statement for every row at once; None, and the trigger kept, if it is not that."""
+        row = self.conn.execute(
+            "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?", (trigger,)
+        ).fetchone()
+        if row is None:
+            return None
+        body = row[0].split(" BEGIN", 1)[-1].rsplit("END", 1)[0].strip().rstrip(";")
+        statement = re.sub(r"\s+WHERE rowid = NEW\.rowid$", "", body).replace("NEW.", "")
+        if statement == body.replace("NEW.", "") or ";" in statement:
+            return None
+        self.conn.execute(f'DROP TRIGGER "{trigger}"')
+        self.triggers.append(row[0])
+        return statement
 
     def _drop(self, kind: str, table: str, like: str = "%") -> list[str]:
         made = self.conn.execute(
@@ -360,6 +380,8 @@ class Bulk:
     def done(self) -> None:
         """Everything is written: the triggers are back and the summaries rebuilt."""
         self.answers_done()
+        if self.card_columns is not None:
+            self.conn.execute(self.card_columns)
         for sql in self.card_indexes + self.triggers:
             self.conn.execute(sql)
         for summary in SUMMARIES:
