@@ -306,12 +306,47 @@ def test_a_merge_of_many_answers_rebuilds_the_summaries_and_keeps_the_triggers(
     kept = triggers(home / DB_NAME)
     file = tmp_path / "p.json"
     export(laptop, file, capsys)
+    made = indexes(home / DB_NAME)
     for target in (home, empty):
         assert main(["import-progress", str(file), "--data-dir", str(target)]) == 0
         assert triggers(target / DB_NAME) == kept
+        assert indexes(target / DB_NAME) == made
         assert items_problems(target / DB_NAME) == []
         assert check_findings(target / DB_NAME) == []
+        assert card_columns_problems(target / DB_NAME) == []
     assert stats_json(empty, capsys) == stats_json(laptop, capsys)
+
+
+def indexes(path: Path) -> list[tuple[str, str]]:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name"
+        ).fetchall()
+    finally:
+        conn.close()
+
+
+def card_columns_problems(path: Path) -> list[tuple[object, ...]]:
+    """The cards whose own columns (stability, last review in microseconds) are not their
+    JSON's, as the trigger that keeps them would set them."""
+    conn = sqlite3.connect(path)
+    try:
+        rows = conn.execute("SELECT card, stability, last_review FROM cards").fetchall()
+    finally:
+        conn.close()
+    assert rows
+    wrong = []
+    for card, stability, last in rows:
+        data = json.loads(card)
+        at = data["last_review"]
+        micros = None
+        if at is not None:
+            moment = datetime.fromisoformat(at) - datetime(1970, 1, 1, tzinfo=UTC)
+            micros = (moment.days * 86400 + moment.seconds) * 1_000_000 + moment.microseconds
+        if (stability, last) != (data["stability"], micros):
+            wrong.append((card, stability, last))
+    return wrong
 
 
 def test_a_cut_short_or_disordered_file_is_refused_with_its_line(
@@ -378,3 +413,334 @@ def test_the_fast_row_check_says_what_the_records_own_check_says() -> None:
     for kind, entry in cases:
         assert _problem(kind)(entry) == kind.problem(entry), (kind, entry)
     assert any(kind.problem(entry) is not None for kind, entry in cases)
+
+
+def test_the_lines_sqlite_writes_hold_what_the_records_give(tmp_path: Path) -> None:
+    """The export's lines, which SQLite writes as JSON, parse to exactly the rows read through
+    the records: the same fields in the same order, flags as true or false, JSON columns as
+    objects, and a REAL that needs all 17 digits kept to its last bit."""
+    from vocabgame.progress import write_progress
+
+    play_days(tmp_path, 0, 2)
+    with Store.open(tmp_path / DB_NAME) as store:
+        store.conn.execute(
+            "INSERT INTO renames (deck_id, old_deck, old_item, new_item, carried_at, moved)"
+            " VALUES ('serving', 'old', 'a\u00e9\"\\\n', '', '2026-11-02T09:00:00+00:00', 1)"
+        )
+        awkward = [0.1 + 0.2, 1 / 3, 0.75, 1.0, 5e-324]
+        ids = [i for (i,) in store.conn.execute("SELECT id FROM reviews ORDER BY id LIMIT 5")]
+        for review_id, value in zip(ids, awkward, strict=True):
+            store.conn.execute("UPDATE reviews SET confidence=? WHERE id=?", (value, review_id))
+        store.conn.commit()
+        path = tmp_path / "p.jsonl"
+        with path.open("w", encoding="utf-8") as out:
+            write_progress(store, START, out)
+        written: dict[str, list[dict[str, object]]] = {}
+        section = ""
+        for line in path.read_text("utf-8").splitlines()[1:]:
+            entry = json.loads(line)
+            if set(entry) == {"section", "count"}:
+                section = entry["section"]
+                written[section] = []
+            else:
+                written[section].append(entry)
+        from vocabgame.store.rows import ROWS
+
+        with store.snapshot():
+            for kind in ROWS:
+                expected = [e for batch in store.transfer.entries(kind) for e in batch]
+                assert written[kind.TABLE] == expected, kind.TABLE
+                assert [list(e) for e in written[kind.TABLE]] == [list(e) for e in expected]
+        assert [r["confidence"] for r in written["reviews"][:5]] == awkward
+        assert written["renames"] and written["reviews"][0]["correct"] in (True, False)
+
+
+ANSWER_LINE = (
+    '{"round_id":7,"deck_id":"serving","item_id":"kv-cache","face":"definition",'
+    '"reviewed_at":"2026-11-02T09:00:00.250000+01:00","rating":3,"correct":true,'
+    '"response_ms":2500,"mode":"review","answer":"x","points":10,"scheduled":true,'
+    '"overridden":false,"card_before":{"card_id":5,"state":2,"step":null,'
+    '"stability":2.3065,"difficulty":2.118103970459016,"due":"2026-11-03T09:00:00+00:00",'
+    '"last_review":"2026-11-01T09:00:00+00:00"},"confidence":0.75}'
+)
+# (what the line holds, what to put there instead): each a value the full check may or may
+# not take; the pattern must never take one it refuses, nor read one differently.
+ODD_VALUES = [
+    ('"round_id":7', ['"round_id":null', '"round_id":-7', '"round_id":1234567890123456789']),
+    (
+        '"deck_id":"serving"',
+        [
+            '"deck_id":""',
+            '"deck_id":"a\u202eb"',
+            '"deck_id":"a\x7fb"',
+            '"deck_id":"a\\u001bb"',
+            '"deck_id":"' + "d" * 1001 + '"',
+            '"deck_id":"' + "d" * 1000 + '"',
+            '"deck_id":7',
+            '"deck_id":"caf\u00e9 \u00fc\u4e2d"',
+        ],
+    ),
+    (
+        '"reviewed_at":"2026-11-02T09:00:00.250000+01:00"',
+        [
+            '"reviewed_at":"2026-02-30T09:00:00+00:00"',
+            '"reviewed_at":"2026-11-02T24:00:00+00:00"',
+            '"reviewed_at":"1970-01-01T00:30:00+01:00"',
+            '"reviewed_at":"2999-12-31T23:00:00-02:00"',
+            '"reviewed_at":"2026-11-02T09:00:00"',
+            '"reviewed_at":"2024-02-29T09:00:00+00:00"',
+            '"reviewed_at":"2023-02-29T09:00:00+00:00"',
+            '"reviewed_at":"2026-13-02T09:00:00+00:00"',
+            '"reviewed_at":"2026-11-02T09:00:00+24:00"',
+        ],
+    ),
+    ('"rating":3', ['"rating":0', '"rating":5', '"rating":3.0', '"rating":true']),
+    ('"correct":true', ['"correct":false', '"correct":1', '"correct":null']),
+    ('"response_ms":2500', ['"response_ms":null', '"response_ms":-1', '"response_ms":2.5']),
+    (
+        '"answer":"x"',
+        ['"answer":"a\\tb"', '"answer":"a\\"b"', '"answer":""', '"answer":"' + "a" * 10001 + '"'],
+    ),
+    ('"points":10', ['"points":-10', '"points":99999999999999999999']),
+    ('"overridden":false', ['"overridden":true', '"overridden":1']),
+    ('"state":2', ['"state":4', '"state":0']),
+    ('"step":null', ['"step":0', '"step":3', '"step":-1']),
+    (
+        '"stability":2.3065',
+        [
+            '"stability":null',
+            '"stability":0',
+            '"stability":1e6',
+            '"stability":1e7',
+            '"stability":-0.5',
+            '"stability":1e999',
+        ],
+    ),
+    (
+        '"difficulty":2.118103970459016',
+        ['"difficulty":1', '"difficulty":10.0', '"difficulty":0.5', '"difficulty":10.5'],
+    ),
+    ('"due":"2026-11-03T09:00:00+00:00"', ['"due":"2026-04-31T09:00:00+00:00"']),
+    (
+        '"last_review":"2026-11-01T09:00:00+00:00"',
+        ['"last_review":null', '"last_review":"3000-01-01T00:00:00+00:00"'],
+    ),
+    (
+        '"confidence":0.75',
+        [
+            '"confidence":null',
+            '"confidence":1',
+            '"confidence":0',
+            '"confidence":1.5',
+            '"confidence":0.30000000000000004',
+            '"confidence":1e-5',
+            '"confidence":-0.0',
+            '"confidence":NaN',
+        ],
+    ),
+    ('"card_before":{', ['"card_before":null,"x":{']),
+    ('{"round_id"', [' {"round_id"', '{ "round_id"']),
+]
+
+
+def test_the_pattern_for_answers_takes_only_what_the_full_check_takes() -> None:
+    """`answer_columns` (the import's one pattern for the lines the export writes) gives, for
+    each line it takes, the columns the full check and conversion give; a line it leaves is
+    one it cannot vouch for, and the common lines are all taken."""
+    from vocabgame.progress import ProgressError, _columns, check_entry
+    from vocabgame.progress_checks import answer_columns
+    from vocabgame.store.rows import ReviewRow
+    from vocabgame.store.transfer import bound
+
+    full = _columns(ReviewRow)
+    card_null = ANSWER_LINE.split(',"card_before"')[0] + ',"card_before":null,"confidence":null}'
+    lines = [ANSWER_LINE, ANSWER_LINE + "\n", card_null]
+    for held, odd in ODD_VALUES:
+        assert held in ANSWER_LINE, held
+        lines += [ANSWER_LINE.replace(held, value, 1) for value in odd]
+    taken = 0
+    for line in lines:
+        fast = answer_columns(line)
+        if fast is None:
+            continue
+        taken += 1
+        entry = json.loads(line)
+        check_entry(ReviewRow, entry, "p.jsonl:2: reviews[0]")  # raises if it should not pass
+        assert fast == bound(full(entry)), line
+        assert [type(v) for v in fast] == [type(v) for v in bound(full(entry))], line
+    assert answer_columns(ANSWER_LINE) is not None and answer_columns(card_null) is not None
+    refused = 0
+    for line in lines:
+        try:
+            check_entry(ReviewRow, json.loads(line), "p.jsonl:2: reviews[0]")
+        except (ProgressError, ValueError):
+            refused += 1
+            assert answer_columns(line) is None, line
+    assert refused > 20 and taken > 20
+
+
+SCHEDULE_LINE = (
+    '{"deck_id":"serving","item_id":"kv-cache","face":"definition","card":{"card_id":5,'
+    '"state":2,"step":null,"stability":2.3065,"difficulty":2.118103970459016,'
+    '"due":"2026-11-03T09:00:00.250000+00:00","last_review":"2026-11-01T09:00:00+00:00"}}'
+)
+ODD_SCHEDULES = [
+    (
+        '"state":2,"step":null',
+        [
+            '"state":1,"step":null',
+            '"state":1,"step":0',
+            '"state":3,"step":2',
+            '"state":4,"step":null',
+        ],
+    ),
+    (
+        '"stability":2.3065',
+        [
+            '"stability":0',
+            '"stability":0.0',
+            '"stability":5',
+            '"stability":null',
+            '"stability":1e-05',
+            '"stability":1E-05',
+            '"stability":2.30650',
+        ],
+    ),
+    (
+        '"due":"2026-11-03T09:00:00.250000+00:00"',
+        [
+            '"due":"2026-11-03T09:00:00.000000+00:00"',
+            '"due":"2026-11-03T09:00:00+01:00"',
+            '"due":"2026-02-29T09:00:00+00:00"',
+            '"due":"2028-02-29T09:00:00+00:00"',
+        ],
+    ),
+    ('"last_review":"2026-11-01T09:00:00+00:00"', ['"last_review":null']),
+    ('"deck_id":"serving"', ['"deck_id":"a\u2066b"', '"deck_id":"s\\u00e9"']),
+    ('"card_id":5', ['"card_id":-5', '"card_id":true', '"card_id":5.5']),
+]
+
+
+def test_the_pattern_for_schedules_keeps_what_reading_the_card_would_write() -> None:
+    """`schedule_columns` gives, for each line it takes, the face, card id, card text and due
+    time the full check, the links' check and `dump_card(load_card(...))` give; a line the
+    full check refuses it never takes."""
+    from vocabgame.progress import ProgressError, _Links, check_entry
+    from vocabgame.progress_checks import schedule_columns
+    from vocabgame.srs import dump_card, load_card
+    from vocabgame.store.rows import CardRow
+
+    lines = [SCHEDULE_LINE, SCHEDULE_LINE + "\n"]
+    for held, odd in ODD_SCHEDULES:
+        assert held in SCHEDULE_LINE, held
+        lines += [SCHEDULE_LINE.replace(held, value, 1) for value in odd]
+    taken = refused = 0
+    for line in lines:
+        entry = json.loads(line)
+        fast = schedule_columns(line)
+        try:
+            check_entry(CardRow, entry, "p.jsonl:9: cards[0]")
+            _Links("p.jsonl").check(CardRow, entry, "p.jsonl:9: cards[0]")
+        except ProgressError:
+            refused += 1
+            assert fast is None, line
+            continue
+        if fast is None:
+            continue
+        taken += 1
+        card = load_card(json.dumps(entry["card"]))
+        face = (entry["deck_id"], entry["item_id"], entry["face"])
+        assert fast == (face, card.card_id, dump_card(card), card.due.isoformat()), line
+    assert schedule_columns(SCHEDULE_LINE) is not None
+    assert taken >= 6 and refused >= 4, (taken, refused)
+
+
+def many_answers_file(path: Path, answers: int, odd: dict[int, str]) -> Path:
+    """A version 2 file of one round and `answers` answers as the export writes them (one a
+    second), the answers numbered in `odd` written instead as given there."""
+    header = {"format": "vocabgame-progress", "version": 2, "schema": 13,
+              "exported_at": "2026-11-30T12:00:00+00:00", "settings": {}}  # fmt: skip
+    round_line = (
+        '{"id":4,"deck_id":"serving","mode":"review","started_at":"2026-11-02T08:00:00+00:00",'
+        '"ended_at":null,"questions":1,"correct":1,"score":1,"best_streak":1,"finished":true}'
+    )
+    plain = ANSWER_LINE.split(',"card_before"')[0] + ',"card_before":null,"confidence":null}'
+    plain = plain.replace('"round_id":7', '"round_id":4')
+    lines = [json.dumps(header), '{"section": "rounds", "count": 1}', round_line]
+    lines.append(f'{{"section": "reviews", "count": {answers}}}')
+    start = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
+    for n in range(answers):
+        at = (start + timedelta(seconds=n)).isoformat()
+        line = plain.replace("2026-11-02T09:00:00.250000+01:00", at)
+        lines.append(odd.get(n, line).replace("AT", at))
+    lines += [f'{{"section": "{s}", "count": 0}}' for s in ("cards", "flags", "renames")]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_batch_the_pattern_does_not_all_take_is_read_line_by_line(tmp_path: Path) -> None:
+    """Past the first batch of answers, a line the pattern leaves (a tab in an answer, older
+    field spacing) is still merged, and a bad one is refused with its own line number."""
+    from vocabgame.progress import EVERY, ProgressError, import_progress_file, open_progress_file
+
+    answers = EVERY + 1500
+    fine = {
+        EVERY + 7: ANSWER_LINE.replace('"answer":"x"', '"answer":"a\\tb"')
+        .replace('"round_id":7', '"round_id":4')
+        .replace("2026-11-02T09:00:00.250000+01:00", "AT")
+        .replace(',"confidence":0.75', ',"confidence":0.5'),
+        EVERY + 9: json.dumps({**json.loads(ANSWER_LINE), "round_id": None, "reviewed_at": "AT"}),
+    }
+    good = many_answers_file(tmp_path / "good.jsonl", answers, fine)
+    with Store.open(tmp_path / "a.db") as store:
+        merged = import_progress_file(store, open_progress_file(good), Srs())
+        assert merged.reviews == answers
+        kept = store.conn.execute(
+            "SELECT answer, round_id IS NULL FROM reviews ORDER BY id LIMIT 3 OFFSET ?",
+            (EVERY + 7,),
+        ).fetchall()
+        assert kept == [("a\tb", 0), ("x", 0), ("x", 1)]
+    bad = {
+        EVERY + 11: ANSWER_LINE.replace('"rating":3', '"rating":7').replace(
+            '"round_id":7', '"round_id":4'
+        )
+    }
+    path = many_answers_file(tmp_path / "bad.jsonl", answers, bad)
+    with Store.open(tmp_path / "b.db") as store:
+        with pytest.raises(ProgressError) as caught:
+            import_progress_file(store, open_progress_file(path), Srs())
+        line = 4 + EVERY + 11 + 1
+        assert str(caught.value) == (
+            f"{path}:{line}: reviews[{EVERY + 11}].rating should be a rating from 1 to 4, not 7."
+        )
+        assert store.conn.execute("SELECT COUNT(*) FROM reviews").fetchone()[0] == 0
+
+
+def test_schedules_whose_ids_are_taken_here_are_replayed_under_new_ids(tmp_path: Path) -> None:
+    """New faces whose card ids this store already uses get new ids, one after another, even
+    when a later schedule of the same batch holds the id the first replay took."""
+    from vocabgame.progress import import_progress_file, open_progress_file
+
+    play_days(tmp_path, 0, 2)
+    with Store.open(tmp_path / DB_NAME) as store:
+        (top,) = store.conn.execute("SELECT MAX(card_id) FROM cards").fetchone()
+    ids = {"f1": 1, "f2": top + 1, "f3": top + 1000}  # f1's taken; f2 will be by f1's replay
+    path = many_answers_file(tmp_path / "p.jsonl", 3, {})
+    lines = path.read_text("utf-8").splitlines()
+    for n, face in enumerate(ids):
+        lines[4 + n] = lines[4 + n].replace('"face":"definition"', f'"face":"{face}"')
+    lines[7] = f'{{"section": "cards", "count": {len(ids)}}}'
+    cards = [
+        SCHEDULE_LINE.replace('"face":"definition"', f'"face":"{face}"').replace(
+            '"card_id":5', f'"card_id":{card_id}'
+        )
+        for face, card_id in ids.items()
+    ]
+    path.write_text("\n".join(lines[:8] + cards + lines[8:]) + "\n", encoding="utf-8")
+    with Store.open(tmp_path / DB_NAME) as store:
+        merged = import_progress_file(store, open_progress_file(path), Srs())
+        assert merged.rescheduled == 2
+        given = dict(store.conn.execute("SELECT face, card_id FROM cards WHERE face LIKE 'f_'"))
+        all_ids = [i for (i,) in store.conn.execute("SELECT card_id FROM cards")]
+    assert given == {"f1": top + 1, "f2": top + 2, "f3": top + 1000}
+    assert len(all_ids) == len(set(all_ids))

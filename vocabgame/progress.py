@@ -5,31 +5,41 @@ another data folder.
 Version 2 (written since) is JSON lines: a header line (format, version, schema, export time,
 settings), then for each section of `ROWS`, in that order, a line `{"section": ..., "count":
 n}` and its n rows, one per line. It is written from one read transaction a batch of rows at
-a time and merged a row at a time, so neither holds the answers in memory. Version 1 (one
-JSON document with a list per section) is still read, whole.
+a time (SQLite writes each line) and merged a batch at a time, so neither holds the answers
+in memory. Version 1 (one JSON document with a list per section) is still read, whole.
 
 The merge never duplicates: an answer is the same answer when its face, time, mode, rating and
 given text are the same, a round when its start, deck and mode are, a flag when its face and
-time are. Every row is checked (`check_entry`) before it is used, and everything is written in
-one transaction, rolled back whole at the first bad row: a bad file changes nothing. Faces
-whose history gained answers get their schedule recomputed by replaying the merged history
-through FSRS, in time order, so two machines' histories combine as if they had been played on
-one; faces the file did not change keep their schedule exactly.
+time are. Every row is checked before it is used (`check_entry`; an answer or a schedule
+written as the export writes it, by one pattern that takes only what `check_entry` takes:
+`answer_columns`, `schedule_columns`), and everything is written in one transaction, rolled
+back whole at the first bad row: a bad file changes nothing. Faces whose history gained
+answers get their schedule recomputed by replaying the merged history through FSRS, in time
+order, so two machines' histories combine as if they had been played on one; faces the file
+did not change keep their schedule exactly.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, fields
 from datetime import datetime
+from itertools import chain, islice
 from pathlib import Path
 from typing import IO, Any
 
 from fsrs import Card
 
 from vocabgame.printable import printable
-from vocabgame.progress_checks import ProgressError, check_fields, check_setting, parse_json
+from vocabgame.progress_checks import (
+    ProgressError,
+    answer_columns,
+    check_fields,
+    check_setting,
+    parse_json,
+    schedule_columns,
+)
 from vocabgame.srs import Srs, load_card
 from vocabgame.store import SCHEMA_VERSION, Store
 from vocabgame.store.rows import (
@@ -44,7 +54,7 @@ from vocabgame.store.rows import (
     RoundRow,
     Row,
 )
-from vocabgame.store.transfer import Bulk, Face, Transfer
+from vocabgame.store.transfer import NO_NUMBER, Bulk, Face, Transfer, bound
 
 FORMAT = "vocabgame-progress"
 # 2: JSON lines (a header, then each section's line and one line per row); 1: one JSON
@@ -56,6 +66,18 @@ VERSIONS = (1, 2)
 # (rows, or bytes of the file), for a progress bar.
 Tick = Callable[[int, int], None]
 EVERY = 5000  # rows between ticks: often enough for a bar, too seldom to cost anything
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """Rows of one kind that the patterns took, each as they made it (`_FAST`)."""
+
+    rows: list[Any]
+
+
+# A row of the file as the merge is given it: the file's mapping, an answer's columns
+# (`answer_columns`), a schedule's (`schedule_columns`), or a batch of either.
+Entry = dict[str, Any] | list[Any] | tuple[Face, int, str, str] | Batch
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,8 +136,8 @@ def write_progress(
         out.write(encode(_header(store, now, VERSION)) + "\n")
         for kind in ROWS:
             out.write(encode({"section": kind.TABLE, "count": counts[kind.TABLE]}) + "\n")
-            for batch in store.transfer.entries(kind):
-                out.write("\n".join(map(encode, batch)) + "\n")
+            for batch in store.transfer.lines(kind):
+                out.write("\n".join(batch) + "\n")
                 done += len(batch)
                 if tick is not None:
                     tick(done, total)
@@ -244,12 +266,17 @@ class ProgressFile:
     def rows(self, tick: Tick | None = None) -> Iterator[tuple[type[Row], dict[str, Any]]]:
         """Each row with its kind, in file order (the sections in the order of `ROWS`),
         checked (`check_entry` and the links); raises ProgressError at the first bad one."""
+        for kind, entry in self._entries(tick, columns=False):
+            assert isinstance(entry, dict)
+            yield kind, entry
+
+    def _entries(self, tick: Tick | None, columns: bool) -> Iterator[tuple[type[Row], Entry]]:
         if self.whole is not None:
             for kind in ROWS:
                 for entry in self.whole.get(kind.TABLE, []):
                     yield kind, entry
             return
-        yield from _lines(self.path, self.size, tick)
+        yield from _lines(self.path, self.size, tick, columns)
 
 
 def open_progress_file(path: Path) -> ProgressFile:
@@ -275,43 +302,89 @@ def open_progress_file(path: Path) -> ProgressFile:
     return ProgressFile(path, data, 1, size, whole=data)
 
 
-def _lines(path: Path, size: int, tick: Tick | None) -> Iterator[tuple[type[Row], dict[str, Any]]]:
+def _lines(
+    path: Path, size: int, tick: Tick | None, columns: bool
+) -> Iterator[tuple[type[Row], Entry]]:
     where = str(path)
     try:
         with path.open(encoding="utf-8") as f:
             f.readline()  # the header, checked when opened
-            yield from _rows(f, where, size, tick)
+            yield from _rows(f, where, size, tick, columns)
     except UnicodeDecodeError:
         raise ProgressError(f"{where}: not UTF-8 text.") from None
 
 
+def _decoded(decode: Callable[[str], Any], line: str, place: str) -> Any:
+    """One line's JSON, or ProgressError naming its place ("p.jsonl:12")."""
+    try:
+        return decode(line)
+    except json.JSONDecodeError as exc:
+        raise ProgressError(f"{place}: not valid JSON ({printable(exc.msg)}).") from None
+    except RecursionError:
+        raise ProgressError(f"{place}: nested too deep to be a progress file.") from None
+    except ValueError:  # Python's limit on the digits of an integer it converts
+        raise ProgressError(
+            f"{place}: a number thousands of digits long; a progress file's numbers fit in 64 bits."
+        ) from None
+
+
+def _taken(kind: type[Row], made: list[Any], rounds: set[int]) -> bool:
+    """Whether the patterns took every row of a batch (and its answers' rounds are the
+    file's)."""
+    if None in made:
+        return False
+    return kind is not ReviewRow or all(m[0] == NO_NUMBER or m[0] in rounds for m in made)
+
+
 def _rows(
-    lines: IO[str], where: str, size: int, tick: Tick | None
-) -> Iterator[tuple[type[Row], dict[str, Any]]]:
-    """The rows after the header, each checked; the sections' lines checked and left out."""
+    lines: IO[str], where: str, size: int, tick: Tick | None, columns: bool = False
+) -> Iterator[tuple[type[Row], Entry]]:
+    """The rows after the header, each checked; the sections' lines checked and left out.
+    With `columns`, an answer written as the export writes it comes as its columns
+    (`answer_columns`), checked by the pattern that makes them, instead of as a mapping."""
     kinds = {kind.TABLE: kind for kind in ROWS}
     order = [kind.TABLE for kind in ROWS]
     links = _Links(where)
     decode = json.JSONDecoder().decode
     kind: type[Row] | None = None
     left = index = read = 0
-    for number, line in enumerate(lines, 2):
+    rest: Iterator[str] = iter(lines)
+    number = 1  # the header's
+    one_by_one = 0  # the last line of a batch the patterns did not all take
+    while True:
+        if left and columns and kind in _FAST and number >= one_by_one:
+            # A batch of rows the patterns take whole goes on as one: no yield per row.
+            chunk = list(islice(rest, min(left, EVERY)))
+            made = list(map(_FAST[kind], chunk))
+            if chunk and _taken(kind, made, links.rounds):
+                yield kind, Batch(made)
+                number += len(chunk)
+                read += sum(map(len, chunk))
+                left -= len(chunk)
+                index += len(chunk)
+                if tick is not None:
+                    tick(read, size)
+                continue
+            one_by_one = number + len(chunk)
+            rest = chain(chunk, rest)
+        line = next(rest, None)
+        if line is None:
+            break
+        number += 1
         read += len(line)  # characters: bytes, near enough for a progress bar
-        try:
-            entry = decode(line)
-        except json.JSONDecodeError as exc:
-            raise ProgressError(
-                f"{where}:{number}: not valid JSON ({printable(exc.msg)})."
-            ) from None
-        except RecursionError:
-            raise ProgressError(
-                f"{where}:{number}: nested too deep to be a progress file."
-            ) from None
-        except ValueError:  # Python's limit on the digits of an integer it converts
-            raise ProgressError(
-                f"{where}:{number}: a number thousands of digits long; a progress file's numbers"
-                " fit in 64 bits."
-            ) from None
+        if left and columns and kind in _FAST:
+            found = _FAST[kind](line)
+            # an answer's round is one of the file's; otherwise the full check says so
+            if found is not None and (
+                kind is not ReviewRow or found[0] == NO_NUMBER or found[0] in links.rounds
+            ):
+                yield kind, found
+                left -= 1
+                index += 1
+                if tick is not None and index % EVERY == 0:
+                    tick(read, size)
+                continue
+        entry = _decoded(decode, line, f"{where}:{number}")
         if left == 0:  # a section's line
             section = entry.get("section") if isinstance(entry, dict) else None
             count = entry.get("count") if isinstance(entry, dict) else None
@@ -356,7 +429,9 @@ def _rows(
 def import_progress(store: Store, data: Mapping[str, Any], srs: Srs) -> Merged:
     """Merge checked progress data of a whole version 1 file (see `check_progress`) into
     the store, in one transaction."""
-    rows = ((kind, entry) for kind in ROWS for entry in data.get(kind.TABLE, []))
+    rows: Iterator[tuple[type[Row], Entry]] = (
+        (kind, entry) for kind in ROWS for entry in data.get(kind.TABLE, [])
+    )
     return _merge(store, rows, data.get("settings", {}), srs)
 
 
@@ -365,7 +440,7 @@ def import_progress_file(
 ) -> Merged:
     """Merge an opened progress file into the store, in one transaction, reading its rows
     as it goes; a bad row (ProgressError) rolls the whole merge back: nothing is kept."""
-    return _merge(store, file.rows(tick), file.header.get("settings", {}), srs)
+    return _merge(store, file._entries(tick, columns=True), file.header.get("settings", {}), srs)
 
 
 def _columns(kind: type[Row]) -> Callable[[Mapping[str, Any]], list[Any]]:
@@ -396,6 +471,11 @@ def _columns(kind: type[Row]) -> Callable[[Mapping[str, Any]], list[Any]]:
 
 
 ROUND_ID = ReviewRow.names().index("round_id")
+# The rows read by a pattern when they are written as the export writes them.
+_FAST: dict[type[Row], Callable[[str], Any]] = {
+    ReviewRow: answer_columns,
+    CardRow: schedule_columns,
+}
 
 
 class _Merger:
@@ -424,12 +504,23 @@ class _Merger:
         self.faces_flagged: set[Face] = set()
         self.flags = 0
 
-    def add(self, kind: type[Row], entry: Mapping[str, Any]) -> None:
+    def add(self, kind: type[Row], entry: Entry) -> None:
+        if isinstance(entry, Batch):
+            if kind is ReviewRow:
+                self.answers(entry.rows)
+            else:
+                self.end_answers()
+                self.schedules(entry.rows)
+            return
         if kind is ReviewRow:
             self.review(entry)
             return
         if kind is not RoundRow:
             self.end_answers()
+        if isinstance(entry, tuple):
+            self.schedule(*entry)
+            return
+        assert isinstance(entry, Mapping)
         if kind is RoundRow:
             self.round(RoundRow.from_dict(entry))
         elif kind is CardRow:
@@ -446,9 +537,24 @@ class _Merger:
             self.rounds += 1
         self.round_ids[row.id] = self.here[row.key]
 
-    def review(self, entry: Mapping[str, Any]) -> None:
-        columns = self.review_columns(entry)
-        if columns[ROUND_ID] is not None:
+    def answers(self, rows: list[list[Any]]) -> None:
+        """Answers as their columns (`answer_columns`), in file order."""
+        here = self.round_ids
+        for columns in rows:
+            if columns[ROUND_ID] != NO_NUMBER:
+                columns[ROUND_ID] = here[columns[ROUND_ID]]
+        self.batch.extend(rows)
+        if len(self.batch) >= EVERY:
+            self.flush()
+
+    def review(self, entry: Entry) -> None:
+        """An answer, as the file's mapping or as its columns already (`answer_columns`)."""
+        if isinstance(entry, list):
+            columns = entry
+        else:
+            assert isinstance(entry, dict)
+            columns = bound(self.review_columns(entry))
+        if columns[ROUND_ID] != NO_NUMBER:
             columns[ROUND_ID] = self.round_ids[columns[ROUND_ID]]
         self.batch.append(columns)
         if len(self.batch) >= EVERY:
@@ -458,10 +564,14 @@ class _Merger:
         """Write the answers read so far. Once the merge has added many answers (a quarter
         of those here, and at least a batch), the summaries' triggers and the answers' indexes are
         set aside, and made again once (`Transfer.bulk`)."""
+        if self.bulk is None and self.answers_here == 0 and self.batch:
+            self.bulk = self.transfer.bulk()  # an empty store: nothing to keep in step
         self.transfer.add_answers(self.batch)
         self.added += len(self.batch)
         self.batch.clear()
-        if self.bulk is None and self.added >= max(EVERY, self.answers_here // 4):
+        if self.bulk is None and (
+            self.answers_here == 0 or self.added >= max(EVERY, self.answers_here // 4)
+        ):
             self.bulk = self.transfer.bulk()
 
     def end_answers(self) -> None:
@@ -472,7 +582,7 @@ class _Merger:
         self.flush()
         if self.bulk is not None:
             self.bulk.answers_done()  # what follows reads the answers by face
-        self.transfer.drop_doubled_answers(self.last_id)
+        self.transfer.drop_doubled_answers(self.last_id, many=self.bulk is not None)
         self.reviews, self.changed = self.transfer.answers_after(self.last_id)
 
     def card(self, row: CardRow) -> None:
@@ -491,6 +601,42 @@ class _Merger:
             self.rescheduled += _replay(self.store, face, self.srs)
         else:
             self.transfer.put_card(face, card)
+
+    def schedule(self, face: Face, card_id: int, text: str, due: str) -> None:
+        """`card`, for a schedule given as its card's text (`schedule_columns`)."""
+        assert self.changed is not None
+        self.carded.add(face)
+        if face in self.history_here:
+            if face in self.changed:
+                self.rescheduled += _replay(self.store, face, self.srs)
+        elif self.transfer.card_id_taken(card_id):
+            self.rescheduled += _replay(self.store, face, self.srs)
+        else:
+            self.transfer.put_card_text(face, card_id, text, due)
+
+    def schedules(self, rows: list[tuple[Face, int, str, str]]) -> None:
+        """`schedule` for a batch: the ids taken looked up in one query and the new schedules
+        written in one statement, in order (written before any replay, which takes the next
+        id after every card written so far)."""
+        assert self.changed is not None
+        taken = self.transfer.card_ids_taken([card_id for _, card_id, _, _ in rows])
+        plain: list[tuple[Face, int, str, str]] = []
+        for face, card_id, text, due in rows:
+            self.carded.add(face)
+            replay = face in self.history_here and face in self.changed
+            if not replay and face in self.history_here:
+                continue
+            if replay or card_id in taken:
+                self.transfer.put_cards_text(plain)
+                plain.clear()
+                self.rescheduled += _replay(self.store, face, self.srs)
+                given = self.transfer.card_id(face)
+                if given is not None:
+                    taken.add(given)
+                continue
+            plain.append((face, card_id, text, due))
+            taken.add(card_id)
+        self.transfer.put_cards_text(plain)
 
     def flag(self, flag: FlagRow) -> None:
         """Add the flag of a face not flagged here."""
@@ -519,7 +665,7 @@ class _Merger:
 
 def _merge(
     store: Store,
-    rows: Iterator[tuple[type[Row], dict[str, Any]]],
+    rows: Iterable[tuple[type[Row], Entry]],
     settings: Mapping[str, object],
     srs: Srs,
 ) -> Merged:

@@ -17,9 +17,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import fields
 from datetime import UTC, datetime
+from typing import Any
 
 from vocabgame.printable import printable
 from vocabgame.store.rows import Row, is_time
+from vocabgame.store.transfer import NO_NUMBER, UNSET
 
 
 class ProgressError(Exception):
@@ -200,6 +202,153 @@ def check_fields(kind: type[Row], entry: Mapping[str, object], place: str) -> No
         check_value(value, at, free=name in FREE_TEXT)
 
 
+# -- the common answer line, checked and made into columns at once ----------------------------
+#
+# A line exactly as `export-progress` writes an answer (no spaces, every field in its order,
+# no escapes in any text) is matched whole by one pattern whose every part takes only what
+# `check_entry` takes; a line it does not match goes through `check_entry` (and gets its
+# sentence there). What the pattern cannot say (a real day of a real month, a number's range)
+# is checked after it, in the same spirit: in doubt, the full check.
+
+_CHAR = '[^"\\\\\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]'
+_ID = f'"({_CHAR}{{0,{MAX_ID}}})"'
+_FREE = f'"({_CHAR}{{0,{MAX_TEXT}}})"'
+_INT = "(-?(?:0|[1-9][0-9]{0,17}))"  # at most 18 digits: inside 64 bits
+_NULL_INT = "(null|-?(?:0|[1-9][0-9]{0,17}))"
+_NUMBER = "(null|-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)"
+# The years 1971 to 2998, so that no zone takes a time outside 1970 to 2999.
+_TIME = (
+    '"((?:197[1-9]|19[89][0-9]|2[0-8][0-9]{2}|29[0-8][0-9])-[0-9]{2}-[0-9]{2}'
+    'T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\\.[0-9]{6})?[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])"'
+)
+_BOOL = "(true|false)"
+_CARD = (
+    f'(null|\\{{"card_id":{_INT},"state":([123]),"step":(null|0|[1-9][0-9]{{0,17}}),'
+    f'"stability":{_NUMBER},"difficulty":{_NUMBER},"due":{_TIME},'
+    f'"last_review":(null|{_TIME})\\}})'
+)
+_ANSWER = re.compile(
+    f'\\{{"round_id":{_NULL_INT},"deck_id":{_ID},"item_id":{_ID},"face":{_ID},'
+    f'"reviewed_at":{_TIME},"rating":([1-4]),"correct":{_BOOL},"response_ms":{_NULL_INT},'
+    f'"mode":{_ID},"answer":{_FREE},"points":{_INT},"scheduled":{_BOOL},'
+    f'"overridden":{_BOOL},"card_before":{_CARD},"confidence":{_NUMBER}\\}}\n?'
+)
+
+
+NO_CARD, NO_CONFIDENCE = UNSET["card_before"], UNSET["confidence"]
+
+
+def answer_columns(line: str) -> list[Any] | None:
+    """The columns of an answer's line (`ReviewRow.names()` order, its round id the file's,
+    as `add_answers` takes them: see `bound`), as `check_entry` then the import's conversion
+    would give them, when the line is written
+    as `export-progress` writes it and every value passes; None otherwise (the caller checks
+    the line in full, which says what is wrong, if anything)."""
+    match = _ANSWER.fullmatch(line)
+    if match is None:
+        return None
+    (
+        round_id, deck_id, item_id, face, at, rating, correct, response_ms, mode, answer,
+        points, scheduled, overridden, card, _, _, _, stability, difficulty, due, _, last,
+        confidence,
+    ) = match.groups()  # fmt: skip
+    try:
+        _fromisoformat(at)
+        if card != "null":
+            _fromisoformat(due)
+            if last is not None:
+                _fromisoformat(last)
+            if stability != "null" and not _kept_as_written(stability, 0.0, 1e6):
+                return None
+            if difficulty != "null" and not _kept_as_written(difficulty, 1.0, 10.0):
+                return None
+            # as the import keeps it: json.dumps of the parsed card
+            card = card.replace('":', '": ').replace(',"', ', "')
+        if confidence == "null":
+            sure = None
+        else:
+            sure = (
+                float(confidence)
+                if "." in confidence or "e" in confidence.lower()
+                else int(confidence)
+            )
+            if not 0 <= sure <= 1:
+                return None
+    except ValueError:  # not a day of the calendar, or an hour past 23
+        return None
+    return [
+        NO_NUMBER if round_id == "null" else int(round_id),
+        deck_id,
+        item_id,
+        face,
+        at,
+        int(rating),
+        1 if correct == "true" else 0,
+        NO_NUMBER if response_ms == "null" else int(response_ms),
+        mode,
+        answer,
+        int(points),
+        1 if scheduled == "true" else 0,
+        1 if overridden == "true" else 0,
+        NO_CARD if card == "null" else card,
+        NO_CONFIDENCE if sure is None else sure,
+    ]
+
+
+# A schedule's line: its card as the store writes it (`dump_card`, times in UTC), so that its
+# text is kept as it is.
+_UTC = _TIME.replace("[+-](?:[01][0-9]|2[0-3]):[0-5][0-9]", "\\+00:00")
+_SCHEDULE = re.compile(
+    f'\\{{"deck_id":{_ID},"item_id":{_ID},"face":{_ID},"card":(\\{{"card_id":{_INT},'
+    f'"state":([123]),"step":(null|0|[1-9][0-9]{{0,17}}),"stability":{_NUMBER},'
+    f'"difficulty":{_NUMBER},"due":{_UTC},"last_review":(null|{_UTC})\\}})\\}}\n?'
+)
+
+
+def schedule_columns(line: str) -> tuple[tuple[str, str, str], int, str, str] | None:
+    """A schedule's line as (face, card id, the card's text, its due time), what `check_entry`,
+    the links' check and `dump_card(load_card(...))` would make of it, when the line is
+    written as `export-progress` writes it and every value passes; None otherwise (the caller
+    checks the line in full)."""
+    match = _SCHEDULE.fullmatch(line)
+    if match is None:
+        return None
+    deck_id, item_id, face, card, card_id, state, step, stability, difficulty, due, _, last = (
+        match.groups()
+    )
+    # What reading the card would change: a learning card's missing step, a zero or whole
+    # number where a float goes, a time written with no fraction of a second.
+    if (state == "1" and step == "null") or ".000000+" in card:
+        return None
+    for number, low, high in ((stability, 0.0, 1e6), (difficulty, 1.0, 10.0)):
+        if number != "null" and (
+            not ("." in number or "e" in number or "E" in number)
+            or not _kept_as_written(number, low, high)
+            or float(number) == 0
+        ):
+            return None
+    try:
+        _fromisoformat(due)
+        if last is not None:
+            _fromisoformat(last)
+    except ValueError:
+        return None
+    text = card.replace('":', '": ').replace(',"', ', "')
+    return (deck_id, item_id, face), int(card_id), text, due
+
+
+_fromisoformat = datetime.fromisoformat
+
+
+def _kept_as_written(number: str, low: float, high: float) -> bool:
+    """Whether a card's number is in its range and written as the import would write it again
+    (Python's shortest form), so that the card's text can be kept as it is in the file."""
+    value = float(number)
+    if not low <= value <= high:
+        return False
+    return ("." not in number and "e" not in number and "E" not in number) or repr(value) == number
+
+
 def check_setting(key: object, value: object, where: str) -> None:
     """One setting of the file: a setting this vocabgame knows must hold a value it allows
     (never NaN or an infinity); one it does not know is only checked as any value is."""
@@ -220,6 +369,8 @@ def check_setting(key: object, value: object, where: str) -> None:
 
 __all__ = [
     "ProgressError",
+    "answer_columns",
+    "schedule_columns",
     "check_card",
     "check_record",
     "check_setting",
