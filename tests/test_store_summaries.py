@@ -213,3 +213,10 @@ def test_check_reports_and_rebuilds_a_summary_that_disagrees(tmp_path: Path) -> 
     assert check.check(conn).clean
     conn.close()
     assert items_problems(tmp_path / "vocabgame.db") == []
+
+
+def test_the_learned_threshold_the_triggers_were_written_with_is_the_schedulers() -> None:
+    from vocabgame.srs import LEARNED_DAYS
+    from vocabgame.store.schema import MIGRATIONS
+
+    assert f">= {LEARNED_DAYS}" in MIGRATIONS[13]  # 13 -> 14 keeps each item's learned faces

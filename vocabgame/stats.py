@@ -133,15 +133,15 @@ def deck_progress(
     """Per deck, over the questions (faces) the deck has now: seen, total, due now, new
     today and the best score. `new_left` is how many new items each deck may still start
     today (none given: no limit). A few small queries a deck, whatever the number of
-    answers: the per-item summary, the faces due now and the learned ones (index ranges), the
-    best scores."""
+    answers: the per-item summary (its learned faces among it), the faces due now (an index
+    range), the best scores."""
     decks = list(decks)
     due = store.schedules.due_counts(now, (deck.id for deck in decks))
     best = store.scoreboard.best_scores()
     rows = []
     for deck in decks:
         shape = _shape(deck)
-        started, seen, started_faces = store.items.deck_summary(deck.id, shape.live)
+        started, seen, started_faces, learned = store.items.deck_summary(deck.id, shape.live)
         unstarted = len(shape.order) - started
         left = unstarted if new_left is None else min(new_left.get(deck.id, 0), unstarted)
         opening = store.items.first_unstarted(deck.id, shape.live, left)
@@ -158,7 +158,7 @@ def deck_progress(
                 best=best.get(deck.id),
                 new_items_left=left,
                 unstarted=unstarted,
-                learned=store.schedules.learned_faces(deck.id, shape.live),
+                learned=learned,
             )
         )
     return tuple(rows)

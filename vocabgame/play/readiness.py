@@ -240,7 +240,7 @@ def readiness(
     for deck in scope.decks:
         shape = deck_shape(deck)
         names, members, live, sizes = _groups(deck)
-        begun, scheduled, _ = store.items.deck_summary(deck.id, shape.live)
+        begun, scheduled, _, _ = store.items.deck_summary(deck.id, shape.live)
         started, seen, questions = started + begun, seen + scheduled, questions + sizes[0]
         items += len(shape.faces)
         count, total, low = store.schedules.recall_sum(deck.id, scope.moment, curve, scope.target)

@@ -32,19 +32,21 @@ class Items(Part):
         return {(d, i): datetime.fromisoformat(at) for d, i, at in rows}
 
     @reads
-    def deck_summary(self, deck_id: str, live: str) -> tuple[int, int, int]:
+    def deck_summary(self, deck_id: str, live: str) -> tuple[int, int, int, int]:
         """For one deck's live items (`live`: a JSON object of item id -> number of faces, in
-        the order new items start): the items started, their faces with a
-        schedule (at most the item's faces now) and all their faces. One indexed join, done
-        by SQLite, whatever the number of items."""
+        the order new items start): the items started, their faces with a schedule (at most
+        the item's faces now), all their faces, and the faces of every live item learned
+        (stable for weeks; at most the item's faces now). One indexed join, done by SQLite,
+        whatever the number of items."""
+        started = f"({_STARTED.format('i.')})"
         row = self.conn.execute(
-            "SELECT COUNT(*), COALESCE(SUM(MIN(i.faces, j.value)), 0),"
-            " COALESCE(SUM(j.value), 0) FROM json_each(?) AS j"  # CROSS JOIN: parse it once
-            " CROSS JOIN items AS i ON i.deck_id = ? AND i.item_id = j.key"
-            f" WHERE {_STARTED.format('i.')}",
+            f"SELECT TOTAL({started}), TOTAL({started} * MIN(i.faces, j.value)),"
+            f" TOTAL({started} * j.value), TOTAL(MIN(i.learned, j.value))"
+            " FROM json_each(?) AS j"  # CROSS JOIN: parse it once
+            " CROSS JOIN items AS i ON i.deck_id = ? AND i.item_id = j.key",
             (live, deck_id),
         ).fetchone()
-        return int(row[0]), int(row[1]), int(row[2])
+        return int(row[0]), int(row[1]), int(row[2]), int(row[3])
 
     @reads
     def started_in(self, deck_id: str, live: str, since: datetime) -> tuple[int, int]:

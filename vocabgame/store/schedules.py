@@ -12,7 +12,7 @@ from typing import Any
 from fsrs import Card
 
 from vocabgame.model import FaceKey
-from vocabgame.srs import LEARNED_DAYS, as_utc, load_card
+from vocabgame.srs import as_utc, load_card
 from vocabgame.store.errors import explain
 from vocabgame.store.part import Connected, Part, reads
 
@@ -94,20 +94,6 @@ class Schedules(Part):
         for d, i, f in self._due_rows(now, deck_ids):
             out.setdefault(d, {})[(i, f)] = None
         return out
-
-    @reads
-    def learned_faces(self, deck_id: str, live: str) -> int:
-        """Of one deck's live items (`live`: a JSON object of item id -> number of faces), the
-        faces whose stability is `LEARNED_DAYS` or more: likely still known weeks from now.
-        Counted from the stability index, no card decoded."""
-        row = self.conn.execute(
-            "SELECT COALESCE(SUM(MIN(c.n, j.value)), 0) FROM json_each(?) AS j CROSS JOIN"
-            " (SELECT item_id, COUNT(*) AS n FROM cards WHERE deck_id = ?"
-            "  AND stability >= ? GROUP BY item_id) AS c"
-            " ON c.item_id = j.key",
-            (live, deck_id, LEARNED_DAYS),
-        ).fetchone()
-        return int(row[0])
 
     @reads
     def cards_for(self, keys: Iterable[FaceKey]) -> dict[FaceKey, Card]:

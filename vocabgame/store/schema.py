@@ -18,6 +18,9 @@ QUARTER = (
 # An answer to a learned face (FSRS's Review state when it was asked), as the retention figure
 # counts them; {0} is the row (NEW., OLD. or nothing).
 LEARNED = "{0}scheduled = 1 AND json_extract({0}card_before, '$.state') = 2"
+# A schedule learned: stable for 21 days or more, `srs.LEARNED_DAYS` as migration 14 wrote it
+# into its triggers (a test holds the two equal) ({0}: the table's alias and a dot).
+_IS_LEARNED = "IFNULL({0}stability, 0) >= 21"
 # Microseconds since 1970 (UTC) of an ISO time ({0}) as `datetime.isoformat` writes it
 # (seconds from SQLite, the six digits of a fraction from the text); NULL for NULL.
 # (The fraction is cut out before SQLite reads the seconds: it would round .9995 up.)
@@ -439,6 +442,36 @@ MIGRATIONS: list[str] = [
     ALTER TABLE reviews ADD COLUMN confidence REAL;
     CREATE INDEX reviews_confidence ON reviews (reviewed_at) WHERE confidence IS NOT NULL;
     """,
+    # 13 -> 14: per item, its faces learned (a schedule stable for LEARNED_DAYS or more),
+    # kept by triggers on the cards' stability, so home counts a deck's learned faces in the
+    # join over its items it already makes, not in a pass over every card of the deck. Each
+    # trigger writes by upsert: whether the item's row is there yet depends on the order
+    # SQLite fires the cards' other triggers in.
+    f"""
+    ALTER TABLE items ADD COLUMN learned INTEGER NOT NULL DEFAULT 0;
+    UPDATE items SET learned = (SELECT COUNT(*) FROM cards AS c
+        WHERE c.deck_id = items.deck_id AND c.item_id = items.item_id
+        AND {_IS_LEARNED.format("c.")});
+    CREATE TRIGGER items_card_learned AFTER UPDATE OF stability ON cards
+        WHEN ({_IS_LEARNED.format("OLD.")}) IS NOT ({_IS_LEARNED.format("NEW.")}) BEGIN
+        INSERT INTO items (deck_id, item_id, learned)
+            VALUES (NEW.deck_id, NEW.item_id, IIF({_IS_LEARNED.format("NEW.")}, 1, -1))
+            ON CONFLICT (deck_id, item_id) DO UPDATE SET learned = learned + excluded.learned;
+    END;
+    CREATE TRIGGER items_card_learned_removed AFTER DELETE ON cards
+        WHEN {_IS_LEARNED.format("OLD.")} BEGIN
+        UPDATE items SET learned = learned - 1
+            WHERE deck_id = OLD.deck_id AND item_id = OLD.item_id;
+    END;
+    CREATE TRIGGER items_card_learned_moved AFTER UPDATE OF deck_id, item_id ON cards
+        WHEN (OLD.deck_id IS NOT NEW.deck_id OR OLD.item_id IS NOT NEW.item_id)
+        AND {_IS_LEARNED.format("NEW.")} BEGIN
+        UPDATE items SET learned = learned - 1
+            WHERE deck_id = OLD.deck_id AND item_id = OLD.item_id;
+        INSERT INTO items (deck_id, item_id, learned) VALUES (NEW.deck_id, NEW.item_id, 1)
+            ON CONFLICT (deck_id, item_id) DO UPDATE SET learned = learned + 1;
+    END;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -462,12 +495,12 @@ _STARTED = (
 SUMMARIES = (
     Summary(
         "items",
-        "SELECT deck_id, item_id, julianday(first_at), reviews, faces FROM items",
-        "SELECT deck_id, item_id, MIN(first), SUM(n), SUM(f) FROM ("
-        " SELECT deck_id, item_id, MIN(julianday(reviewed_at)) AS first, COUNT(*) AS n, 0 AS f"
-        " FROM reviews GROUP BY deck_id, item_id UNION ALL"
-        " SELECT deck_id, item_id, NULL, 0, COUNT(*) FROM cards GROUP BY deck_id, item_id)"
-        " GROUP BY deck_id, item_id",
+        "SELECT deck_id, item_id, julianday(first_at), reviews, faces, learned FROM items",
+        "SELECT deck_id, item_id, MIN(first), SUM(n), SUM(f), SUM(l) FROM ("
+        " SELECT deck_id, item_id, MIN(julianday(reviewed_at)) AS first, COUNT(*) AS n,"
+        " 0 AS f, 0 AS l FROM reviews GROUP BY deck_id, item_id UNION ALL"
+        f" SELECT deck_id, item_id, NULL, 0, COUNT(*), TOTAL({_IS_LEARNED.format('')})"
+        " FROM cards GROUP BY deck_id, item_id) GROUP BY deck_id, item_id",
         (
             "DELETE FROM items",
             "INSERT INTO items (deck_id, item_id, first_at, reviews)"
@@ -477,9 +510,10 @@ SUMMARIES = (
             "UPDATE items SET first_at = (SELECT reviewed_at FROM reviews AS r"
             " WHERE r.deck_id = items.deck_id AND r.item_id = items.item_id"
             " ORDER BY julianday(r.reviewed_at) LIMIT 1)",
-            "INSERT INTO items (deck_id, item_id, faces)"
-            " SELECT deck_id, item_id, COUNT(*) FROM cards WHERE true GROUP BY deck_id, item_id"
-            " ON CONFLICT (deck_id, item_id) DO UPDATE SET faces = excluded.faces",
+            "INSERT INTO items (deck_id, item_id, faces, learned)"
+            f" SELECT deck_id, item_id, COUNT(*), TOTAL({_IS_LEARNED.format('')}) FROM cards"
+            " WHERE true GROUP BY deck_id, item_id ON CONFLICT (deck_id, item_id)"
+            " DO UPDATE SET faces = excluded.faces, learned = excluded.learned",
         ),
     ),
     Summary(
