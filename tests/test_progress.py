@@ -386,7 +386,7 @@ def test_a_cut_short_or_disordered_file_is_refused_with_its_line(
 def test_the_fast_row_check_says_what_the_records_own_check_says() -> None:
     """`check_entry` reads each field's metadata once per kind rather than once per row; it
     must refuse and accept exactly what `Row.problem` does, with the same sentence."""
-    from vocabgame.progress import _problem
+    from vocabgame.progress_checks import _problem
     from vocabgame.store.rows import ReviewRow, RoundRow
 
     review: dict[str, object] = {

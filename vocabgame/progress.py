@@ -33,10 +33,12 @@ from fsrs import Card
 
 from vocabgame.printable import printable
 from vocabgame.progress_checks import (
+    FORMAT,
+    VERSION,
     ProgressError,
     answer_columns,
-    check_fields,
-    check_setting,
+    check_entry,
+    check_header,
     parse_json,
     schedule_columns,
 )
@@ -55,12 +57,6 @@ from vocabgame.store.rows import (
     Row,
 )
 from vocabgame.store.transfer import NO_NUMBER, Bulk, Face, Transfer, bound
-
-FORMAT = "vocabgame-progress"
-# 2: JSON lines (a header, then each section's line and one line per row); 1: one JSON
-# document with a list per section, still read.
-VERSION = 2
-VERSIONS = (1, 2)
 
 # Called now and then with how far a long export, import or check is, and how far it goes
 # (rows, or bytes of the file), for a progress bar.
@@ -147,27 +143,10 @@ def write_progress(
 # -- checking a file -----------------------------------------------------------------------------
 
 
-def _check_header(data: object, where: str) -> int:
-    """The file's version, once its header is checked."""
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ProgressError(f"{where}: not a vocabgame progress file (no format: {FORMAT!r}).")
-    version = data.get("version")
-    if version not in VERSIONS or isinstance(version, bool):
-        raise ProgressError(
-            f"{where}: progress file version {version!r}; this vocabgame reads versions"
-            f" {', '.join(map(str, VERSIONS))}."
-        )
-    if not isinstance(data.get("settings", {}), dict):
-        raise ProgressError(f"{where}: settings should be a mapping of setting to value.")
-    for key, value in data.get("settings", {}).items():
-        check_setting(key, value, where)
-    return int(version)
-
-
 def check_progress(data: object, where: str) -> dict[str, Any]:
     """The data of a whole version 1 file, checked whole; raises ProgressError naming the
     first problem's place (`where` is the file name)."""
-    if _check_header(data, where) != 1:
+    if check_header(data, where) != 1:
         raise ProgressError(
             f"{where}: a file of version {VERSION} has one row per line, but this one is a"
             " single JSON document."
@@ -182,48 +161,6 @@ def check_progress(data: object, where: str) -> dict[str, Any]:
             check_entry(kind, entry, f"{where}: {kind.TABLE}[{index}]")
             links.check(kind, entry, f"{where}: {kind.TABLE}[{index}]")
     return data
-
-
-def check_entry(kind: type[Row], entry: object, place: str) -> None:
-    """One row of the file, checked alone (`place` names it, as "p.json: reviews[3]");
-    raises ProgressError with the sentence that refuses it. Every row of either version
-    passes here before anything uses it."""
-    if not isinstance(entry, dict):
-        raise ProgressError(f"{place} should be a mapping.")
-    wrong = _problem(kind)(entry)
-    if wrong is not None:
-        raise ProgressError(place + printable(wrong))
-    check_fields(kind, entry, place)  # the values no store should take (progress_checks)
-
-
-_PROBLEMS: dict[type[Row], Callable[[Mapping[str, object]], str | None]] = {}
-
-
-def _problem(kind: type[Row]) -> Callable[[Mapping[str, object]], str | None]:
-    """`kind.problem`, with its fields' metadata read once rather than once per row."""
-    if kind in _PROBLEMS:
-        return _PROBLEMS[kind]
-    plan = [
-        (f.name, f.metadata["check"], f.metadata["nullable"], f.metadata["what"])
-        for f in fields(kind)  # type: ignore[arg-type]
-    ]
-    missing = object()
-
-    def problem(entry: Mapping[str, object]) -> str | None:
-        for name, check, nullable, what in plan:
-            value = entry.get(name, missing)
-            if value is missing:
-                if nullable:
-                    continue  # an optional field, or one older files do not have
-                return f" has no {name}."
-            if value is None and nullable:
-                continue
-            if not check(value):
-                return f".{name} should be {what}, not {value!r}."
-        return None
-
-    _PROBLEMS[kind] = problem
-    return problem
 
 
 class _Links:
@@ -266,11 +203,14 @@ class ProgressFile:
     def rows(self, tick: Tick | None = None) -> Iterator[tuple[type[Row], dict[str, Any]]]:
         """Each row with its kind, in file order (the sections in the order of `ROWS`),
         checked (`check_entry` and the links); raises ProgressError at the first bad one."""
-        for kind, entry in self._entries(tick, columns=False):
+        for kind, entry in self.entries(tick, columns=False):
             assert isinstance(entry, dict)
             yield kind, entry
 
-    def _entries(self, tick: Tick | None, columns: bool) -> Iterator[tuple[type[Row], Entry]]:
+    def entries(self, tick: Tick | None, columns: bool) -> Iterator[tuple[type[Row], Entry]]:
+        """Each row of the file with its kind: a version 2 file's checked as each line comes
+        (`columns`: an answer or a schedule as the columns the merge writes, where its line
+        takes the pattern), a version 1 file's as checked whole when it was opened."""
         if self.whole is not None:
             for kind in ROWS:
                 for entry in self.whole.get(kind.TABLE, []):
@@ -292,7 +232,7 @@ def open_progress_file(path: Path) -> ProgressFile:
     except (ValueError, RecursionError):  # not JSON, not UTF-8, too deep or too long a number
         header = None  # read whole below, which says which
     if isinstance(header, dict) and header.get("version") != 1:
-        version = _check_header(header, where)
+        version = check_header(header, where)
         return ProgressFile(path, header, version, size)
     try:
         text = path.read_text(encoding="utf-8")
@@ -440,7 +380,7 @@ def import_progress_file(
 ) -> Merged:
     """Merge an opened progress file into the store, in one transaction, reading its rows
     as it goes; a bad row (ProgressError) rolls the whole merge back: nothing is kept."""
-    return _merge(store, file._entries(tick, columns=True), file.header.get("settings", {}), srs)
+    return _merge(store, file.entries(tick, columns=True), file.header.get("settings", {}), srs)
 
 
 def _columns(kind: type[Row]) -> Callable[[Mapping[str, Any]], list[Any]]:

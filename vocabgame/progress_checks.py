@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import fields
 from datetime import UTC, datetime
 from typing import Any
@@ -22,6 +22,12 @@ from typing import Any
 from vocabgame.printable import printable
 from vocabgame.store.rows import Row, is_time
 from vocabgame.store.transfer import NO_NUMBER, UNSET
+
+FORMAT = "vocabgame-progress"
+# 2: JSON lines (a header, then each section's line and one line per row); 1: one JSON
+# document with a list per section, still read.
+VERSION = 2
+VERSIONS = (1, 2)
 
 
 class ProgressError(Exception):
@@ -367,15 +373,80 @@ def check_setting(key: object, value: object, where: str) -> None:
             raise ProgressError(f"{place}.{key}: {printable(str(exc))}.") from None
 
 
+def check_entry(kind: type[Row], entry: object, place: str) -> None:
+    """One row of the file, checked alone (`place` names it, as "p.json: reviews[3]");
+    raises ProgressError with the sentence that refuses it. Every row of either version
+    passes here before anything uses it."""
+    if not isinstance(entry, dict):
+        raise ProgressError(f"{place} should be a mapping.")
+    wrong = _problem(kind)(entry)
+    if wrong is not None:
+        raise ProgressError(place + printable(wrong))
+    check_fields(kind, entry, place)  # the values no store should take (progress_checks)
+
+
+_PROBLEMS: dict[type[Row], Callable[[Mapping[str, object]], str | None]] = {}
+
+
+def _problem(kind: type[Row]) -> Callable[[Mapping[str, object]], str | None]:
+    """`kind.problem`, with its fields' metadata read once rather than once per row."""
+    if kind in _PROBLEMS:
+        return _PROBLEMS[kind]
+    plan = [
+        (f.name, f.metadata["check"], f.metadata["nullable"], f.metadata["what"])
+        for f in fields(kind)  # type: ignore[arg-type]
+    ]
+    missing = object()
+
+    def problem(entry: Mapping[str, object]) -> str | None:
+        for name, check, nullable, what in plan:
+            value = entry.get(name, missing)
+            if value is missing:
+                if nullable:
+                    continue  # an optional field, or one older files do not have
+                return f" has no {name}."
+            if value is None and nullable:
+                continue
+            if not check(value):
+                return f".{name} should be {what}, not {value!r}."
+        return None
+
+    _PROBLEMS[kind] = problem
+    return problem
+
+
+def check_header(data: object, where: str) -> int:
+    """The file's version, once its header (format, version, settings) is checked; raises
+    ProgressError naming `where` otherwise."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ProgressError(f"{where}: not a vocabgame progress file (no format: {FORMAT!r}).")
+    version = data.get("version")
+    if version not in VERSIONS or isinstance(version, bool):
+        raise ProgressError(
+            f"{where}: progress file version {version!r}; this vocabgame reads versions"
+            f" {', '.join(map(str, VERSIONS))}."
+        )
+    if not isinstance(data.get("settings", {}), dict):
+        raise ProgressError(f"{where}: settings should be a mapping of setting to value.")
+    for key, value in data.get("settings", {}).items():
+        check_setting(key, value, where)
+    return int(version)
+
+
 __all__ = [
     "ProgressError",
     "answer_columns",
-    "schedule_columns",
     "check_card",
+    "FORMAT",
+    "VERSION",
+    "VERSIONS",
+    "check_entry",
+    "check_header",
     "check_record",
     "check_setting",
     "check_text",
     "check_time",
     "check_value",
     "parse_json",
+    "schedule_columns",
 ]
