@@ -11,8 +11,6 @@ the focus and back, a highlight moves within a list): those rebuild nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widget import Widget
@@ -22,7 +20,7 @@ from textual.widgets._footer import FooterKey
 # The keys kept however narrow the footer: the ways out, and the one that lists every key.
 KEPT = frozenset({"question_mark", "q", "escape"})
 PALETTE = "-command-palette"  # the class of the command palette's key (Ctrl+P)
-COMPACT = frozenset({"-compact"})
+COMPACT = frozenset({"-compact"})  # the class of a compact key
 
 
 def key_cells(key: FooterKey) -> int:
@@ -30,18 +28,6 @@ def key_cells(key: FooterKey) -> int:
     command palette's key also its border)."""
     cells = len(key.key_display) + 2 + (len(key.description) + 1 if key.description else 0)
     return cells + (2 if key.has_class(PALETTE) else 0)
-
-
-def shown_as(widgets: Iterable[Widget]) -> list[tuple[object, ...]]:
-    """What the footer shows of `widgets`: each key, how it is drawn and what it does, and
-    its classes (`-disabled` among them), less `-compact`, which a key takes from the footer
-    once mounted."""
-    return [
-        (w.key, w.key_display, w.description, w.action, str(w.tooltip), w.classes - COMPACT)
-        if isinstance(w, FooterKey)
-        else (type(w), id(w))  # grouped keys and labels: never the same, always rebuilt
-        for w in widgets
-    ]
 
 
 def fit(keys: list[FooterKey], width: int) -> list[FooterKey]:
@@ -63,8 +49,19 @@ class KeysFooter(Footer):
 
     _rebuild_pending = False
     _width = 0  # the terminal's width the keys were last fitted to
+    _shown_for: object = None  # what the keys shown were made from (`_made_from`)
+
+    def _made_from(self) -> object:
+        """All that `compose` makes the keys from: the screen's bindings as the footer reads
+        them (each with whether it is enabled and its tooltip), the width, the palette's key."""
+        bindings = tuple(
+            (binding, enabled, tooltip)
+            for _, binding, enabled, tooltip in self.screen.active_bindings.values()
+        )
+        return bindings, self.app.size.width, self.show_command_palette
 
     def compose(self) -> ComposeResult:
+        self._shown_for = self._made_from() if self._bindings_ready else None
         keys: list[Widget] = list(super().compose())
         plain = [k for k in keys if isinstance(k, FooterKey)]
         if len(plain) != len(keys):  # grouped keys: Textual's own layout, which scrolls
@@ -94,5 +91,5 @@ class KeysFooter(Footer):
 
     async def _rebuild(self) -> None:
         self._rebuild_pending = False
-        if self.is_attached and shown_as(self.compose()) != shown_as(self.children):
+        if self.is_attached and self._made_from() != self._shown_for:
             await self.recompose()
