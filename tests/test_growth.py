@@ -4,6 +4,7 @@ a round's worth) whether the player has answered 300 faces or four times as many
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,8 @@ from fsrs import Card
 
 from benchmarks import big
 from vocabgame.deck import Catalog, load_text
+from vocabgame.kinds import build_question, grade_typed
+from vocabgame.model import FaceKey
 from vocabgame.play import Session
 from vocabgame.quiz import Kind
 from vocabgame.store import DB_NAME, Store
@@ -236,3 +239,30 @@ def test_the_answer_time_for_a_round_s_minutes_is_statistics_median(times: list[
 
     expected = statistics.median(times) / 1000 if times else DEFAULT_SECONDS_PER_QUESTION
     assert seconds_per_question(times) == expected
+
+
+@pytest.mark.parametrize("items", [300, 1200])
+def test_a_wrong_typed_answer_normalises_no_more_names_for_a_bigger_deck(
+    items: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whether a wrong typed answer names another term is looked up among the deck's names,
+    normalised once per loaded deck, not by normalising every name at each answer."""
+    from vocabgame.kinds import term as term_kind
+    from vocabgame.quiz.text import normalise
+
+    deck, problems = load_text(big.deck_text(items), "big.yaml")
+    assert deck is not None, problems
+    calls: list[str] = []
+
+    def counted(text: str) -> str:
+        calls.append(text)
+        return normalise(text)
+
+    monkeypatch.setattr(term_kind, "normalise", counted)
+    asked, other = deck.terms[0], deck.terms[-1]
+    question = build_question(deck, FaceKey(deck.id, asked.id, "typed"), random.Random(1))
+    grade_typed(deck, question, "not a term at all")  # the names read once
+    calls.clear()
+    grade = grade_typed(deck, question, other.term)
+    assert grade.correct is False and grade.distinction is not None  # the other term, named
+    assert len(calls) < 20  # the answer and the asked term's names, whatever the deck's size
