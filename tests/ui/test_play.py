@@ -541,6 +541,13 @@ async def test_the_keys_frame_draws_the_marked_choices_and_no_other(make_app, mo
         monkeypatch.setattr(kind, "render_strips", render_strips)
         screen.pick(wrong)
         await pilot.pause()
+        # Pilot takes a process starved of CPU (a loaded machine) for an idle one: wait, up
+        # to a few seconds, until the frame after the key has drawn something.
+        for _ in range(100):
+            if drawn:
+                break
+            await pilot.pause(0.03)
+        await pilot.pause()
         prompts = {
             n: id(choices.get_option_at_index(n).prompt) for n in range(len(question.choices))
         }
