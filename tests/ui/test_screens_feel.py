@@ -112,6 +112,31 @@ async def test_home_due_counts_refresh_on_the_minute(make_app, clock) -> None:
         assert re.search(r"Serving basics\s+6/10\s+0\s+6\s+4\s+", table_row(app, "serving"))
 
 
+async def test_a_mode_picked_starts_without_the_home_figures_read_first(make_app) -> None:
+    """The home screen is under the picker: a mode picked covers it with the round at once,
+    so its figures are read when it is back on top, not in between (at 100k faces that read
+    was a third of the wait for the round)."""
+    app = make_app(folders=[DATA / "ui"])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        reads: list[int] = []
+        home = app.session.home
+        app.session.home = lambda: reads.append(1) or home()  # type: ignore[method-assign]
+        await pilot.press("g")
+        await pilot.pause()
+        await pilot.press("1")  # learn
+        await pilot.pause()
+        assert isinstance(app.screen, RoundScreen) and reads == []
+        await app.pop_screen()
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen) and reads == [1]  # back on top: read
+        await pilot.press("g")
+        await pilot.pause()
+        await pilot.press("escape")  # no mode: the home screen is back, and read
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen) and reads == [1, 1]
+
+
 async def test_home_redraws_itself_on_a_timer(make_app, clock, monkeypatch) -> None:
     from vocabgame.ui.screens import home as home_screen
 
