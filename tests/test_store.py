@@ -629,3 +629,36 @@ def test_undo_and_override_refuse_once_another_process_answered_the_same_face(
             assert one_sentence(str(exc.value))
             assert len(a.answers.all()) == 2 and a.answers.overridden_ids() == []
             assert a.schedules.card(KEY).to_dict() == card.to_dict()  # type: ignore[union-attr]
+
+
+def test_the_learned_count_is_read_again_once_any_connection_writes(tmp_path: Path) -> None:
+    """`learned_faces` is kept while the store is unchanged (a second count runs no query
+    over the cards), and counted afresh once this connection or another one wrote a row."""
+    path = tmp_path / "v.db"
+    store = Store.open(path)
+
+    def card(n: int, stability: float) -> Card:
+        return Card(
+            card_id=n,
+            state=State.Review,
+            stability=stability,
+            difficulty=5.0,
+            due=NOW,
+            last_review=NOW - timedelta(days=1),
+        )
+
+    live = '{"a": 2, "b": 1}'
+    _put_cards(store, {FaceKey("deck", "a", "term"): card(1, 40.0)})
+    queries: list[str] = []
+    store.conn.set_trace_callback(queries.append)
+    assert store.schedules.learned_faces("deck", live) == 1
+    assert store.schedules.learned_faces("deck", live) == 1
+    assert sum("FROM cards" in q for q in queries) == 1  # the second count read no card
+    _put_cards(store, {FaceKey("deck", "a", "definition"): card(2, 30.0)})  # this connection
+    assert store.schedules.learned_faces("deck", live) == 2
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("UPDATE cards SET stability = 1.0 WHERE item_id = 'a' AND face = 'term'")
+    other.close()
+    assert store.schedules.learned_faces("deck", live) == 1  # another process's write
+    assert store.schedules.learned_faces("deck", '{"a": 2}') == 1  # another deck shape
+    store.close()

@@ -54,6 +54,15 @@ class Schedules(Part):
     def __init__(self, store: Connected) -> None:
         super().__init__(store)
         self._has_pow = False  # whether the connection is known to have `pow` (`weakest`)
+        # `learned_faces` by (deck id, live), kept while the store is as it was (`_state`).
+        self._learned: dict[tuple[str, str], int] = {}
+        self._learned_state: tuple[sqlite3.Connection, int, int] | None = None
+
+    def _state(self) -> tuple[sqlite3.Connection, int, int]:
+        """What changes whenever a row of the store may have: the connection, the rows it
+        wrote (triggers' included) and SQLite's count of commits by other connections."""
+        conn = self.conn
+        return conn, conn.total_changes, int(conn.execute("PRAGMA data_version").fetchone()[0])
 
     @reads
     def cards(self, deck_ids: Iterable[str] | None = None) -> dict[FaceKey, Card]:
@@ -99,7 +108,15 @@ class Schedules(Part):
     def learned_faces(self, deck_id: str, live: str) -> int:
         """Of one deck's live items (`live`: a JSON object of item id -> number of faces), the
         faces whose stability is `LEARNED_DAYS` or more: likely still known weeks from now.
-        Counted from the stability index, no card decoded."""
+        Counted from the stability index, no card decoded; counted again only once a row of
+        the store may have changed (a return to the home screen reads nothing)."""
+        state = self._state()
+        if state != self._learned_state or len(self._learned) > 64:
+            self._learned.clear()
+            self._learned_state = state
+        kept = self._learned.get((deck_id, live))
+        if kept is not None:
+            return kept
         row = self.conn.execute(
             "SELECT COALESCE(SUM(MIN(c.n, j.value)), 0) FROM json_each(?) AS j CROSS JOIN"
             " (SELECT item_id, COUNT(*) AS n FROM cards WHERE deck_id = ?"
@@ -107,7 +124,8 @@ class Schedules(Part):
             " ON c.item_id = j.key",
             (live, deck_id, LEARNED_DAYS),
         ).fetchone()
-        return int(row[0])
+        self._learned[(deck_id, live)] = learned = int(row[0])
+        return learned
 
     @reads
     def cards_for(self, keys: Iterable[FaceKey]) -> dict[FaceKey, Card]:
@@ -361,6 +379,7 @@ class Schedules(Part):
     def connection_changed(self) -> None:
         """The store opened a new connection: what was known of the old one is not known."""
         self._has_pow = False
+        self._learned_state = None
 
     def _ensure_pow(self) -> None:
         """SQLite's `pow`, or Python's where SQLite was built without its math functions;
