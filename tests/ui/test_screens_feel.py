@@ -380,6 +380,35 @@ async def test_settings_are_edited_in_the_game_with_reasons_for_bad_values(make_
     assert (saved.round_size, saved.new_per_day) == (7, 5)
 
 
+async def test_a_settings_error_shows_under_its_field_and_goes_once_fixed(make_app) -> None:
+    """The screen opens on its first field with no error line; a bad value's line is put
+    under its own field, and hidden once the value is allowed."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SettingsScreen)
+        assert screen.focused is screen.query_one("#set-desired_retention")
+        assert not screen.query(".error")
+        size = screen.query_one("#set-round_size", Input)
+        size.value = "0"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        error = screen.query_one("#error-round_size", Static)
+        assert error.display and error.parent is size.parent
+        siblings = list(size.parent.children)
+        assert siblings.index(error) == siblings.index(size) + 1
+        size.value = "7"
+        screen.query_one("#set-new_per_day", Input).value = "-1"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert not error.display and screen.query_one("#error-new_per_day", Static).display
+        assert "outside" in screen_text(app) and "Round size" not in plain(
+            screen.query_one("#error-new_per_day", Static).content
+        )
+
+
 async def test_escape_leaves_the_settings_without_saving(make_app) -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
