@@ -662,3 +662,25 @@ def test_the_learned_count_is_read_again_once_any_connection_writes(tmp_path: Pa
     assert store.schedules.learned_faces("deck", live) == 1  # another process's write
     assert store.schedules.learned_faces("deck", '{"a": 2}') == 1  # another deck shape
     store.close()
+
+
+def test_a_decks_summary_is_read_again_once_any_connection_writes(tmp_path: Path) -> None:
+    """`deck_summary` (the home screen's started and seen counts) is kept while the store is
+    unchanged, and read afresh after a write by this connection or another one."""
+    path = tmp_path / "v.db"
+    store = Store.open(path)
+    live = '{"a": 2, "b": 1}'
+    add = "INSERT INTO items (deck_id, item_id, first_at, reviews, faces) VALUES (?, ?, ?, 1, ?)"
+    store.conn.execute(add, ("deck", "a", NOW.isoformat(), 1))
+    queries: list[str] = []
+    store.conn.set_trace_callback(queries.append)
+    assert store.items.deck_summary("deck", live) == (1, 1, 2)
+    assert store.items.deck_summary("deck", live) == (1, 1, 2)
+    assert sum("FROM json_each" in q for q in queries) == 1  # the second read ran no query
+    store.conn.execute(add, ("deck", "b", NOW.isoformat(), 1))  # this connection
+    assert store.items.deck_summary("deck", live) == (2, 2, 3)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("UPDATE items SET faces = 2 WHERE item_id = 'a'")
+    other.close()
+    assert store.items.deck_summary("deck", live) == (2, 3, 3)  # another process's write
+    store.close()

@@ -8,13 +8,14 @@ a drill, misses again) leave it new, so practice moves no count of new or starte
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from itertools import filterfalse, islice
 
 from vocabgame.store.errors import StoreDamaged, StoreError
-from vocabgame.store.part import Part, reads
+from vocabgame.store.part import Connected, Part, reads
 
 # An item is started once a face of it has a schedule ({0}: the table's alias and a dot).
 _STARTED = "{0}reviews > 0 AND {0}faces > 0"
@@ -22,6 +23,12 @@ _STARTED = "{0}reviews > 0 AND {0}faces > 0"
 
 class Items(Part):
     """Per item, what the triggers keep from its answers; each deck's kept order of new items."""
+
+    def __init__(self, store: Connected) -> None:
+        super().__init__(store)
+        # `deck_summary` by (deck id, live), kept while the store is as it was (`_state`).
+        self._summaries: dict[tuple[str, str], tuple[int, int, int]] = {}
+        self._summaries_state: tuple[sqlite3.Connection, int, int] | None = None
 
     @reads
     def first_seen(self) -> dict[tuple[str, str], datetime]:
@@ -36,7 +43,15 @@ class Items(Part):
         """For one deck's live items (`live`: a JSON object of item id -> number of faces, in
         the order new items start): the items started, their faces with a
         schedule (at most the item's faces now) and all their faces. One indexed join, done
-        by SQLite, whatever the number of items."""
+        by SQLite, whatever the number of items; done again only once a row of the store may
+        have changed."""
+        state = self._state()
+        if state != self._summaries_state or len(self._summaries) > 64:
+            self._summaries.clear()
+            self._summaries_state = state
+        kept = self._summaries.get((deck_id, live))
+        if kept is not None:
+            return kept
         row = self.conn.execute(
             "SELECT COUNT(*), COALESCE(SUM(MIN(i.faces, j.value)), 0),"
             " COALESCE(SUM(j.value), 0) FROM json_each(?) AS j"  # CROSS JOIN: parse it once
@@ -44,7 +59,8 @@ class Items(Part):
             f" WHERE {_STARTED.format('i.')}",
             (live, deck_id),
         ).fetchone()
-        return int(row[0]), int(row[1]), int(row[2])
+        summary = self._summaries[(deck_id, live)] = int(row[0]), int(row[1]), int(row[2])
+        return summary
 
     @reads
     def started_in(self, deck_id: str, live: str, since: datetime) -> tuple[int, int]:

@@ -58,12 +58,6 @@ class Schedules(Part):
         self._learned: dict[tuple[str, str], int] = {}
         self._learned_state: tuple[sqlite3.Connection, int, int] | None = None
 
-    def _state(self) -> tuple[sqlite3.Connection, int, int]:
-        """What changes whenever a row of the store may have: the connection, the rows it
-        wrote (triggers' included) and SQLite's count of commits by other connections."""
-        conn = self.conn
-        return conn, conn.total_changes, int(conn.execute("PRAGMA data_version").fetchone()[0])
-
     @reads
     def cards(self, deck_ids: Iterable[str] | None = None) -> dict[FaceKey, Card]:
         sql = "SELECT deck_id, item_id, face, card FROM cards"
