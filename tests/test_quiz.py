@@ -784,3 +784,35 @@ def test_a_legacy_name_is_accepted_with_a_note_and_the_version_shown() -> None:
     assert current is not None and current.correct and current.note is None
     other = build_question(deck, FaceKey("metrics", "running", "typed"), random.Random(1))
     assert other.version is None
+
+
+def test_a_question_of_a_big_deck_draws_only_the_distractors_it_takes() -> None:
+    """Choosing distractors in a deck of thousands of terms does not shuffle them all: a
+    question draws about as many random numbers at 3,000 terms as at 300, and the draws are
+    spread over the whole tier, never the term itself or the same term twice."""
+    from benchmarks import big
+
+    class Counted(random.Random):
+        draws = 0
+
+        def getrandbits(self, k: int) -> int:
+            Counted.draws += 1
+            return super().getrandbits(k)
+
+    used: dict[int, int] = {}
+    for items in (300, 3_000):
+        deck, problems = load_text(big.deck_text(items), "big.yaml")
+        assert deck is not None and not problems
+        term = deck.terms[0]
+        seen: set[str] = set()
+        Counted.draws = 0
+        for seed in range(100):
+            rng = Counted(seed)
+            q = question(deck, term.id, "definition", seed)
+            picked = [t.id for t in itertools.islice(distractors(deck, term, rng), 6)]
+            assert term.id not in picked and len(set(picked)) == len(picked) == 6
+            assert q.answer == term.id and len(q.choices) == CHOICES_PER_QUESTION
+            seen.update(picked)
+        used[items] = Counted.draws
+        assert len(seen) > 300 if items > 300 else len(seen) > 200  # spread over the tier
+    assert used[3_000] <= used[300] * 1.2  # before: a shuffle of every term, 10x as many

@@ -629,3 +629,59 @@ def test_undo_and_override_refuse_once_another_process_answered_the_same_face(
             assert one_sentence(str(exc.value))
             assert len(a.answers.all()) == 2 and a.answers.overridden_ids() == []
             assert a.schedules.card(KEY).to_dict() == card.to_dict()  # type: ignore[union-attr]
+
+
+def test_the_learned_count_is_read_again_once_any_connection_writes(tmp_path: Path) -> None:
+    """A deck's learned faces (`deck_summary`'s fourth count, kept per item by triggers) are
+    kept while the store is unchanged (a second count runs no query), and counted afresh once
+    this connection or another one wrote a row."""
+    path = tmp_path / "v.db"
+    store = Store.open(path)
+
+    def card(n: int, stability: float) -> Card:
+        return Card(
+            card_id=n,
+            state=State.Review,
+            stability=stability,
+            difficulty=5.0,
+            due=NOW,
+            last_review=NOW - timedelta(days=1),
+        )
+
+    live = '{"a": 2, "b": 1}'
+    _put_cards(store, {FaceKey("deck", "a", "term"): card(1, 40.0)})
+    queries: list[str] = []
+    store.conn.set_trace_callback(queries.append)
+    assert store.items.deck_summary("deck", live)[3] == 1
+    assert store.items.deck_summary("deck", live)[3] == 1
+    assert sum("FROM json_each" in q for q in queries) == 1  # the second count ran no query
+    _put_cards(store, {FaceKey("deck", "a", "definition"): card(2, 30.0)})  # this connection
+    assert store.items.deck_summary("deck", live)[3] == 2
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("UPDATE cards SET stability = 1.0 WHERE item_id = 'a' AND face = 'term'")
+    other.close()
+    assert store.items.deck_summary("deck", live)[3] == 1  # another process's write
+    assert store.items.deck_summary("deck", '{"a": 1}')[3] == 1  # at most the item's faces
+    store.close()
+
+
+def test_a_decks_summary_is_read_again_once_any_connection_writes(tmp_path: Path) -> None:
+    """`deck_summary` (the home screen's started and seen counts) is kept while the store is
+    unchanged, and read afresh after a write by this connection or another one."""
+    path = tmp_path / "v.db"
+    store = Store.open(path)
+    live = '{"a": 2, "b": 1}'
+    add = "INSERT INTO items (deck_id, item_id, first_at, reviews, faces) VALUES (?, ?, ?, 1, ?)"
+    store.conn.execute(add, ("deck", "a", NOW.isoformat(), 1))
+    queries: list[str] = []
+    store.conn.set_trace_callback(queries.append)
+    assert store.items.deck_summary("deck", live) == (1, 1, 2, 0)
+    assert store.items.deck_summary("deck", live) == (1, 1, 2, 0)
+    assert sum("FROM json_each" in q for q in queries) == 1  # the second read ran no query
+    store.conn.execute(add, ("deck", "b", NOW.isoformat(), 1))  # this connection
+    assert store.items.deck_summary("deck", live) == (2, 2, 3, 0)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("UPDATE items SET faces = 2 WHERE item_id = 'a'")
+    other.close()
+    assert store.items.deck_summary("deck", live) == (2, 3, 3, 0)  # another process's write
+    store.close()

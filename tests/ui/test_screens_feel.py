@@ -112,6 +112,31 @@ async def test_home_due_counts_refresh_on_the_minute(make_app, clock) -> None:
         assert re.search(r"Serving basics\s+6/10\s+0\s+6\s+4\s+", table_row(app, "serving"))
 
 
+async def test_a_mode_picked_starts_without_the_home_figures_read_first(make_app) -> None:
+    """The home screen is under the picker: a mode picked covers it with the round at once,
+    so its figures are read when it is back on top, not in between (at 100k faces that read
+    was a third of the wait for the round)."""
+    app = make_app(folders=[DATA / "ui"])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        reads: list[int] = []
+        home = app.session.home
+        app.session.home = lambda: reads.append(1) or home()  # type: ignore[method-assign]
+        await pilot.press("g")
+        await pilot.pause()
+        await pilot.press("1")  # learn
+        await pilot.pause()
+        assert isinstance(app.screen, RoundScreen) and reads == []
+        await app.pop_screen()
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen) and reads == [1]  # back on top: read
+        await pilot.press("g")
+        await pilot.pause()
+        await pilot.press("escape")  # no mode: the home screen is back, and read
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen) and reads == [1, 1]
+
+
 async def test_home_redraws_itself_on_a_timer(make_app, clock, monkeypatch) -> None:
     from vocabgame.ui.screens import home as home_screen
 
@@ -353,6 +378,35 @@ async def test_settings_are_edited_in_the_game_with_reasons_for_bad_values(make_
         assert "5 new items a deck a day" in screen_text(app)
     saved = app.session.store.preferences.read()[0]
     assert (saved.round_size, saved.new_per_day) == (7, 5)
+
+
+async def test_a_settings_error_shows_under_its_field_and_goes_once_fixed(make_app) -> None:
+    """The screen opens on its first field with no error line; a bad value's line is put
+    under its own field, and hidden once the value is allowed."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SettingsScreen)
+        assert screen.focused is screen.query_one("#set-desired_retention")
+        assert not screen.query(".error")
+        size = screen.query_one("#set-round_size", Input)
+        size.value = "0"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        error = screen.query_one("#error-round_size", Static)
+        assert error.display and error.parent is size.parent
+        siblings = list(size.parent.children)
+        assert siblings.index(error) == siblings.index(size) + 1
+        size.value = "7"
+        screen.query_one("#set-new_per_day", Input).value = "-1"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert not error.display and screen.query_one("#error-new_per_day", Static).display
+        assert "outside" in screen_text(app) and "Round size" not in plain(
+            screen.query_one("#error-new_per_day", Static).content
+        )
 
 
 async def test_escape_leaves_the_settings_without_saving(make_app) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import weakref
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain
 from typing import TYPE_CHECKING
 
 from vocabgame.kinds.base import ItemKind, refuse, register
@@ -116,38 +118,100 @@ class TermKind(ItemKind):
         refuse(self, response)
 
 
-def distractors(deck: Deck, term: Term, rng: random.Random) -> list[Term]:
+def distractors(deck: Deck, term: Term, rng: random.Random) -> Iterator[Term]:
     """Other terms an expert could mistake for this one, most confusable first: confusable
     partners, then terms sharing a tag, then terms of the deck's own topic (untagged terms,
     or any term when this one is untagged); shuffled within each tier. Terms tagged only with
-    other topics are left out (`off_topic`): a distractor from another topic is a giveaway."""
-    return [t for tier in _tiers(deck, term, rng)[:3] for t in tier]
+    other topics are left out (`off_topic`): a distractor from another topic is a giveaway.
+    A tier of many terms is drawn as it is read, so a question takes what it needs of it."""
+    return chain.from_iterable(_tiers(deck, term, rng)[:3])
 
 
-def off_topic(deck: Deck, term: Term, rng: random.Random) -> list[Term]:
+def off_topic(deck: Deck, term: Term, rng: random.Random) -> Iterable[Term]:
     """Terms whose tags share nothing with this term's: used only to make a question at all."""
     return _tiers(deck, term, rng)[3]
 
 
-def _tiers(deck: Deck, term: Term, rng: random.Random) -> list[list[Term]]:
+# A tier of at most this many terms is shuffled whole, as it always was (the built-in decks'
+# questions stay the same for a seed); a larger one is drawn a term at a time (`_drawn`).
+_SHUFFLED_WHOLE = 64
+# Per deck (by id, with the deck kept so that the id is not another's), the partition of its
+# terms by a term's tags (`_by_tags`), for this many tag sets at most.
+_PARTITIONS: dict[
+    int, tuple[Deck, dict[str, int], dict[frozenset[str], tuple[list[Term], ...]]]
+] = {}
+_TAG_SETS = 32
+
+
+def _partition(
+    deck: Deck,
+) -> tuple[Deck, dict[str, int], dict[frozenset[str], tuple[list[Term], ...]]]:
+    """The deck's kept partitions: each term's place in the deck, and `_by_tags`'s lists."""
+    kept = _PARTITIONS.get(id(deck))
+    if kept is None or kept[0] is not deck:
+        if len(_PARTITIONS) > 64:  # decks reloaded many times in one process
+            _PARTITIONS.clear()
+        places = {t.id: n for n, t in enumerate(deck.terms)}
+        kept = _PARTITIONS[id(deck)] = (deck, places, {})
+    return kept
+
+
+def _by_tags(deck: Deck, tags: frozenset[str]) -> tuple[list[Term], ...]:
+    """Every term of the deck, in deck order, as `_tiers` places it beside a term with these
+    tags (partners and the term itself not yet taken out): sharing a tag, of the deck's own
+    topic, of another topic. Made once per deck and tag set, not per question."""
+    by_tags = _partition(deck)[2]
+    found = by_tags.get(tags)
+    if found is None:
+        sharing: list[Term] = []
+        topic: list[Term] = []
+        other: list[Term] = []
+        for t in deck.terms:
+            if tags.intersection(t.tags):
+                sharing.append(t)
+            elif not t.tags or not tags:
+                topic.append(t)
+            else:
+                other.append(t)
+        if len(by_tags) >= _TAG_SETS:
+            by_tags.clear()
+        found = by_tags[tags] = (sharing, topic, other)
+    return found
+
+
+def _tiers(deck: Deck, term: Term, rng: random.Random) -> list[Iterable[Term]]:
     partners = {t for group in deck.confusables if term.id in group.terms for t in group.terms} - {
         term.id
     }
-    tiers: list[list[Term]] = [[], [], [], []]
-    for other in deck.terms:
-        if other.id == term.id:
-            continue
-        if other.id in partners:
-            tiers[0].append(other)
-        elif set(other.tags) & set(term.tags):
-            tiers[1].append(other)
-        elif not other.tags or not term.tags:
-            tiers[2].append(other)
+    out = {term.id} | partners
+    places = _partition(deck)[1]
+    tiers: list[Iterable[Term]] = [
+        [deck.terms[n] for n in sorted(places[t] for t in partners if t in places)]
+    ]
+    for pool in _by_tags(deck, frozenset(term.tags)):
+        if len(pool) <= _SHUFFLED_WHOLE:
+            tiers.append([t for t in pool if t.id not in out])
         else:
-            tiers[3].append(other)
+            tiers.append(_drawn(pool, out, rng))
     for tier in tiers:
-        rng.shuffle(tier)
+        if isinstance(tier, list):
+            rng.shuffle(tier)
     return tiers
+
+
+def _drawn(pool: Sequence[Term], out: set[str], rng: random.Random) -> Iterator[Term]:
+    """The terms of `pool` whose ids are not in `out`, in a random order drawn as they are
+    read: a Fisher-Yates shuffle a step at a time, its swaps kept in a dict, so taking k
+    terms costs k steps, not the pool's size."""
+    n = len(pool)
+    moved: dict[int, int] = {}  # position -> the index of the pool's term now there
+    for i in range(n):
+        j = rng.randrange(i, n)
+        picked = moved.get(j, j)
+        moved[j] = moved.get(i, i)
+        term = pool[picked]
+        if term.id not in out:
+            yield term
 
 
 def _grade_pick(deck: Deck, term: Term, question: Question, index: int) -> Grade:

@@ -52,6 +52,13 @@ class Part:
         """One read transaction of the store (see `Store.snapshot`)."""
         return self._store.snapshot()
 
+    def _state(self) -> tuple[sqlite3.Connection, int, int]:
+        """What changes whenever a row of the store may have: the connection, the rows it
+        wrote (triggers' included) and SQLite's count of commits by other connections. A
+        read kept while this is the same is still the store's answer."""
+        conn = self.conn
+        return conn, conn.total_changes, int(conn.execute("PRAGMA data_version").fetchone()[0])
+
 
 PartT = TypeVar("PartT", bound=Part)
 

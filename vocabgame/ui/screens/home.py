@@ -3,7 +3,7 @@ day streak. Every figure counts questions, the unit a round asks in."""
 
 from __future__ import annotations
 
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
 from textual import events, on
@@ -23,6 +23,9 @@ from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.screens.settings import SettingsScreen
 from vocabgame.ui.widgets.footer import KeysFooter
 from vocabgame.ui.widgets.title import TitleBar
+
+if TYPE_CHECKING:
+    from vocabgame.ui.screens.modes import ModePickerScreen
 
 LEGEND = (
     "Counts are questions (a term is asked 3 ways). Learned: you will likely still know it in "
@@ -132,6 +135,7 @@ class HomeScreen(Screen[None]):
         self.columns_for = 0  # the width the table's columns were laid out for
         self.offered: tuple[bool, ...] | None = None  # the keys `check_action` last allowed
         self.placed = False  # whether the highlight has been put on a newcomer's first deck
+        self.picker: ModePickerScreen | None = None  # the mode picker open over this screen
 
     @property
     def vocab(self) -> Host:
@@ -157,6 +161,11 @@ class HomeScreen(Screen[None]):
         self.set_interval(REFRESH_SECONDS, self.refresh_home)
 
     def on_screen_resume(self) -> None:
+        picker, self.picker = self.picker, None
+        if picker is not None and picker.chosen is not None:
+            # A mode was picked: its screen covers this one at once (`action_modes`), and
+            # this screen reads its figures when it is back on top.
+            return
         self.refresh_home()
 
     def reload_decks(self, force: bool = False) -> None:
@@ -348,11 +357,13 @@ class HomeScreen(Screen[None]):
             return
         deck_id = row.id
 
-        picker = ModePickerScreen(row.title)
+        picker = self.picker = ModePickerScreen(row.title)
 
         def picked(mode: str | None) -> None:
             if mode is not None:
                 self.vocab.play(deck_id, mode, levels=picker.levels)
+                if self.app.screen is self:  # nothing to play: this screen stays on top
+                    self.refresh_home()
 
         self.app.push_screen(picker, picked)
 

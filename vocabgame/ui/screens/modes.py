@@ -53,6 +53,7 @@ class ModePickerScreen(ModalScreen[str | None]):
         self.deck_title = deck_title
         self.modes = pickable()  # the modes registered for the picker, in their order
         self.levels: tuple[str, ...] = ()  # the round's levels, `l` to change (empty: all)
+        self.chosen: str | None = None  # the mode picked, once it is
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -95,12 +96,18 @@ class ModePickerScreen(ModalScreen[str | None]):
 
     def action_pick(self, number: int) -> None:
         if number <= len(self.modes):
-            self.dismiss(self.modes[number - 1].id)
+            self.choose(self.modes[number - 1].id)
 
     @on(OptionList.OptionSelected, "#modes")
     def _picked(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.dismiss(event.option_id)
+        if event.option_id is not None:
+            self.choose(event.option_id)
+
+    def choose(self, mode: str) -> None:
+        """Close the picker with `mode` as its result, kept in `chosen`."""
+        self.chosen = mode
+        self.dismiss(mode)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

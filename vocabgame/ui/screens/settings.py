@@ -22,6 +22,7 @@ from vocabgame.ui.widgets.footer import KeysFooter
 
 if TYPE_CHECKING:
     from textual.visual import VisualType
+    from textual.widget import Widget
 
 # The chart's horizon: a month, the span `vocabgame simulate` shows by default.
 CHART_DAYS = 30
@@ -42,6 +43,9 @@ def parse(spec: Spec, text: str) -> int | float | str:
 
 
 class SettingsScreen(Screen[None]):
+    # The first field takes the focus as the screen is shown: by Textual's default the list
+    # of fields would take it first, and restyle all of them once as it gave it to the field.
+    AUTO_FOCUS = f"#set-{SPECS[0].key}"
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", tooltip="save every setting and go back"),
         Binding("escape", "cancel", "Back", tooltip="go back without saving"),
@@ -83,7 +87,7 @@ class SettingsScreen(Screen[None]):
                         )
                     else:
                         yield Input(str(value), id=f"set-{spec.key}", select_on_focus=False)
-                    yield Static(id=f"error-{spec.key}", classes="error")
+                    # a field's error line is mounted under it when it first has one (`error`)
                 if spec.key == "desired_retention":
                     yield Static(
                         Text("Working out what each retention would cost you…", style="dim"),
@@ -92,8 +96,6 @@ class SettingsScreen(Screen[None]):
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        for error in self.query(".error"):
-            error.display = False
         self.query_one(f"#set-{SPECS[0].key}").focus()
         # the screen is drawn first, then simulated (started at once, it delayed the first
         # frame by about 100 ms at 100k faces in `python -m benchmarks --only screen-settings`)
@@ -141,21 +143,33 @@ class SettingsScreen(Screen[None]):
         bad = None
         for spec in SPECS:
             field = self.query_one(f"#set-{spec.key}")
-            error = self.query_one(f"#error-{spec.key}", Static)
             text = field.value if isinstance(field, Input) else str(cast(Select[str], field).value)
             try:
                 values[spec.key] = parse(spec, text)
             except SettingError as exc:
                 message = str(exc)
+                error = self.error(spec, field)
                 error.update(Text(f"{message[:1].upper()}{message[1:]}.", style="bold"))
                 error.display = True
                 bad = bad or field
             else:
-                error.display = False
+                for shown in self.query(f"#error-{spec.key}").results(Static):
+                    shown.display = False
         if bad is not None:
             bad.focus()
             return None
         return values
+
+    def error(self, spec: Spec, field: Widget) -> Static:
+        """The line under a field that says why its value is not allowed, mounted there the
+        first time it is needed: a field with no error has none (13 fewer widgets to style
+        and lay out before the screen's first frame)."""
+        found = self.query(f"#error-{spec.key}").results(Static)
+        error = next(found, None)
+        if error is None:
+            error = Static(id=f"error-{spec.key}", classes="error")
+            cast("Widget", field.parent).mount(error, after=field)
+        return error
 
     def action_save(self) -> None:
         values = self.values()
