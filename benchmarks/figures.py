@@ -49,6 +49,7 @@ class Scale:
     small_reviews: int  # the history that planning is compared with
     stats_reviews: int  # answers over the built-in decks for `stats --json`
     deck_sizes: tuple[int, int, int]  # small, medium, large; large is compared with medium
+    warm: bool = True  # an untimed run of each process first (`compare_processes`)
 
 
 FULL = Scale(
@@ -86,6 +87,7 @@ SMOKE = Scale(
     small_reviews=2_000,
     stats_reviews=10_000,
     deck_sizes=(100, 200, 1_000),
+    warm=False,
 )
 
 
@@ -129,6 +131,7 @@ def launch_builtin(ctx: Context) -> list[Row]:
         _launch(data),
         [python(), "-m", "benchmarks.launch", "bare"],
         ctx.scale.process_runs,
+        warm=ctx.scale.warm,
     )
     return [
         Row(
@@ -150,7 +153,7 @@ def launch_history(ctx: Context) -> list[Row]:
     empty = ctx.inputs.history(s.history_items, 0)
     try:
         ours, base = compare_processes(
-            _launch(full, decks), _launch(empty, decks), s.process_runs, budget=120
+            _launch(full, decks), _launch(empty, decks), s.process_runs, budget=120, warm=s.warm
         )
     finally:
         _drop_backups(full, empty)
@@ -345,7 +348,9 @@ def stats_command(ctx: Context) -> list[Row]:
         return [*vocabgame(), "--data-dir", str(data), "stats", "--json"]
 
     try:
-        ours, base = compare_processes(stats(full), stats(empty), ctx.scale.process_runs)
+        ours, base = compare_processes(
+            stats(full), stats(empty), ctx.scale.process_runs, warm=ctx.scale.warm
+        )
     finally:
         _drop_backups(full)
     return [
@@ -379,6 +384,7 @@ def validate_command(ctx: Context) -> list[Row]:
         [*vocabgame(), "validate", str(folder)],
         [python(), "-c", PARSE_ONLY, *files],
         ctx.scale.process_runs,
+        warm=ctx.scale.warm,
     )
     return [
         Row(
@@ -695,6 +701,7 @@ def cli_start(ctx: Context) -> list[Row]:
         [python(), "-c", "import vocabgame.cli, vocabgame.deck"],
         [python(), "-c", "pass"],
         ctx.scale.process_runs + 1,
+        warm=ctx.scale.warm,
     )
     return [
         Row(

@@ -141,12 +141,18 @@ def run_process(command: Sequence[str], timeout: float | None = None) -> float:
 
 
 def compare_processes(
-    measured: Sequence[str], baseline: Sequence[str], runs: int, budget: float = 60.0
+    measured: Sequence[str],
+    baseline: Sequence[str],
+    runs: int,
+    budget: float = 60.0,
+    warm: bool = True,
 ) -> tuple[float, float]:
     """Medians (ms) of `measured` and `baseline` as whole processes, run in turn (after one
-    untimed run of each, which also makes the day's backup and warms the file cache)."""
-    run_process(measured)
-    run_process(baseline)
+    untimed run of each, which also makes the day's backup and warms the file cache; none
+    when not `warm`, as the smoke run, whose numbers mean nothing)."""
+    if warm:
+        run_process(measured)
+        run_process(baseline)
     ours: list[float] = []
     theirs: list[float] = []
     started = time.perf_counter()
