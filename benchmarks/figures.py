@@ -266,15 +266,21 @@ SYNCHRONOUS = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}
 
 
 def answer_times(
-    folder: Path, catalog: Any, answers: int, synchronous: str | None = None
+    folder: Path,
+    catalog: Any,
+    answers: int,
+    synchronous: str | None = None,
+    drop: tuple[str, ...] = (),
 ) -> tuple[list[float], str]:
     """Seconds each of `answers` answers took to save (review, card, round totals, commit),
     rounds of 20 of the built-in decks on a new store in `folder`, with the store's own
-    durability or `synchronous`; and the synchronous mode used."""
+    durability or `synchronous`, without the triggers `drop`; and the synchronous mode used."""
     from vocabgame.play import Session
     from vocabgame.store import DB_NAME, Store
 
     store = Store.open(folder / DB_NAME)
+    for trigger in drop:
+        store.conn.execute(f'DROP TRIGGER "{trigger}"')
     if synchronous is not None:
         store.conn.execute(f"PRAGMA synchronous={synchronous}")
     mode = SYNCHRONOUS.get(store.conn.execute("PRAGMA synchronous").fetchone()[0], "?")

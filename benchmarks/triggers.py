@@ -18,10 +18,9 @@ from __future__ import annotations
 import argparse
 import statistics
 import tempfile
-import time
 from pathlib import Path
 
-from benchmarks.figures import fixed_clock
+from benchmarks import figures
 
 # Each summary's triggers that run when an answer is saved (schema.py names them).
 GROUPS: dict[str, tuple[str, ...]] = {
@@ -39,36 +38,10 @@ def answer_times(drop: tuple[str, ...], answers: int, synchronous: str) -> list[
     """Seconds each of `answers` answers took on a new store without the triggers `drop`."""
     from vocabgame.deck import load_catalog
     from vocabgame.paths import builtin_decks_dir
-    from vocabgame.play import Session
-    from vocabgame.store import DB_NAME, Store
 
     with tempfile.TemporaryDirectory() as folder:
-        store = Store.open(Path(folder) / DB_NAME)
-        for trigger in drop:
-            store.conn.execute(f"DROP TRIGGER {trigger}")
-        store.conn.execute(f"PRAGMA synchronous={synchronous}")
-        session = Session(store, load_catalog([builtin_decks_dir()]), clock=fixed_clock)
-        round_ = session.start_round(None, size=20, seed=1)
-        times: list[float] = []
-        try:
-            while len(times) < answers:
-                question = round_.question() if round_ is not None else None
-                if question is None:
-                    round_ = session.start_round(None, size=20, seed=len(times))
-                    assert round_ is not None
-                    continue
-                start = time.perf_counter()
-                if question.choices:
-                    round_.answer_choice(0)
-                elif question.kind == "recall":
-                    round_.answer_recall(3)
-                else:
-                    round_.answer_text("1")
-                times.append(time.perf_counter() - start)
-                round_.advance()
-        finally:
-            session.close()
-        return times
+        catalog = load_catalog([builtin_decks_dir()])
+        return figures.answer_times(Path(folder), catalog, answers, synchronous, drop)[0]
 
 
 def main(argv: list[str] | None = None) -> int:
