@@ -7,13 +7,14 @@ deck file may hold, and what each kind of item asks, is the kind registry's (`vo
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, Protocol, cast
+from typing import Any, Protocol, TypeVar, cast
 
 FORMAT_VERSION = 1
+T = TypeVar("T")
 
 # How hard an item is, as interview rounds grade candidates: L3 new grad (define, recognise),
 # L4 mid (apply, one-step numbers), L5 senior (trade-offs, diagnosis, multi-step numbers),
@@ -274,6 +275,15 @@ class Deck:
     def _by_id(self) -> Mapping[str, Item]:
         # Built once, on first use: lookups by id happen for every question asked.
         return {item.id: item for item in self.items()}
+
+    def kept(self, name: str, make: Callable[[Deck], T]) -> T:
+        """`make(self)`, worked out on the first ask for `name` and kept with the deck for as
+        long as it lives (what a screen or a grader reads of a deck at every look, made once
+        per loaded deck)."""
+        kept = self.__dict__.setdefault("_kept", {})  # beside the cached properties
+        if name not in kept:
+            kept[name] = make(self)
+        return cast(T, kept[name])
 
     def counts(self) -> dict[str, int]:
         return {section: len(items) for section, items in self.sections.items()}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain
 from typing import TYPE_CHECKING
@@ -236,25 +235,20 @@ def _grade_pick(deck: Deck, term: Term, question: Question, index: int) -> Grade
     )
 
 
-# Each loaded deck's names and aliases, normalised, -> the ids of the terms they name, in
-# deck order: a wrong typed answer is looked up there, where normalising every name of a deck
-# of 33k terms took a quarter of a second an answer. Kept as long as the deck object lives;
-# by id, since a deck does not hash cheaply.
-_NAMED: dict[int, tuple[weakref.ref[Deck], dict[str, list[str]]]] = {}
-
-
 def _terms_named(deck: Deck) -> dict[str, list[str]]:
-    kept = _NAMED.get(id(deck))
-    if kept is not None and kept[0]() is deck:
-        return kept[1]
+    """Each of the deck's names and aliases, normalised, -> the ids of the terms they name,
+    in deck order: a wrong typed answer is looked up there, where normalising every name of
+    a deck of 33k terms took a quarter of a second an answer. Made once per loaded deck."""
+    return deck.kept("term.names", _name_terms)
+
+
+def _name_terms(deck: Deck) -> dict[str, list[str]]:
     named: dict[str, list[str]] = {}
     for term in deck.terms:
         for name in (term.term, *term.aliases):
             ids = named.setdefault(normalise(name), [])
             if not ids or ids[-1] != term.id:
                 ids.append(term.id)
-    key = id(deck)
-    _NAMED[key] = (weakref.ref(deck, lambda _: _NAMED.pop(key, None)), named)
     return named
 
 

@@ -5,7 +5,7 @@ numbers and the reason, from the same model as every other figure."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from vocabgame.lab.asked import ASKED, DIRECTIONS, DOWN, KINDS, SAME, TOLERANCE, UP, WORDS
@@ -47,6 +47,22 @@ class Ask:
             f"{self.label}: {fmt(self.before)} -> {fmt(self.after)} {self.unit} "
             f"(x{fmt(ratio)}, {WORDS[self.answer]})"
         )
+
+
+def asks_between(before: Estimate, after: Estimate, keys: Iterable[str]) -> tuple[Ask, ...]:
+    """What a challenge asks of each figure in `keys`: its value before and after a change,
+    and which way it went."""
+    return tuple(
+        Ask(
+            key,
+            before[key].label,
+            before.value(key),
+            after.value(key),
+            before[key].unit,
+            direction(before.value(key), after.value(key)),
+        )
+        for key in keys
+    )
 
 
 @dataclass(frozen=True)
@@ -220,17 +236,7 @@ def make_challenge(catalogue: Catalogue, seed: int, kind: str | None = None) -> 
                 after = estimate(changed)
             except LabError:
                 continue
-            asks = tuple(
-                Ask(
-                    key,
-                    before[key].label,
-                    before.value(key),
-                    after.value(key),
-                    before[key].unit,
-                    direction(before.value(key), after.value(key)),
-                )
-                for key in ASKED[k]
-            )
+            asks = asks_between(before, after, ASKED[k])
             reason = f"{WHY[k](before, after)} Before, {_step(before)}. After, {_step(after)}."
             if "throughput" in ASKED[k]:
                 reason += _loaded(before, after)

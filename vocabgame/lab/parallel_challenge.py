@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from vocabgame.lab.asked import PARALLEL_ASKED
 from vocabgame.lab.catalogue import Catalogue
-from vocabgame.lab.challenge import Ask, Challenge, direction, where_the_time_goes
+from vocabgame.lab.challenge import Ask, Challenge, asks_between, direction, where_the_time_goes
 from vocabgame.lab.load import MAX_SEQS, LoadResult, Workload, knee_rates, simulate
 from vocabgame.lab.load_challenge import LABELS, REQUESTS, draw_setup
 from vocabgame.lab.model import Estimate, LabError, Setup, estimate, fmt, largest_batch
@@ -141,17 +141,7 @@ def _why_alltoall(after: Estimate) -> str:
 def _alltoall(catalogue: Catalogue, rng: random.Random) -> Challenge:
     base = _moe_setup(catalogue, rng)
     before, after = estimate(base), estimate(replace(base, ep=base.tp))
-    asks = tuple(
-        Ask(
-            key,
-            before[key].label,
-            before.value(key),
-            after.value(key),
-            before[key].unit,
-            direction(before.value(key), after.value(key)),
-        )
-        for key in PARALLEL_ASKED["alltoall"]
-    )
+    asks = asks_between(before, after, PARALLEL_ASKED["alltoall"])
     words = f"You split the experts over the {base.tp} TP GPUs (expert parallelism, EP {base.tp})"
     terms = where_the_time_goes(before, after, PARALLEL_ASKED["alltoall"])
     reason = f"{_why_alltoall(after)} Card: {CARDS['alltoall']}.\n{terms}"

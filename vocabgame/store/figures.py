@@ -32,6 +32,12 @@ _SCOPE_TABLES = """
     CREATE INDEX IF NOT EXISTS temp.scope_tags_item ON scope_tags (deck_id, item_id);
 """
 _IN_SCOPE = "JOIN temp.scope_faces USING (deck_id, item_id, face)"
+# The same for answers (`reviews AS r`) read through an index of their own first: CROSS JOIN
+# keeps that order, where SQLite might read every answer of the faces in view instead.
+_ANSWERS_IN_SCOPE = (
+    " CROSS JOIN temp.scope_faces AS s"
+    " ON s.deck_id = r.deck_id AND s.item_id = r.item_id AND s.face = r.face"
+)
 
 
 class Figures(Part):
@@ -145,10 +151,8 @@ class Figures(Part):
         return [
             (datetime.fromisoformat(at + ":00+00:00"), n)
             for at, n in self.conn.execute(
-                # CROSS JOIN keeps the answers first, read through the index on time
                 f"SELECT {bucket} AS b, COUNT(*) FROM reviews AS r"
-                " CROSS JOIN temp.scope_faces AS s ON s.deck_id = r.deck_id"
-                " AND s.item_id = r.item_id AND s.face = r.face"
+                f"{_ANSWERS_IN_SCOPE}"
                 " WHERE r.reviewed_at >= ? GROUP BY b",
                 (since.isoformat(),),
             )
@@ -189,8 +193,7 @@ class Figures(Part):
             for d, i, f, given, right, picked, n in self.conn.execute(
                 "SELECT r.deck_id, r.item_id, r.face, r.answer, c.answer_term, c.picked_term,"
                 " COUNT(*) FROM confusions AS c CROSS JOIN reviews AS r ON r.id = c.review_id"
-                " CROSS JOIN temp.scope_faces AS s ON s.deck_id = r.deck_id"
-                " AND s.item_id = r.item_id AND s.face = r.face"
+                f"{_ANSWERS_IN_SCOPE}"
                 " WHERE r.correct = 0 GROUP BY 1, 2, 3, 4, 5, 6"
             )
         ]
@@ -204,8 +207,7 @@ class Figures(Part):
             (datetime.fromisoformat(at), round_id, float(said), bool(right))
             for at, round_id, said, right in self.conn.execute(
                 "SELECT r.reviewed_at, r.round_id, r.confidence, r.correct FROM reviews AS r"
-                " CROSS JOIN temp.scope_faces AS s ON s.deck_id = r.deck_id"
-                " AND s.item_id = r.item_id AND s.face = r.face"
+                f"{_ANSWERS_IN_SCOPE}"
                 " WHERE r.confidence IS NOT NULL ORDER BY r.reviewed_at, r.id"
             )
         ]
@@ -274,8 +276,7 @@ class Figures(Part):
         ).fetchone()
         first = self.conn.execute(
             "SELECT COUNT(*), TOTAL(r.correct) FROM reviews AS r"
-            " CROSS JOIN temp.scope_faces AS s ON s.deck_id = r.deck_id"
-            " AND s.item_id = r.item_id AND s.face = r.face"
+            f"{_ANSWERS_IN_SCOPE}"
             f" WHERE r.reviewed_at >= ? AND r.reviewed_at < ? AND {LEARNED.format('r.')}",
             (moment, following),
         ).fetchone()
