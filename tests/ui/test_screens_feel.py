@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Input, Static
 from vocabgame.cli import main
 from vocabgame.play import ModeId
 from vocabgame.quiz import Kind
+from vocabgame.settings import SPECS
 from vocabgame.ui.screens.confirm import ConfirmScreen
 from vocabgame.ui.screens.home import HomeScreen
 from vocabgame.ui.screens.results import ResultsScreen
@@ -407,6 +408,30 @@ async def test_a_settings_error_shows_under_its_field_and_goes_once_fixed(make_a
         assert "outside" in screen_text(app) and "Round size" not in plain(
             screen.query_one("#error-new_per_day", Static).content
         )
+
+
+async def test_the_fields_below_the_first_screenful_come_after_its_first_frame(
+    make_app,
+) -> None:
+    """The settings open with the fields in view; the rest are mounted once the first frame
+    is drawn, and Ctrl+S before then saves the fields not there yet unchanged."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = SettingsScreen()
+        await app.push_screen(screen)  # composed and mounted, not yet refreshed
+        assert screen.query("#set-desired_retention")
+        assert not screen.query("#set-theme")
+        screen.query_one("#set-round_size", Input).value = "9"
+        screen.action_save()
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        saved = app.session.store.preferences.read()[0]
+        assert (saved.round_size, saved.theme) == (9, app.session.settings.theme)
+        await pilot.press("s")
+        await pilot.pause()
+        assert app.screen.query("#set-theme")  # every field, once drawn
+        assert len(app.screen.query(".setting")) == len(SPECS)
 
 
 async def test_escape_leaves_the_settings_without_saving(make_app) -> None:

@@ -5,12 +5,14 @@ not says why under its field, and nothing is saved."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.lazy import Lazy
 from textual.screen import Screen
 from textual.widgets import Input, Select, Static
 
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
 
 # The chart's horizon: a month, the span `vocabgame simulate` shows by default.
 CHART_DAYS = 30
+IN_VIEW = 4  # the fields mounted with the screen: those a 30-row terminal shows at first
 CHART_AFTER = 0.1  # seconds after the screen is drawn that the chart is worked out
 
 
@@ -59,7 +62,6 @@ class SettingsScreen(Screen[None]):
         return host(self.app)
 
     def compose(self) -> ComposeResult:
-        settings = self.vocab.session.settings
         yield Static(Text("Settings", style="bold"), id="settings-title")
         yield Static(
             Text(
@@ -70,30 +72,40 @@ class SettingsScreen(Screen[None]):
             id="settings-intro",
         )
         with VerticalScroll(id="settings"):
-            for spec in SPECS:
-                value = getattr(settings, spec.key)
-                with Vertical(classes="setting"):
-                    label = Text(spec.label.capitalize(), style="bold")
-                    label.append(
-                        f"\n{spec.help[:1].upper()}{spec.help[1:]}; {spec.describe()}.", style="dim"
-                    )
-                    yield Static(label)
-                    if spec.choices:
-                        yield Select(
-                            [(c, c) for c in spec.choices],
-                            value=value,
-                            allow_blank=False,
-                            id=f"set-{spec.key}",
-                        )
-                    else:
-                        yield Input(str(value), id=f"set-{spec.key}", select_on_focus=False)
-                    # a field's error line is mounted under it when it first has one (`error`)
-                if spec.key == "desired_retention":
-                    yield Static(
-                        Text("Working out what each retention would cost you…", style="dim"),
-                        id="retention-chart",
-                    )
+            yield from self._fields(SPECS[:IN_VIEW])
+            # The fields below the first screenful are mounted just after its first frame: the
+            # screen opens with what can be seen, not with all 13 fields styled and laid out.
+            with Lazy(Vertical(id="settings-below")):
+                yield from self._fields(SPECS[IN_VIEW:])
         yield KeysFooter()
+
+    def _fields(self, specs: Sequence[Spec]) -> ComposeResult:
+        """Each setting of `specs`: its name and what it means, its field, and under the
+        retention's the chart of what each retention would cost."""
+        settings = self.vocab.session.settings
+        for spec in specs:
+            value = getattr(settings, spec.key)
+            with Vertical(classes="setting"):
+                label = Text(spec.label.capitalize(), style="bold")
+                label.append(
+                    f"\n{spec.help[:1].upper()}{spec.help[1:]}; {spec.describe()}.", style="dim"
+                )
+                yield Static(label)
+                if spec.choices:
+                    yield Select(
+                        [(c, c) for c in spec.choices],
+                        value=value,
+                        allow_blank=False,
+                        id=f"set-{spec.key}",
+                    )
+                else:
+                    yield Input(str(value), id=f"set-{spec.key}", select_on_focus=False)
+                # a field's error line is mounted under it when it first has one (`error`)
+            if spec.key == "desired_retention":
+                yield Static(
+                    Text("Working out what each retention would cost you…", style="dim"),
+                    id="retention-chart",
+                )
 
     def on_mount(self) -> None:
         self.query_one(f"#set-{SPECS[0].key}").focus()
@@ -141,8 +153,12 @@ class SettingsScreen(Screen[None]):
         """Every field's value, or None after showing why each bad one is not allowed."""
         values: dict[str, int | float | str] = {}
         bad = None
+        settings = self.vocab.session.settings
         for spec in SPECS:
-            field = self.query_one(f"#set-{spec.key}")
+            field = next(iter(self.query(f"#set-{spec.key}")), None)
+            if field is None:  # below the first screenful and not mounted yet: unchanged
+                values[spec.key] = getattr(settings, spec.key)
+                continue
             text = field.value if isinstance(field, Input) else str(cast(Select[str], field).value)
             try:
                 values[spec.key] = parse(spec, text)
