@@ -114,23 +114,36 @@ async def test_home_due_counts_refresh_on_the_minute(make_app, clock) -> None:
 
 
 async def test_a_mode_picked_starts_without_the_home_figures_read_first(make_app) -> None:
-    """The home screen is under the picker: a mode picked covers it with the round at once,
-    so its figures are read when it is back on top, not in between (at 100k faces that read
-    was a third of the wait for the round)."""
+    """The home screen is under the picker: a mode picked takes the picker's place with the
+    round at once, so the home screen is neither shown (restyled, laid out) nor read in
+    between, only when it is back on top (at 100k faces that read was a third of the wait for
+    the round, and showing it again another 40 ms)."""
+    from textual import events
+
     app = make_app(folders=[DATA / "ui"])
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         reads: list[int] = []
         home = app.session.home
         app.session.home = lambda: reads.append(1) or home()  # type: ignore[method-assign]
+        home_screen, resumed = app.screen, []
+        post = home_screen.post_message
+
+        def note(message: object) -> bool:
+            if isinstance(message, events.ScreenResume):
+                resumed.append(1)
+            return post(message)  # type: ignore[arg-type]
+
+        home_screen.post_message = note  # type: ignore[method-assign]
         await pilot.press("g")
         await pilot.pause()
         await pilot.press("1")  # learn
         await pilot.pause()
-        assert isinstance(app.screen, RoundScreen) and reads == []
+        assert isinstance(app.screen, RoundScreen) and reads == [] and resumed == []
+        assert app.screen_stack[-2] is home_screen  # the picker is gone
         await app.pop_screen()
         await pilot.pause()
-        assert isinstance(app.screen, HomeScreen) and reads == [1]  # back on top: read
+        assert isinstance(app.screen, HomeScreen) and reads == [1] and resumed == [1]
         await pilot.press("g")
         await pilot.pause()
         await pilot.press("escape")  # no mode: the home screen is back, and read

@@ -170,9 +170,13 @@ class VocabApp(App[int]):
         mode: str = ModeId.LEARN,
         tag: str | None = None,
         levels: tuple[str, ...] = (),
-    ) -> None:
+        instead_of: Screen[Any] | None = None,
+    ) -> bool:
         """Start playing a deck (None: all decks; or several) in a mode, only the items with
-        `tag` and of `levels` when given, and show it on the mode's screen (`mode_screen`)."""
+        `tag` and of `levels` when given, and show it on the mode's screen (`mode_screen`), in
+        place of `instead_of` if that is on top (the mode picker: the screen under it is not
+        shown, restyled and laid out again for a moment first). False if nothing started (the
+        player was told why)."""
         rules = by_name(mode)
         choice = Selection(
             deck_id, tag, self.round_size, self.seed, self.minutes, self.questions, levels
@@ -181,14 +185,19 @@ class VocabApp(App[int]):
             started = self.session.start(rules.id, choice)
         except StoreError as exc:
             self.cannot_start(exc)
-            return
+            return False
         except ValueError as exc:  # a tag no item has, or levels no item is of
             self.notify(printable(str(exc)), title="Nothing to play", markup=False, timeout=8)
-            return
+            return False
         if started is None:
             self.notify(rules.nothing_to_play, title="Nothing to play", timeout=8, markup=False)
-            return
-        self.push_screen(mode_screen(rules.id, started))
+            return False
+        screen = mode_screen(rules.id, started)
+        if instead_of is not None and self.screen is instead_of:
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+        return True
 
     def play_misses(
         self, deck_id: str | None, title: str, keys: Sequence[FaceKey], replace: bool = True

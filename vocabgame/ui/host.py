@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol, cast
+from typing import Any, Protocol, cast
 
 from textual.app import App
+from textual.screen import Screen
 
 from vocabgame.model import FaceKey
 from vocabgame.play import Session
@@ -27,7 +28,8 @@ class Host(Protocol):
         mode: str = ...,
         tag: str | None = None,
         levels: tuple[str, ...] = (),
-    ) -> None: ...
+        instead_of: Screen[Any] | None = None,
+    ) -> bool: ...
 
     def play_misses(
         self, deck_id: str | None, title: str, keys: Sequence[FaceKey], replace: bool = True

@@ -163,8 +163,8 @@ class HomeScreen(Screen[None]):
     def on_screen_resume(self) -> None:
         picker, self.picker = self.picker, None
         if picker is not None and picker.chosen is not None:
-            # A mode was picked: its screen covers this one at once (`action_modes`), and
-            # this screen reads its figures when it is back on top.
+            # The picker closed on a mode with nothing to play: `picked` reads the figures.
+            # (A mode that started took the picker's place; this screen was not shown.)
             return
         self.refresh_home()
 
@@ -357,14 +357,17 @@ class HomeScreen(Screen[None]):
             return
         deck_id = row.id
 
-        picker = self.picker = ModePickerScreen(row.title)
+        def play(mode: str) -> bool:
+            started = self.vocab.play(deck_id, mode, levels=picker.levels, instead_of=picker)
+            if started:  # its screen took the picker's place: this one is next on top after it
+                self.picker = None
+            return started
 
         def picked(mode: str | None) -> None:
-            if mode is not None:
-                self.vocab.play(deck_id, mode, levels=picker.levels)
-                if self.app.screen is self:  # nothing to play: this screen stays on top
-                    self.refresh_home()
+            if mode is not None and self.app.screen is self:  # a mode with nothing to play
+                self.refresh_home()
 
+        picker = self.picker = ModePickerScreen(row.title, play)
         self.app.push_screen(picker, picked)
 
     def action_browse(self) -> None:

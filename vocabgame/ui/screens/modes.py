@@ -4,6 +4,8 @@ digit or Enter plays it on the highlighted deck, `l` steps through the levels th
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.table import Table
 from rich.text import Text
 from textual import events, on
@@ -48,9 +50,12 @@ class ModePickerScreen(ModalScreen[str | None]):
         Binding("escape", "cancel", show=False, tooltip="back to the decks"),
     ]
 
-    def __init__(self, deck_title: str) -> None:
+    def __init__(self, deck_title: str, play: Callable[[str], bool] | None = None) -> None:
+        """`play`: starts a round of a mode picked, in place of this screen; False if it had
+        nothing to play (this screen then closes with the mode as its result)."""
         super().__init__()
         self.deck_title = deck_title
+        self.play = play
         self.modes = pickable()  # the modes registered for the picker, in their order
         self.levels: tuple[str, ...] = ()  # the round's levels, `l` to change (empty: all)
         self.chosen: str | None = None  # the mode picked, once it is
@@ -105,9 +110,11 @@ class ModePickerScreen(ModalScreen[str | None]):
             self.choose(event.option_id)
 
     def choose(self, mode: str) -> None:
-        """Close the picker with `mode` as its result, kept in `chosen`."""
+        """Play `mode`, its round's screen taking this one's place; or, with nothing to play
+        (or no `play`), close the picker with `mode` as its result. Kept in `chosen`."""
         self.chosen = mode
-        self.dismiss(mode)
+        if self.play is None or not self.play(mode):
+            self.dismiss(mode)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
