@@ -156,7 +156,9 @@ class BrowseScreen(Screen[None]):
         self.set_class(self.app.size.width < WIDE, "narrow")
         yield TitleBar()
         with Vertical(id="browse"):
-            yield Input(placeholder="search terms, definitions and examples", id="search")
+            yield Input(
+                placeholder="search terms, definitions and examples", id="search", validate_on=()
+            )
             with Horizontal(id="browse-main"):
                 yield EntryList(id="entries")
                 with VerticalScroll(id="entry-scroll"):

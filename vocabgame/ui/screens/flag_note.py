@@ -48,7 +48,10 @@ class FlagNoteScreen(ModalScreen[str | None]):
                 Text("Add a note if you like: Enter saves it, Escape keeps the flag without one.")
             )
             yield Input(
-                id="flag-note", placeholder="What is wrong or unclear?", max_length=NOTE_MAX
+                id="flag-note",
+                placeholder="What is wrong or unclear?",
+                max_length=NOTE_MAX,
+                validate_on=(),
             )
 
     def on_mount(self) -> None:

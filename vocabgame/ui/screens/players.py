@@ -44,7 +44,9 @@ class PlayerChooser(Screen[Player]):
         with Vertical():
             yield Static(Text("Who is playing?"), id="title")
             yield OptionList(id="players")
-            yield Input(placeholder="or a new name, then Enter", max_length=MAX_NAME)
+            yield Input(
+                placeholder="or a new name, then Enter", max_length=MAX_NAME, validate_on=()
+            )
             yield Static(id="problem")
             yield Static(
                 Text("↑ ↓ and Enter: play as them · Tab: add a player · w: leaderboard"),

@@ -99,7 +99,11 @@ class SettingsScreen(Screen[None]):
                         id=f"set-{spec.key}",
                     )
                 else:
-                    yield Input(str(value), id=f"set-{spec.key}", select_on_focus=False)
+                    # validate_on=(): the values are checked on saving (`values`); Textual's
+                    # check on each change restyled the field as it was made (3 ms a field)
+                    yield Input(
+                        str(value), id=f"set-{spec.key}", select_on_focus=False, validate_on=()
+                    )
                 # a field's error line is mounted under it when it first has one (`error`)
             if spec.key == "desired_retention":
                 yield Static(

@@ -54,7 +54,9 @@ class QuestionView:
         with VerticalScroll(id="prompt-box"):
             yield Static(id="prompt")
         yield ChoiceList(id="choices")
-        yield Input(id="answer")
+        # No validation (the game has no validators): Textual's validating on each change set
+        # a class that restyled the field as it was made, before it was even mounted.
+        yield Input(id="answer", validate_on=())
 
     @property
     def choices(self) -> ChoiceList:
