@@ -176,14 +176,20 @@ class Schedules(Part):
         ]
 
     def weakest(
-        self, deck_ids: Iterable[str], now: datetime, curve: tuple[float, float]
+        self,
+        deck_ids: Iterable[str],
+        now: datetime,
+        curve: tuple[float, float],
+        due_by: datetime | None = None,
     ) -> Iterator[FaceKey]:
-        """Every scheduled face of these decks, least remembered first (then due soonest, then
-        by key). SQLite works out each card's retrievability as fsrs does (`curve` is the
-        factor and decay of `Srs.forgetting_curve`): whole days since the last review, to the
-        microsecond as Python's `timedelta.days` counts them, then the same arithmetic in
-        doubles, so the order is the one `Srs.retrievability` gives, with no card decoded."""
-        for d, i, f in self._by_recall(deck_ids, now, curve, "due, deck_id, item_id, face"):
+        """Every scheduled face of these decks (due by `due_by`, if given), least remembered
+        first (then due soonest, then by key). SQLite works out each card's retrievability as
+        fsrs does (`curve` is the factor and decay of `Srs.forgetting_curve`): whole days
+        since the last review, to the microsecond as Python's `timedelta.days` counts them,
+        then the same arithmetic in doubles, so the order is the one `Srs.retrievability`
+        gives, with no card decoded."""
+        then = "due, deck_id, item_id, face"
+        for d, i, f in self._by_recall(deck_ids, now, curve, then, due_by):
             yield FaceKey(d, i, f)
 
     def least_remembered(
@@ -195,12 +201,17 @@ class Schedules(Part):
         return self._by_recall(deck_ids, now, curve, "deck_id, item_id, face")
 
     def _by_recall(
-        self, deck_ids: Iterable[str], now: datetime, curve: tuple[float, float], then: str
+        self,
+        deck_ids: Iterable[str],
+        now: datetime,
+        curve: tuple[float, float],
+        then: str,
+        due_by: datetime | None = None,
     ) -> Iterator[tuple[str, str, str]]:
-        """The decks' scheduled faces ordered by retrievability at `now`, then by `then` (column
-        names, ending with the key's), read a page at a time: SQLite keeps only a page's rows
-        in its sorter (a top-k, not a sort of every card), and a caller that stops after a
-        round's worth reads one page."""
+        """The decks' scheduled faces (due by `due_by`, if given) ordered by retrievability at
+        `now`, then by `then` (column names, ending with the key's), read a page at a time:
+        SQLite keeps only a page's rows in its sorter (a top-k, not a sort of every card), and
+        a caller that stops after a round's worth reads one page."""
         ids = list(deck_ids)
         factor, decay = curve
         columns = [c.strip() for c in then.split(",")]
@@ -209,9 +220,12 @@ class Schedules(Part):
             f"SELECT COALESCE({_RECALL}, -1) AS r, {then} FROM cards"
             f" WHERE deck_id IN ({','.join('?' * len(ids))})"
         )
+        args: tuple[object, ...] = (factor, _microseconds(now), decay, *ids)
+        if due_by is not None:  # as `due_order` compares them
+            ranked += " AND due <= ?"
+            args += (as_utc(due_by).isoformat(),)
         order = f"r, {then}"
         after = f"({order}) > ({','.join('?' * (len(columns) + 1))})"
-        args = (factor, _microseconds(now), decay, *ids)
         self._ensure_pow()
         size, last = _FIRST_PAGE, None
         while True:

@@ -25,8 +25,8 @@ class LearnMode(Mode):
     picker = True
 
     def plan(self, ctx: PlanContext) -> list[FaceKey]:
-        if ctx.store is not None:
-            return self.plan_from_store(ctx, ctx.store)
+        if ctx.store is not None and ctx.curve is not None:
+            return self.plan_from_store(ctx, ctx.store, ctx.curve)
         cards, now = ctx.cards, ctx.now
         due = sorted(
             (k for k in ctx.faces() if k in cards and cards[k].due <= now),
@@ -49,20 +49,22 @@ class LearnMode(Mode):
             taken.add(item)
         return picked
 
-    def plan_from_store(self, ctx: PlanContext, store: Store) -> list[FaceKey]:
+    def plan_from_store(
+        self, ctx: PlanContext, store: Store, curve: tuple[float, float]
+    ) -> list[FaceKey]:
         """The same plan, reading only the due cards and the items still new (`planning`):
         the time it takes does not grow with the history. Until an interview's day
         (`ctx.interview`), the chosen questions to bring forward follow what is due, and the
         chosen new items come before the others (`readiness`)."""
-        due = planning.due_in_order(store, ctx.decks, ctx.now, ctx.retrievability)
+        due = planning.due_in_order(store, ctx.decks, ctx.now, curve)
         taken: set[tuple[str, str]] = set()
         picked = one_per_item(due, ctx.size, taken)
         new_left = ctx.new_left_today()
         scope = ctx.interview
-        if scope is not None and scope.active and ctx.curve is not None:
+        if scope is not None and scope.active:
             chosen = scope.within(ctx.decks)
             asked = {d.id: deck_shape(d).keys for d in chosen}
-            forward = readiness.to_advance(store, scope, ctx.now, ctx.curve)
+            forward = readiness.to_advance(store, scope, ctx.now, curve)
             keys = (k for k in forward if (k.item_id, k.face) in asked.get(k.deck_id, ()))
             picked += one_per_item(keys, ctx.size - len(picked), taken)
             for key in readiness.first_new(store, scope, chosen, new_left):
