@@ -188,7 +188,10 @@ def collect(
     day_of: DayOf,
     deck_id: str | None = None,
     tag: str | None = None,
+    counted: tuple[int, int] | None = None,
 ) -> Insights:
+    """`counted`: the faces seen and learned of the scope, if the caller has them (a deck's
+    or everything's, from the per-item summary home reads); else counted here."""
     scope = f"deck {deck_id}" if deck_id else f"tag {tag}" if tag else "everything"
     today = day_of(now)
     kept = [_kept(deck) for deck in decks if deck_id is None or deck.id == deck_id]
@@ -203,7 +206,10 @@ def collect(
         # The faces in view, held in SQLite for this connection while the decks and the
         # scope stay the same: every figure below is a join there, not a pass in Python.
         figures.keep_scope((tuple(kept), tag), faces, [k.tags_json for k in kept])
-        seen, learned = figures.scheduled(LEARNED_DAYS)
+        if counted is not None:
+            seen, learned = counted
+        else:
+            seen, learned = figures.scheduled(LEARNED_DAYS)
         # Dues a little past the forecast's last day (days are the player's, in any zone).
         dues = figures.dues_before(now + timedelta(days=FORECAST_DAYS + 2))
         weakest = figures.weakest(10)

@@ -164,6 +164,16 @@ def deck_progress(
     return tuple(rows)
 
 
+def seen_and_learned(store: Store, decks: Iterable[Deck]) -> tuple[int, int]:
+    """The faces of these decks answered at least once and those learned, as `deck_progress`
+    counts them (the per-item summary)."""
+    seen = learned = 0
+    for deck in decks:
+        _, deck_seen, _, deck_learned = store.items.deck_summary(deck.id, _shape(deck).live)
+        seen, learned = seen + deck_seen, learned + deck_learned
+    return seen, learned
+
+
 def streak_days(store: Store, today: date, day_of: DayOf) -> int:
     """Days in a row, up to today (or yesterday, if today has no round yet), with at least
     one finished round."""

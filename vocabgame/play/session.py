@@ -249,7 +249,12 @@ class Session:
         from vocabgame.play import overview
 
         decks = self.decks_for(deck_id)
-        figures = insights.collect(self.store, decks, self.clock(), self.today, deck_id, tag)
+        # A deck's or everything's seen and learned faces: home's figures, from the same
+        # per-item summary (kept while the store is unchanged), so the two screens agree.
+        counted = stats.seen_and_learned(self.store, decks) if tag is None else None
+        figures = insights.collect(
+            self.store, decks, self.clock(), self.today, deck_id, tag, counted
+        )
         return overview.overview(
             figures,
             self.catalog.decks,
