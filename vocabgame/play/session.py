@@ -249,12 +249,9 @@ class Session:
         from vocabgame.play import overview
 
         decks = self.decks_for(deck_id)
-        # A deck's or everything's seen and learned faces: home's figures, from the same
-        # per-item summary (kept while the store is unchanged), so the two screens agree.
-        counted = stats.seen_and_learned(self.store, decks) if tag is None else None
-        figures = insights.collect(
-            self.store, decks, self.clock(), self.today, deck_id, tag, counted
-        )
+        # seen and learned as home counts them (the per-item summary), so the screens agree
+        seen = stats.seen_and_learned(self.store, decks) if tag is None else None
+        figures = insights.collect(self.store, decks, self.clock(), self.today, deck_id, tag, seen)
         return overview.overview(
             figures,
             self.catalog.decks,
