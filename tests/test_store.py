@@ -605,6 +605,34 @@ def test_weakest_brings_pythons_pow_where_sqlite_was_built_without_it(tmp_path: 
     assert got == sorted(cards, key=lambda k: (srs.retrievability(cards[k], NOW), cards[k].due, k))
 
 
+def test_a_store_that_fails_the_pow_probe_otherwise_is_said_so_not_given_pythons_pow(
+    tmp_path: Path,
+) -> None:
+    """Only "no such function" means SQLite lacks `pow`: a full disk (or any other error) as
+    the store is first asked is the store's problem, said as one, and asked again next time."""
+
+    class Full:
+        def __init__(self, conn: sqlite3.Connection) -> None:
+            self.conn, self.created = conn, False
+
+        def execute(self, sql: str, *args: object) -> sqlite3.Cursor:
+            if "pow(" in sql:
+                raise sqlite3.OperationalError("database or disk is full")
+            return self.conn.execute(sql, *args)
+
+        def create_function(self, *args: object, **kw: object) -> None:
+            self.created = True
+
+    with Store.open(tmp_path / "vocabgame.db") as store:
+        full = Full(store.conn)
+        store.conn = full  # type: ignore[assignment]
+        with pytest.raises(StoreError, match="full"):
+            list(store.schedules.weakest(["deck"], NOW, Srs().forgetting_curve()))
+        store.conn = full.conn
+        assert not full.created
+        assert list(store.schedules.weakest(["deck"], NOW, Srs().forgetting_curve())) == []
+
+
 def test_undo_and_override_refuse_once_another_process_answered_the_same_face(
     tmp_path: Path,
 ) -> None:

@@ -369,7 +369,9 @@ class Schedules(Part):
             return
         try:
             self.conn.execute("SELECT pow(2.0, 0.5)")
-        except sqlite3.OperationalError:
+        except sqlite3.OperationalError as exc:
+            if "no such function" not in str(exc):  # a store that cannot be read, not no pow
+                raise explain(self.path, exc) from None
             self.conn.create_function("pow", 2, _pow, deterministic=True)
         self._has_pow = True
 
