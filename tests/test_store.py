@@ -562,9 +562,9 @@ def test_the_forgetting_curve_gives_fsrs_retrievability_to_the_last_bit() -> Non
         assert (1 + factor * days / stability) ** decay == srs.retrievability(card, NOW)
 
 
-def test_weakest_brings_pythons_pow_where_sqlite_was_built_without_it(tmp_path: Path) -> None:
-    """Some SQLite builds lack the math functions: the store then gives SQLite Python's `pow`,
-    and the order is the same."""
+def test_recall_brings_pythons_pow_where_sqlite_was_built_without_it(tmp_path: Path) -> None:
+    """Some SQLite builds lack the math functions: the store then gives SQLite Python's `pow`
+    for the sums of retrievability, and the order by recall (which needs none) is the same."""
     srs = Srs()
 
     class WithoutPow:
@@ -600,9 +600,13 @@ def test_weakest_brings_pythons_pow_where_sqlite_was_built_without_it(tmp_path: 
         without = WithoutPow(store.conn)
         store.conn = without  # type: ignore[assignment]
         got = list(store.schedules.weakest(["deck"], NOW, srs.forgetting_curve()))
+        assert not without.given  # the order by recall asks for no pow
+        faces, summed, _ = store.schedules.recall_sum("deck", NOW, srs.forgetting_curve(), 0.9)
         store.conn = without.conn
     assert without.given
     assert got == sorted(cards, key=lambda k: (srs.retrievability(cards[k], NOW), cards[k].due, k))
+    assert faces == len(cards)
+    assert summed == pytest.approx(sum(srs.retrievability(c, NOW) for c in cards.values()))
 
 
 def test_a_store_that_fails_the_pow_probe_otherwise_is_said_so_not_given_pythons_pow(
@@ -627,10 +631,10 @@ def test_a_store_that_fails_the_pow_probe_otherwise_is_said_so_not_given_pythons
         full = Full(store.conn)
         store.conn = full  # type: ignore[assignment]
         with pytest.raises(StoreError, match="full"):
-            list(store.schedules.weakest(["deck"], NOW, Srs().forgetting_curve()))
+            store.schedules.recall_sum("deck", NOW, Srs().forgetting_curve(), 0.9)
         store.conn = full.conn
         assert not full.created
-        assert list(store.schedules.weakest(["deck"], NOW, Srs().forgetting_curve())) == []
+        assert store.schedules.recall_sum("deck", NOW, Srs().forgetting_curve(), 0.9)[0] == 0
 
 
 def test_undo_and_override_refuse_once_another_process_answered_the_same_face(

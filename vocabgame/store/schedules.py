@@ -27,6 +27,15 @@ _RECALL = (
     " ELSE pow(1 + ? * MAX(0, (? - last_review) / 86400000000) / stability, ?) END"
 )
 
+# What orders cards as `_RECALL` does with no power worked out per card: fsrs's curve falls as
+# whole days since the last review over stability grow (factor > 0 > decay), so that ratio,
+# largest first, is retrievability, lowest first. A card with no last review or stability
+# (retrievability 0) comes before every other, as 0 does; its parameter is the moment.
+_FORGOTTEN = (
+    "CASE WHEN last_review IS NULL OR stability IS NULL THEN -1e300"
+    " ELSE -(MAX(0, (? - last_review) / 86400000000) / stability) END"
+)
+
 
 # Rows of `_by_recall`'s first page (a round's worth and what is skipped), and the most per
 # page after it (each page works out every card's recall again, so pages grow).
@@ -215,18 +224,20 @@ class Schedules(Part):
         ids = list(deck_ids)
         factor, decay = curve
         columns = [c.strip() for c in then.split(",")]
-        # NULL (a stability of 0) sorts first as in a plain ORDER BY; -1 is below any recall
-        ranked = (
-            f"SELECT COALESCE({_RECALL}, -1) AS r, {then} FROM cards"
-            f" WHERE deck_id IN ({','.join('?' * len(ids))})"
-        )
-        args: tuple[object, ...] = (factor, _microseconds(now), decay, *ids)
+        decks = f" FROM cards WHERE deck_id IN ({','.join('?' * len(ids))})"
+        # NULL (a stability of 0) sorts first as in a plain ORDER BY: below any recall
+        if factor > 0 > decay:  # the ratio's order (a third of the time: no pow per card)
+            ranked = f"SELECT COALESCE({_FORGOTTEN}, -2e300) AS r, {then}{decks}"
+            args: tuple[object, ...] = (_microseconds(now), *ids)
+        else:
+            self._ensure_pow()
+            ranked = f"SELECT COALESCE({_RECALL}, -1) AS r, {then}{decks}"
+            args = (factor, _microseconds(now), decay, *ids)
         if due_by is not None:  # as `due_order` compares them
             ranked += " AND due <= ?"
             args += (as_utc(due_by).isoformat(),)
         order = f"r, {then}"
         after = f"({order}) > ({','.join('?' * (len(columns) + 1))})"
-        self._ensure_pow()
         size, last = _FIRST_PAGE, None
         while True:
             try:
