@@ -151,6 +151,23 @@ async def test_a_mode_picked_starts_without_the_home_figures_read_first(make_app
         assert isinstance(app.screen, HomeScreen) and reads == [1, 1]
 
 
+async def test_the_home_screens_keys_can_be_asked_before_its_table_is_composed(
+    make_app,
+) -> None:
+    """Textual may ask a screen's `check_action` before the screen is composed (a footer on
+    the screen below, rebuilt as a new home screen is pushed, reads the bindings of the app's
+    screen): no deck is selected then, and no key of a deck offered, rather than a crash."""
+    app = make_app(folders=[DATA / "ui"])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        home = app.screen
+        assert isinstance(home, HomeScreen) and home.check_action("browse", ()) is True
+        fresh = HomeScreen()
+        fresh.home = home.home  # its figures read, its table not yet there
+        assert fresh.selected() is None
+        assert fresh.check_action("browse", ()) is False
+
+
 async def test_home_redraws_itself_on_a_timer(make_app, clock, monkeypatch) -> None:
     from vocabgame.ui.screens import home as home_screen
 

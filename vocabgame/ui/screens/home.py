@@ -302,8 +302,10 @@ class HomeScreen(Screen[None]):
             problems.display = True
 
     def selected(self) -> DeckSummary | None:
-        table = self.query_one("#decks", DataTable)
-        if self.home is None or not table.row_count:
+        # None before the table is composed too: Textual may ask `check_action` then (a
+        # footer on the screen below, rebuilding as this one is pushed, reads its bindings)
+        table = next(iter(self.query("#decks").results(DataTable)), None)
+        if self.home is None or table is None or not table.row_count:
             return None
         return self.home.decks[min(table.cursor_row, len(self.home.decks) - 1)]
 
