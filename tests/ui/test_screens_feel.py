@@ -464,6 +464,28 @@ async def test_the_fields_below_the_first_screenful_come_after_its_first_frame(
         assert len(app.screen.query(".setting")) == len(SPECS)
 
 
+async def test_up_and_down_move_between_the_settings_fields_as_the_screen_says(
+    make_app,
+) -> None:
+    """The intro says "Tab or ↑ ↓ move between fields": ↓ takes the focus to the next field
+    (the list scrolls to it), ↑ back; the list's own ↑ ↓ scrolled it and left the focus."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        screen = app.screen
+        assert "↑ ↓ move between fields" in screen_text(app)
+        ids = [f"set-{spec.key}" for spec in SPECS]
+        for n in range(1, 8):
+            await pilot.press("down")
+            await pilot.pause()
+            assert screen.focused is not None and screen.focused.id == ids[n]
+            assert screen.focused.region.height > 0  # scrolled into view
+        await pilot.press("up")
+        await pilot.pause()
+        assert screen.focused is not None and screen.focused.id == ids[6]
+
+
 async def test_escape_leaves_the_settings_without_saving(make_app) -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:

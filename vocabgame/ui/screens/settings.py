@@ -45,6 +45,12 @@ def parse(spec: Spec, text: str) -> int | float | str:
     return spec.check(value)
 
 
+class Fields(VerticalScroll, inherit_bindings=False):
+    """The list of fields: it scrolls to the field with the focus (and with the mouse), and
+    leaves ↑ and ↓ to the screen, which moves the focus between fields with them (a
+    scrolling container's own ↑ ↓ scrolled it instead, from any field in it)."""
+
+
 class SettingsScreen(Screen[None]):
     # The first field takes the focus as the screen is shown: by Textual's default the list
     # of fields would take it first, and restyle all of them once as it gave it to the field.
@@ -71,7 +77,7 @@ class SettingsScreen(Screen[None]):
             ),
             id="settings-intro",
         )
-        with VerticalScroll(id="settings"):
+        with Fields(id="settings"):
             yield from self._fields(SPECS[:IN_VIEW])
             # The fields below the first screenful are mounted just after its first frame: the
             # screen opens with what can be seen, not with all 13 fields styled and laid out.
