@@ -15,20 +15,6 @@ from vocabgame.stats import deck_shape
 from vocabgame.store import Store
 
 
-def due_in_order(
-    store: Store, decks: Sequence[Deck], now: datetime, curve: tuple[float, float]
-) -> Iterator[FaceKey]:
-    """The faces of these decks due at `now`, least remembered first (then due soonest, then
-    by key), ordered by the store a page at a time (`Store.weakest`): a round that takes its
-    first twenty reads one page, not every due card (at 100k faces about half of them)."""
-    live = {deck.id: deck_shape(deck).keys for deck in decks}
-    return (
-        k
-        for k in store.schedules.weakest(live, now, curve, due_by=now)
-        if (k.item_id, k.face) in live[k.deck_id]
-    )
-
-
 def new_faces(
     store: Store, decks: Sequence[Deck], new_left: Mapping[str, int]
 ) -> list[tuple[FaceKey, bool]]:
@@ -63,14 +49,19 @@ def new_faces(
 
 
 def weakest(
-    store: Store, decks: Sequence[Deck], now: datetime, curve: tuple[float, float]
+    store: Store,
+    decks: Sequence[Deck],
+    now: datetime,
+    curve: tuple[float, float],
+    due_by: datetime | None = None,
 ) -> Iterator[FaceKey]:
-    """The scheduled faces of these decks, least remembered at `now` first (then due soonest,
-    then by key), ordered by the store (`Store.weakest`)."""
+    """The scheduled faces of these decks (due by `due_by`, if given), least remembered at
+    `now` first (then due soonest, then by key), ordered by the store a page at a time
+    (`Store.weakest`): a round that takes its first twenty reads one page, not every card."""
     live = {deck.id: deck_shape(deck).keys for deck in decks}
     return (
         k
-        for k in store.schedules.weakest(live, now, curve)
+        for k in store.schedules.weakest(live, now, curve, due_by)
         if (k.item_id, k.face) in live[k.deck_id]
     )
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 from fsrs import Card
@@ -161,29 +161,6 @@ class Schedules(Part):
         )
         return {face for (face,) in rows}
 
-    @reads
-    def due_order(
-        self, now: datetime, deck_ids: Iterable[str]
-    ) -> list[tuple[FaceKey, datetime, float | None, datetime | None]]:
-        """The faces due at `now` in these decks, each with what a plan orders them by: its due
-        time, stability and last review, as `load_card` reads them from the card, read from the
-        columns the triggers keep from it: no card is decoded."""
-        ids = list(deck_ids)
-        rows = self.conn.execute(
-            "SELECT deck_id, item_id, face, due, stability, last_review FROM cards"
-            f" WHERE deck_id IN ({','.join('?' * len(ids))}) AND due <= ?",
-            (*ids, as_utc(now).isoformat()),
-        )
-        return [
-            (
-                FaceKey(d, i, f),
-                as_utc(datetime.fromisoformat(due)),
-                float(stability) if stability else None,  # as fsrs's Card.from_dict
-                _EPOCH + timedelta(microseconds=last) if last is not None else None,
-            )
-            for d, i, f, due, stability, last in rows
-        ]
-
     def weakest(
         self,
         deck_ids: Iterable[str],
@@ -233,7 +210,7 @@ class Schedules(Part):
             self._ensure_pow()
             ranked = f"SELECT COALESCE({_RECALL}, -1) AS r, {then}{decks}"
             args = (factor, _microseconds(now), decay, *ids)
-        if due_by is not None:  # as `due_order` compares them
+        if due_by is not None:  # the times as written, all in UTC, compare as text
             ranked += " AND due <= ?"
             args += (as_utc(due_by).isoformat(),)
         order = f"r, {then}"

@@ -56,7 +56,7 @@ class LearnMode(Mode):
         the time it takes does not grow with the history. Until an interview's day
         (`ctx.interview`), the chosen questions to bring forward follow what is due, and the
         chosen new items come before the others (`readiness`)."""
-        due = planning.due_in_order(store, ctx.decks, ctx.now, curve)
+        due = planning.weakest(store, ctx.decks, ctx.now, curve, due_by=ctx.now)
         taken: set[tuple[str, str]] = set()
         picked = one_per_item(due, ctx.size, taken)
         new_left = ctx.new_left_today()

@@ -3,7 +3,7 @@ day streak. Every figure counts questions, the unit a round asks in."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from rich.text import Text
 from textual import events, on
@@ -23,9 +23,6 @@ from vocabgame.ui.screens.help import HelpScreen, active_key_rows
 from vocabgame.ui.screens.settings import SettingsScreen
 from vocabgame.ui.widgets.footer import KeysFooter
 from vocabgame.ui.widgets.title import TitleBar
-
-if TYPE_CHECKING:
-    from vocabgame.ui.screens.modes import ModePickerScreen
 
 LEGEND = (
     "Counts are questions (a term is asked 3 ways). Learned: you will likely still know it in "
@@ -135,7 +132,6 @@ class HomeScreen(Screen[None]):
         self.columns_for = 0  # the width the table's columns were laid out for
         self.offered: tuple[bool, ...] | None = None  # the keys `check_action` last allowed
         self.placed = False  # whether the highlight has been put on a newcomer's first deck
-        self.picker: ModePickerScreen | None = None  # the mode picker open over this screen
 
     @property
     def vocab(self) -> Host:
@@ -161,11 +157,8 @@ class HomeScreen(Screen[None]):
         self.set_interval(REFRESH_SECONDS, self.refresh_home)
 
     def on_screen_resume(self) -> None:
-        picker, self.picker = self.picker, None
-        if picker is not None and picker.chosen is not None:
-            # The picker closed on a mode with nothing to play: `picked` reads the figures.
-            # (A mode that started took the picker's place; this screen was not shown.)
-            return
+        # back on top: from another screen, or the picker closed (a mode picked that started
+        # took the picker's place, so this screen was not shown in between)
         self.refresh_home()
 
     def reload_decks(self, force: bool = False) -> None:
@@ -360,17 +353,10 @@ class HomeScreen(Screen[None]):
         deck_id = row.id
 
         def play(mode: str) -> bool:
-            started = self.vocab.play(deck_id, mode, levels=picker.levels, instead_of=picker)
-            if started:  # its screen took the picker's place: this one is next on top after it
-                self.picker = None
-            return started
+            return self.vocab.play(deck_id, mode, levels=picker.levels, instead_of=picker)
 
-        def picked(mode: str | None) -> None:
-            if mode is not None and self.app.screen is self:  # a mode with nothing to play
-                self.refresh_home()
-
-        picker = self.picker = ModePickerScreen(row.title, play)
-        self.app.push_screen(picker, picked)
+        picker = ModePickerScreen(row.title, play)
+        self.app.push_screen(picker)
 
     def action_browse(self) -> None:
         from vocabgame.ui.screens.browse import BrowseScreen

@@ -50,7 +50,7 @@ class ModePickerScreen(ModalScreen[str | None]):
         Binding("escape", "cancel", show=False, tooltip="back to the decks"),
     ]
 
-    def __init__(self, deck_title: str, play: Callable[[str], bool] | None = None) -> None:
+    def __init__(self, deck_title: str, play: Callable[[str], bool]) -> None:
         """`play`: starts a round of a mode picked, in place of this screen; False if it had
         nothing to play (this screen then closes with the mode as its result)."""
         super().__init__()
@@ -58,7 +58,6 @@ class ModePickerScreen(ModalScreen[str | None]):
         self.play = play
         self.modes = pickable()  # the modes registered for the picker, in their order
         self.levels: tuple[str, ...] = ()  # the round's levels, `l` to change (empty: all)
-        self.chosen: str | None = None  # the mode picked, once it is
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -110,10 +109,9 @@ class ModePickerScreen(ModalScreen[str | None]):
             self.choose(event.option_id)
 
     def choose(self, mode: str) -> None:
-        """Play `mode`, its round's screen taking this one's place; or, with nothing to play
-        (or no `play`), close the picker with `mode` as its result. Kept in `chosen`."""
-        self.chosen = mode
-        if self.play is None or not self.play(mode):
+        """Play `mode`, its round's screen taking this one's place; or, with nothing to play,
+        close the picker with `mode` as its result."""
+        if not self.play(mode):
             self.dismiss(mode)
 
     def action_cancel(self) -> None:
