@@ -274,11 +274,12 @@ def test_a_bad_entry_is_refused_with_its_place_and_field(tmp_path: Path) -> None
     assert str(refused.value) == "p.json: rounds[0] has no mode."
 
 
-def triggers(path: Path) -> list[tuple[str, str]]:
+def schema_objects(path: Path, kind: str) -> list[tuple[str, str]]:
+    """The store's triggers or indexes (`kind`), each with its SQL, by name."""
     conn = sqlite3.connect(path)
     try:
         return conn.execute(
-            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name"
+            "SELECT name, sql FROM sqlite_master WHERE type = ? ORDER BY name", (kind,)
         ).fetchall()
     finally:
         conn.close()
@@ -303,28 +304,18 @@ def test_a_merge_of_many_answers_rebuilds_the_summaries_and_keeps_the_triggers(
     home, laptop, empty = tmp_path / "home", tmp_path / "laptop", tmp_path / "empty"
     play_days(home, 0, 5)
     play_days(laptop, 3, 5, seed=7, hour=5)
-    kept = triggers(home / DB_NAME)
+    kept = schema_objects(home / DB_NAME, "trigger")
     file = tmp_path / "p.json"
     export(laptop, file, capsys)
-    made = indexes(home / DB_NAME)
+    made = schema_objects(home / DB_NAME, "index")
     for target in (home, empty):
         assert main(["import-progress", str(file), "--data-dir", str(target)]) == 0
-        assert triggers(target / DB_NAME) == kept
-        assert indexes(target / DB_NAME) == made
+        assert schema_objects(target / DB_NAME, "trigger") == kept
+        assert schema_objects(target / DB_NAME, "index") == made
         assert items_problems(target / DB_NAME) == []
         assert check_findings(target / DB_NAME) == []
         assert card_columns_problems(target / DB_NAME) == []
     assert stats_json(empty, capsys) == stats_json(laptop, capsys)
-
-
-def indexes(path: Path) -> list[tuple[str, str]]:
-    conn = sqlite3.connect(path)
-    try:
-        return conn.execute(
-            "SELECT name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name"
-        ).fetchall()
-    finally:
-        conn.close()
 
 
 def card_columns_problems(path: Path) -> list[tuple[object, ...]]:
