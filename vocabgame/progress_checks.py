@@ -382,7 +382,7 @@ def check_entry(kind: type[Row], entry: object, place: str) -> None:
     wrong = _problem(kind)(entry)
     if wrong is not None:
         raise ProgressError(place + printable(wrong))
-    check_fields(kind, entry, place)  # the values no store should take (progress_checks)
+    check_fields(kind, entry, place)  # the values no store should take
 
 
 _PROBLEMS: dict[type[Row], Callable[[Mapping[str, object]], str | None]] = {}
