@@ -225,3 +225,71 @@ lab_challenges:
     assert label([deck], FaceKey("named", "double-batch-tpot", "predict")) == (
         "Double the batch: TPOT up, down or the same? (lab challenge)"
     )
+
+
+def test_weakest_and_wrong_texts_read_along_indexes_as_the_join_over_the_scope(
+    tmp_path: Path,
+) -> None:
+    """`Figures.weakest` reads indexes and stops at what it shows, and `wrong_texts_in` steps
+    through each deck's distinct texts: both hold to the plain join of every face in view,
+    over two decks with ties, lapses, stabilities NULL, zero or negative (a foreign store's),
+    faces out of view (a deck's removed items) and a tag's narrower scope."""
+    import random
+
+    rng = random.Random(7)
+    store = Store.open(tmp_path / DB_NAME)
+    conn = store.conn
+    faces = [(d, f"i{n:03d}", face) for d in ("a", "b") for n in range(60) for face in ("x", "y")]
+    stabilities = [None, 0.0, -1.0, 0.5, 1.5, 1.5, 3.0, 40.0]
+    for n, (d, i, f) in enumerate(faces):
+        body = {"card_id": n, "state": 2, "stability": rng.choice(stabilities)}
+        conn.execute(
+            "INSERT INTO cards (deck_id, item_id, face, card_id, card, due) VALUES (?,?,?,?,?,?)",
+            (d, i, f, n, json.dumps(body), NOW.isoformat()),
+        )
+        for _ in range(rng.randrange(4)):
+            correct = rng.random() < 0.5
+            conn.execute(
+                "INSERT INTO reviews (deck_id, item_id, face, reviewed_at, rating, correct,"
+                " mode, answer, card_before) VALUES (?,?,?,?,?,?,'review',?,?)",
+                (
+                    d,
+                    i,
+                    f,
+                    NOW.isoformat(),
+                    3 if correct else 1,
+                    int(correct),
+                    rng.choice(["ttft", "tpot", "goodput", "?"]),
+                    json.dumps({"state": rng.choice([1, 2])}),
+                ),
+            )
+    conn.execute(  # a text given only to a face out of view
+        "INSERT INTO reviews (deck_id, item_id, face, reviewed_at, rating, correct, mode,"
+        " answer) VALUES ('a', 'i055', 'x', ?, 1, 0, 'review', 'only to a removed item')",
+        (NOW.isoformat(),),
+    )
+    conn.commit()
+    join = "JOIN temp.scope_faces USING (deck_id, item_id, face)"
+    every = [json.dumps([list(face) for face in faces if face[1] < "i050"])]  # 10 items gone
+    narrow = [json.dumps([list(face) for face in faces if face[1] < "i007" and face[0] == "b"])]
+    for key, scope in (("every", every), ("narrow", narrow)):
+        store.figures.keep_scope(key, scope, [])
+        for n in (1, 5, 30, 500):
+            expected = [
+                ((d, i, f), float(stability or 0.0), int(lapses), int(total or 0), int(right or 0))
+                for d, i, f, stability, lapses, total, right in conn.execute(
+                    "SELECT c.deck_id, c.item_id, c.face, c.stability, IFNULL(s.lapses, 0),"
+                    f" s.reviews, s.right FROM cards AS c {join}"
+                    " LEFT JOIN face_stats AS s USING (deck_id, item_id, face)"
+                    " ORDER BY IFNULL(s.lapses, 0) DESC, IFNULL(c.stability, 0.0),"
+                    " c.deck_id, c.item_id, c.face LIMIT ?",
+                    (n,),
+                )
+            ]
+            assert store.figures.weakest(n) == expected, (key, n)
+        texts = set(conn.execute(f"SELECT DISTINCT deck_id, answer FROM wrong_answers {join}"))
+        got = store.figures.wrong_texts_in()
+        assert len(got) == len(set(got)) and set(got) == texts, key
+    # the narrow scope has lapsed faces and faces never forgotten, at every kind of stability
+    assert {row[2] > 0 for row in store.figures.weakest(500)} == {True, False}
+    store.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime, timedelta
+from typing import Any
 
 from vocabgame.model import FaceKey
 from vocabgame.srs import as_utc
@@ -32,6 +33,12 @@ _SCOPE_TABLES = """
     CREATE INDEX IF NOT EXISTS temp.scope_tags_item ON scope_tags (deck_id, item_id);
 """
 _IN_SCOPE = "JOIN temp.scope_faces USING (deck_id, item_id, face)"
+# The same as a test of one row of `cards AS c` (or another table so named), for a query that
+# reads along an index of its own and stops at what it shows.
+_C_IN_SCOPE = (
+    "EXISTS (SELECT 1 FROM temp.scope_faces AS x"
+    " WHERE x.deck_id = c.deck_id AND x.item_id = c.item_id AND x.face = c.face)"
+)
 # The same for answers (`reviews AS r`) read through an index of their own first: CROSS JOIN
 # keeps that order, where SQLite might read every answer of the faces in view instead.
 _ANSWERS_IN_SCOPE = (
@@ -46,6 +53,7 @@ class Figures(Part):
 
     _scope_key: object = None
     _scope_conn: object = None
+    _scope_decks: tuple[str, ...] = ()
 
     @reads
     def keep_scope(self, key: object, faces: Sequence[str], tags: Sequence[str]) -> None:
@@ -75,6 +83,9 @@ class Figures(Part):
                 " FROM json_each(?)",
                 (listed,),
             )
+        self._scope_decks = tuple(
+            d for (d,) in conn.execute("SELECT DISTINCT deck_id FROM temp.scope_faces ORDER BY 1")
+        )
         self._scope_key, self._scope_conn = key, conn
 
     @reads
@@ -102,18 +113,48 @@ class Figures(Part):
     def weakest(self, n: int) -> list[tuple[Face, float, int, int, int]]:
         """The `n` scheduled faces in scope forgotten most often after they were learned,
         the least stable first among equals, then by key: (face, stability, lapses, answers,
-        right answers)."""
-        return [
-            ((d, i, f), float(stability or 0.0), int(lapses), int(total or 0), int(right or 0))
-            for d, i, f, stability, lapses, total, right in self.conn.execute(
-                "SELECT c.deck_id, c.item_id, c.face, c.stability, IFNULL(s.lapses, 0),"
-                f" s.reviews, s.right FROM cards AS c {_IN_SCOPE}"
-                " LEFT JOIN face_stats AS s USING (deck_id, item_id, face)"
-                " ORDER BY IFNULL(s.lapses, 0) DESC, IFNULL(c.stability, 0.0),"
-                " c.deck_id, c.item_id, c.face LIMIT ?",
+        right answers). Read along indexes, stopping at `n`: the faces ever forgotten (few)
+        from the one on lapses, then each deck's others from the one on stability, merged."""
+        rows = [
+            self._weak(row)
+            for row in self.conn.execute(
+                "SELECT c.deck_id, c.item_id, c.face, c.stability, s.lapses, s.reviews, s.right"
+                " FROM face_stats AS s CROSS JOIN cards AS c ON c.deck_id = s.deck_id"
+                f" AND c.item_id = s.item_id AND c.face = s.face WHERE s.lapses > 0 AND {_C_IN_SCOPE}"
+                " ORDER BY s.lapses DESC, IFNULL(c.stability, 0.0), c.deck_id, c.item_id, c.face"
+                " LIMIT ?",
                 (n,),
             )
         ]
+        if len(rows) >= n:
+            return rows
+        rest: list[tuple[Face, float, int, int, int]] = []
+        never_forgotten = (
+            "NOT EXISTS (SELECT 1 FROM face_stats AS f WHERE f.deck_id = c.deck_id"
+            " AND f.item_id = c.item_id AND f.face = c.face AND f.lapses > 0)"
+        )
+        for deck_id in self._scope_decks:
+            # A stability is positive once answered; NULL (counted as 0) or less, in a foreign
+            # store, is read as ranges of its own (an OR would read the whole deck), and all
+            # merge below as IFNULL orders them.
+            for bound in ("c.stability > 0", "c.stability IS NULL", "c.stability <= 0"):
+                rest.extend(
+                    self._weak(row)
+                    for row in self.conn.execute(
+                        "SELECT c.deck_id, c.item_id, c.face, c.stability, 0, s.reviews, s.right"
+                        " FROM cards AS c LEFT JOIN face_stats AS s USING (deck_id, item_id, face)"
+                        f" WHERE c.deck_id = ? AND {bound} AND {_C_IN_SCOPE}"
+                        f" AND {never_forgotten} ORDER BY c.stability, c.item_id, c.face LIMIT ?",
+                        (deck_id, n - len(rows)),
+                    )
+                )
+        rest.sort(key=lambda row: (row[1], row[0]))
+        return rows + rest[: n - len(rows)]
+
+    @staticmethod
+    def _weak(row: Any) -> tuple[Face, float, int, int, int]:
+        d, i, f, stability, lapses, total, right = row
+        return (d, i, f), float(stability or 0.0), int(lapses), int(total or 0), int(right or 0)
 
     @reads
     def totals(self) -> tuple[list[tuple[str, int, int]], list[tuple[str, int, int]]]:
@@ -155,10 +196,25 @@ class Figures(Part):
 
     @reads
     def wrong_texts_in(self) -> list[tuple[str, str]]:
-        """Each text given wrong to a face in scope, once per deck: (deck id, text)."""
-        return list(
-            self.conn.execute(f"SELECT DISTINCT deck_id, answer FROM wrong_answers {_IN_SCOPE}")
-        )
+        """Each text given wrong to a face in scope, once per deck: (deck id, text). Each
+        deck's distinct texts are stepped through along the index on them (a few hundred
+        where a deck has tens of thousands of wrong answers), each kept if one of its
+        answers is to a face in scope."""
+        step = "SELECT MIN(answer) FROM wrong_answers WHERE deck_id = ?1"
+        w_in_scope = _C_IN_SCOPE.replace("c.", "w.")
+        texts: list[tuple[str, str]] = []
+        for deck_id in self._scope_decks:
+            texts.extend(
+                self.conn.execute(
+                    f"WITH RECURSIVE t(text) AS (SELECT ({step}) UNION ALL"
+                    f" SELECT ({step} AND answer > t.text) FROM t WHERE t.text IS NOT NULL)"
+                    " SELECT ?1, text FROM t WHERE text IS NOT NULL AND EXISTS (SELECT 1"
+                    " FROM wrong_answers AS w WHERE w.deck_id = ?1 AND w.answer = t.text"
+                    f" AND {w_in_scope})",
+                    (deck_id,),
+                )
+            )
+        return texts
 
     @reads
     def wrong_answers_in(self, texts: Mapping[str, Sequence[str]]) -> list[tuple[Face, str, int]]:

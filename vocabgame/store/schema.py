@@ -472,6 +472,18 @@ MIGRATIONS: list[str] = [
             ON CONFLICT (deck_id, item_id) DO UPDATE SET learned = learned + 1;
     END;
     """,
+    # 14 -> 15: indexes the stats screen reads a deck's figures along, so that each figure
+    # stops at what it shows instead of joining every face in view: the weakest faces in
+    # order of stability (and the few ever forgotten after they were learned), the due
+    # times with the faces they belong to (the scope is looked up from the index alone, not
+    # from each card's row), and each deck's distinct wrong texts.
+    """
+    CREATE INDEX cards_weak ON cards (deck_id, stability, item_id, face);
+    CREATE INDEX face_stats_lapsed ON face_stats (lapses) WHERE lapses > 0;
+    DROP INDEX cards_due;
+    CREATE INDEX cards_due ON cards (deck_id, due, item_id, face);
+    CREATE INDEX wrong_answers_text ON wrong_answers (deck_id, answer);
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
