@@ -227,11 +227,12 @@ lab_challenges:
     )
 
 
-def test_weakest_and_wrong_texts_read_along_indexes_as_the_join_over_the_scope(
+def test_weakest_dues_and_wrong_texts_read_along_indexes_as_the_join_over_the_scope(
     tmp_path: Path,
 ) -> None:
-    """`Figures.weakest` reads indexes and stops at what it shows, and `wrong_texts_in` steps
-    through each deck's distinct texts: both hold to the plain join of every face in view,
+    """`Figures.weakest` reads indexes and stops at what it shows, `dues_before` reads each
+    deck's range of due times, and `wrong_texts_in` steps through each deck's distinct
+    texts: all hold to the plain join of every face in view,
     over two decks with ties, lapses, stabilities NULL, zero or negative (a foreign store's),
     faces out of view (a deck's removed items) and a tag's narrower scope."""
     import random
@@ -245,7 +246,14 @@ def test_weakest_and_wrong_texts_read_along_indexes_as_the_join_over_the_scope(
         body = {"card_id": n, "state": 2, "stability": rng.choice(stabilities)}
         conn.execute(
             "INSERT INTO cards (deck_id, item_id, face, card_id, card, due) VALUES (?,?,?,?,?,?)",
-            (d, i, f, n, json.dumps(body), NOW.isoformat()),
+            (
+                d,
+                i,
+                f,
+                n,
+                json.dumps(body),
+                (NOW + timedelta(hours=rng.randrange(-48, 900))).isoformat(),
+            ),
         )
         for _ in range(rng.randrange(4)):
             correct = rng.random() < 0.5
@@ -287,6 +295,11 @@ def test_weakest_and_wrong_texts_read_along_indexes_as_the_join_over_the_scope(
                 )
             ]
             assert store.figures.weakest(n) == expected, (key, n)
+        bound = NOW + timedelta(days=16)
+        dues = conn.execute(
+            f"SELECT due FROM cards {join} WHERE due < ? ORDER BY due", (bound.isoformat(),)
+        )
+        assert store.figures.dues_before(bound) == [datetime.fromisoformat(d) for (d,) in dues]
         texts = set(conn.execute(f"SELECT DISTINCT deck_id, answer FROM wrong_answers {join}"))
         got = store.figures.wrong_texts_in()
         assert len(got) == len(set(got)) and set(got) == texts, key

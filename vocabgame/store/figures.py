@@ -100,14 +100,20 @@ class Figures(Part):
 
     @reads
     def dues_before(self, moment: datetime) -> list[datetime]:
-        """The due times before `moment` of the faces in scope, earliest first."""
+        """The due times before `moment` of the faces in scope, earliest first: each deck's
+        range of the index on its due times, each face looked up in the scope from the
+        index alone (a join read the whole index, every deck's cards due or not)."""
         bound = as_utc(moment).isoformat()
-        return [
+        dues = [
             datetime.fromisoformat(due)
+            for deck_id in self._scope_decks
             for (due,) in self.conn.execute(
-                f"SELECT due FROM cards {_IN_SCOPE} WHERE due < ? ORDER BY due", (bound,)
+                f"SELECT c.due FROM cards AS c WHERE c.deck_id = ? AND c.due < ? AND {_C_IN_SCOPE}",
+                (deck_id, bound),
             )
         ]
+        dues.sort()
+        return dues
 
     @reads
     def weakest(self, n: int) -> list[tuple[Face, float, int, int, int]]:
