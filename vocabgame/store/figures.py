@@ -33,12 +33,13 @@ _SCOPE_TABLES = """
     CREATE INDEX IF NOT EXISTS temp.scope_tags_item ON scope_tags (deck_id, item_id);
 """
 _IN_SCOPE = "JOIN temp.scope_faces USING (deck_id, item_id, face)"
-# The same as a test of one row of `cards AS c` (or another table so named), for a query that
-# reads along an index of its own and stops at what it shows.
-_C_IN_SCOPE = (
+# The same as a test of one row ({0}: the table's alias), for a query that reads along an
+# index of its own and stops at what it shows.
+_ROW_IN_SCOPE = (
     "EXISTS (SELECT 1 FROM temp.scope_faces AS x"
-    " WHERE x.deck_id = c.deck_id AND x.item_id = c.item_id AND x.face = c.face)"
+    " WHERE x.deck_id = {0}.deck_id AND x.item_id = {0}.item_id AND x.face = {0}.face)"
 )
+_C_IN_SCOPE = _ROW_IN_SCOPE.format("c")
 # The same for answers (`reviews AS r`) read through an index of their own first: CROSS JOIN
 # keeps that order, where SQLite might read every answer of the faces in view instead.
 _ANSWERS_IN_SCOPE = (
@@ -207,7 +208,7 @@ class Figures(Part):
         where a deck has tens of thousands of wrong answers), each kept if one of its
         answers is to a face in scope."""
         step = "SELECT MIN(answer) FROM wrong_answers WHERE deck_id = ?1"
-        w_in_scope = _C_IN_SCOPE.replace("c.", "w.")
+        w_in_scope = _ROW_IN_SCOPE.format("w")
         texts: list[tuple[str, str]] = []
         for deck_id in self._scope_decks:
             texts.extend(
