@@ -64,4 +64,19 @@ def _share_parsed_css() -> None:
     Stylesheet._parse_rules = parse_rules  # type: ignore[assignment,method-assign]
 
 
+def _game_installed() -> None:
+    """The tests run the game in this Python (and start it as `sys.executable -m vocabgame`):
+    in one without it and its test extra, say so once instead of a traceback."""
+    import importlib.util
+    import sys
+
+    if importlib.util.find_spec("textual") is None:
+        raise pytest.UsageError(
+            f"{sys.executable} cannot import textual, so not the game: the tests run in the"
+            " environment the README's test command makes (python3 -m venv .venv &&"
+            ' . .venv/bin/activate && pip install -e ".[test]" && pytest)'
+        )
+
+
+_game_installed()
 _share_parsed_css()
