@@ -186,9 +186,9 @@ def test_a_plan_reads_no_more_rows_from_the_store_for_more_faces(tmp_path: Path,
 def test_an_interview_planned_by_the_store_asks_what_the_plan_from_every_card_asks(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, answered: str
 ) -> None:
-    """The store's interview plan (the faces never answered looked up in batches, the cards
-    ordered a page at a time) is the plan made from every card: new faces first in the
-    deck's order, then the least remembered."""
+    """The store's interview plan (the items short of a face read in pages of the deck's
+    order, the cards ordered a page at a time) is the plan made from every card: new faces
+    first in the deck's order, then the least remembered."""
     from vocabgame.play.modes import MODES
     from vocabgame.store import schedules
 

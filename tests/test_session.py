@@ -14,6 +14,7 @@ from fsrs import Card, Rating
 from vocabgame import timefmt
 from vocabgame.cli import render_stats
 from vocabgame.deck import Catalog, load_deck, load_text
+from vocabgame.kinds import item_faces
 from vocabgame.model import Deck
 from vocabgame.play import POINTS_RIGHT, STREAK_BONUS, Outcome, Round, Session
 from vocabgame.quiz import FaceKey, Grade, Kind, Refused, format_number
@@ -1036,4 +1037,48 @@ def test_plans_read_from_the_per_item_summary_equal_plans_from_every_card(
             round_.advance()
         round_.finish()
     assert compared > 100
+    session.close()
+
+
+def test_an_interview_over_long_mixed_decks_reads_new_faces_in_pages_and_picks_as_every_card(
+    tmp_path: Path, now: Now
+) -> None:
+    """The interview finds its new faces from the first items of each deck's kept order, read
+    in growing pages and cut where a page ends; over decks far longer than a round, with terms
+    and claims taking turns and faces answered here and there (items left part answered), it
+    must pick exactly what the plan over every card picks."""
+    import random as random_module
+
+    from vocabgame.play.modes.interview import InterviewMode
+
+    lines = ["format: 1\nid: long\ntitle: Long\nterms:"]
+    lines += [f"  - {{id: t{i:03d}, term: Word {i}, definition: Meaning {i}.}}" for i in range(60)]
+    lines.append("claims:")
+    lines += [
+        f"  - {{id: c{i:03d}, statement: Claim {i}., answer: true, explanation: Why {i}.}}"
+        for i in range(60)
+    ]
+    decks = (parse("\n".join(lines)), terms_deck(50), claims_deck(40))
+    session = Session(
+        Store.open(tmp_path / "vocabgame.db"), Catalog(decks, ()), clock=lambda: now[0]
+    )
+    rng = random_module.Random(11)
+    faces = [
+        FaceKey(d.id, item.id, f) for d in decks for item in d.items() for f in item_faces(item)
+    ]
+    compared = 0
+    for day in range(8):
+        now[0] = START + timedelta(days=day, hours=rng.randrange(10))
+        for deck_id in (None, "long", "words"):
+            for size in (3, 9, 25):
+                ctx = session._context(session.decks_for(deck_id), size)  # noqa: SLF001
+                fast = InterviewMode().plan(ctx)
+                ctx.store = None
+                slow = InterviewMode().plan(ctx)
+                assert fast == slow, (day, deck_id, size)
+                compared += 1
+        # answer faces here and there, most from the decks' starts, as rounds would
+        for key in rng.sample(faces[:80], 12) + rng.sample(faces, 6):
+            record_review(session, key, rng.choice([1, 3]), now[0])
+    assert compared == 72
     session.close()

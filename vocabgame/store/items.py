@@ -93,6 +93,18 @@ class Items(Part):
         return [(item, int(n)) for item, n in rows]
 
     @reads
+    def first_short(self, deck_id: str, live: str, count: int) -> list[str]:
+        """The first `count` items of `live` (as in `deck_summary`), in its order, with fewer
+        faces scheduled than they have (never answered, or answered in part): one lookup in
+        the per-item summary an item, until `count` are found."""
+        rows = self.conn.execute(
+            "SELECT j.key FROM json_each(?) AS j WHERE j.value > IFNULL((SELECT i.faces"
+            " FROM items AS i WHERE i.deck_id = ? AND i.item_id = j.key), 0) LIMIT ?",
+            (live, deck_id, count),
+        )
+        return [item_id for (item_id,) in rows]
+
+    @reads
     def scheduled_below(self, deck_id: str, faces: int) -> list[tuple[str, int]]:
         """The deck's started items with fewer than `faces` faces scheduled, each with its
         number of scheduled faces."""

@@ -322,21 +322,6 @@ class Schedules(Part):
             raise explain(self.path, exc) from None
 
     @reads
-    def items_short_of(self, deck_id: str, wanted: str, faces: str) -> set[str]:
-        """Of `wanted` (a JSON object: item id -> how many faces named in `faces`, a JSON
-        array, it has), the ids of the items with fewer of those faces scheduled: each has a
-        face never answered. Counted by SQLite through the index on the key, per item, so
-        nothing comes back for an item whose faces are all answered."""
-        rows = self.conn.execute(
-            "SELECT j.key FROM json_each(?) AS j WHERE j.value > (SELECT COUNT(*) FROM cards"
-            " AS c WHERE c.deck_id = ? AND c.item_id = j.key"
-            # +face: count along the index on the item, not probe it once per face name
-            "  AND +c.face IN (SELECT value FROM json_each(?)))",
-            (wanted, deck_id, faces),
-        )
-        return {item_id for (item_id,) in rows}
-
-    @reads
     def scheduled_of(self, deck_id: str, item_ids: Iterable[str]) -> set[tuple[str, str]]:
         """(item id, face) of each scheduled face of these items of one deck."""
         rows = self.conn.execute(

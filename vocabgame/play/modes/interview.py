@@ -12,8 +12,6 @@ keeps it in the store. `markdown` prints a saved report.
 
 from __future__ import annotations
 
-import itertools
-import json
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -106,14 +104,15 @@ class InterviewMode(Mode):
             sections = sections_with(trait)
             if len(picked) >= ctx.size:
                 break
+            if ctx.store is not None and ctx.curve is not None:
+                if _asks_any(ctx.decks, sections):
+                    left = ctx.size - len(picked)
+                    keys = _new_then_weakest(ctx, sections, left + len(taken))
+                    picked += one_per_item(keys, left, taken)
+                continue
             # a typed term is no interview question; its picks are
             ours = [k for k in round_robin(ctx.decks, sections) if k.face != "typed"]
             if not ours:
-                continue
-            if ctx.store is not None and ctx.curve is not None:
-                picked += one_per_item(
-                    _new_then_weakest(ctx, ours, sections), ctx.size - len(picked), taken
-                )
                 continue
             cards = ctx.cards_of(ours)
             # Never asked first, then the least remembered: an interview tests what is shaky.
@@ -559,23 +558,28 @@ def report_row(record: ReportRecord) -> dict[str, Any]:
 register(InterviewMode())
 
 
-def _new_then_weakest(
-    ctx: PlanContext, ours: list[FaceKey], sections: tuple[str, ...]
-) -> Iterator[FaceKey]:
-    """`ours` (the faces of `sections` but typed terms) never asked first, in their order,
-    then the least remembered, as the plan from every card orders them. No card is decoded
-    and no set of every face is made: SQLite names the items with a face of ours never
-    answered (`items_short_of`), their faces are looked up a few items at a time as they come
-    in `ours`, and the store orders the cards a page at a time (`least_remembered`), read
-    only once the new faces run out."""
+def _asks_any(decks: Collection[Deck], sections: tuple[str, ...]) -> bool:
+    """Whether any item of `sections` in these decks has a face other than a typed term."""
+    return any(
+        face != "typed"
+        for deck in decks
+        for section in sections
+        for item in deck.section(section)
+        for face in item_faces(item)
+    )
+
+
+def _new_then_weakest(ctx: PlanContext, sections: tuple[str, ...], items: int) -> Iterator[FaceKey]:
+    """The faces of `sections` (but typed terms) never asked first, in `round_robin`'s order
+    (at least `items` items of them, or all), then the least remembered, as the plan from
+    every card orders them. No card is decoded and no face of every item is listed: the new
+    faces come from the per-item summary and the deck's kept order (`_never_asked`), and the
+    store orders the cards a page at a time (`least_remembered`), read only once the new
+    faces run out."""
     store, curve = ctx.store, ctx.curve
     assert store is not None and curve is not None
+    yield from _never_asked(store, ctx.decks, sections, items)
     decks = {deck.id: deck for deck in ctx.decks}
-    short = {
-        d: store.schedules.items_short_of(d, *_asked(deck, sections)) for d, deck in decks.items()
-    }
-    if any(short.values()):
-        yield from _unanswered(store, (k for k in ours if k.item_id in short[k.deck_id]))
     shapes = {d: deck_shape(deck) for d, deck in decks.items()}
     kinds = {n for n, section in enumerate(KINDS) if section in sections}
     for d, item_id, face in store.schedules.least_remembered(sorted(decks), ctx.now, curve):
@@ -586,42 +590,45 @@ def _new_then_weakest(
             yield FaceKey(d, item_id, face)
 
 
-def _unanswered(store: Store, keys: Iterator[FaceKey]) -> Iterator[FaceKey]:
-    """Those of `keys` with no schedule, in their order, looking up their items' scheduled
-    faces a batch at a time (batches grow: a plan usually stops within the first)."""
-    size = 32
-    while chunk := list(itertools.islice(keys, size)):
-        items: dict[str, set[str]] = {}
-        for key in chunk:
-            items.setdefault(key.deck_id, set()).add(key.item_id)
-        answered = {
-            (deck_id, item_id, face)
-            for deck_id, ids in items.items()
-            for item_id, face in store.schedules.scheduled_of(deck_id, ids)
-        }
-        yield from (k for k in chunk if (k.deck_id, k.item_id, k.face) not in answered)
-        size = min(size * 4, 4096)
-
-
-# Per loaded deck and sections: what `items_short_of` takes (a JSON object of item id ->
-# faces asked, a JSON array of those faces' names), made once per deck object.
-_ASKED: dict[tuple[int, tuple[str, ...]], tuple[Deck, tuple[str, str]]] = {}
-
-
-def _asked(deck: Deck, sections: tuple[str, ...]) -> tuple[str, str]:
-    kept = _ASKED.get((id(deck), sections))
-    if kept is not None and kept[0] is deck:
-        return kept[1]
-    counts: dict[str, int] = {}
-    names: set[str] = set()
-    for section in sections:
-        for item in deck.section(section):
-            faces = [face for face in item_faces(item) if face != "typed"]
-            if faces:
-                counts[item.id] = len(faces)
-                names.update(faces)
-    made = json.dumps(counts), json.dumps(sorted(names))
-    if len(_ASKED) > 256:  # decks reloaded many times in one process: forget the old ones
-        _ASKED.clear()
-    _ASKED[(id(deck), sections)] = (deck, made)
-    return made
+def _never_asked(
+    store: Store, decks: Collection[Deck], sections: tuple[str, ...], items: int
+) -> list[FaceKey]:
+    """The faces of `sections` (but typed terms) with no schedule, in `round_robin`'s order:
+    every one, or a first part of them holding at least `items` items. They are faces of the
+    items with fewer faces scheduled than they have, which the per-item summary names in the
+    deck's order of new items (`first_short`, a page at a time); each page's scheduled faces
+    are looked up in one query a deck. Pages grow until they hold `items` items or the whole
+    order; the list is cut where the shortest page read ends, so no face before the cut was
+    passed over."""
+    kinds = {n for n, section in enumerate(KINDS) if section in sections}
+    shapes = [deck_shape(deck) for deck in decks]
+    # per deck, the new faces of each item looked at so far, with their places
+    new: list[dict[str, list[tuple[tuple[int, int], FaceKey]]]] = [{} for _ in shapes]
+    count = max(items, 1)
+    while True:
+        cut: tuple[int, int] | None = None  # the place up to which the faces found are all
+        for number, (deck, shape) in enumerate(zip(decks, shapes, strict=True)):
+            short = store.items.first_short(deck.id, shape.live, count)
+            if len(short) == count:  # the order goes on: whole up to its last item read
+                kind, first = shape.position[short[-1]]
+                here = (first, number * len(KINDS) + kind)
+                cut = here if cut is None else min(cut, here)
+            seen = new[number]
+            ours = [i for i in short if i not in seen and shape.position[i][0] in kinds]
+            answered = store.schedules.scheduled_of(deck.id, ours) if ours else set()
+            for item_id in ours:
+                item = deck.item(item_id)
+                kind, first = shape.position[item_id]
+                seen[item_id] = [
+                    ((first + index, number * len(KINDS) + kind), FaceKey(deck.id, item_id, face))
+                    for index, face in enumerate(item_faces(item) if item is not None else ())
+                    if face != "typed" and (item_id, face) not in answered
+                ]
+        found = sorted(
+            (f for seen in new for faces in seen.values() for f in faces), key=lambda f: f[0]
+        )
+        if cut is not None:
+            found = [f for f in found if f[0] <= cut]
+        if cut is None or len({(k.deck_id, k.item_id) for _, k in found}) >= items:
+            return [key for _, key in found]
+        count *= 8
