@@ -73,9 +73,9 @@ class Figures(Part):
         conn.execute("DELETE FROM temp.scope_faces")
         conn.execute("DELETE FROM temp.scope_tags")
         for listed in faces:
-            conn.execute(
+            conn.execute(  # in the key's order: the table's B-tree filled from one end
                 "INSERT INTO temp.scope_faces SELECT value ->> 0, value ->> 1, value ->> 2"
-                " FROM json_each(?)",
+                " FROM json_each(?) ORDER BY 1, 2, 3",
                 (listed,),
             )
         for listed in tags:
