@@ -47,12 +47,15 @@ def test_smoke_run_measures_every_figure_and_writes_them_as_json(tmp_path: Path)
             assert math.isclose(row["ratio"], row["value"] / row["baseline"], rel_tol=1e-3), row
     # every target of the table has its row, and only the extras merely inform
     informative = {row_id for row_id, row in rows.items() if row["passed"] is None}
+    screens = [*(f"mode-{m}" for m in ("review", "cram", "interview")), "home", "results"]
+    screens += ["stats", "lab", "browse", "settings"]
     assert informative == {
         "stats-data",
         "builtin-decks",
         "cli-start",
         "key-feedback-whole",
         "tab-memory",
+        *(f"screen-{s}-first" for s in screens),
     }
     assert {"nproc", "python", "sqlite", "textual", "date"} <= set(report["machine"])
     assert report["quick"] is True and report["smoke"] is True
