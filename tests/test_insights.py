@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from vocabgame.deck import load_text
-from vocabgame.insights import Tally, collect, streaks
+from vocabgame.insights import Tally, _by_deck, collect, streaks
 from vocabgame.model import Deck, FaceKey
 from vocabgame.store import DB_NAME, Store
 
@@ -278,8 +278,8 @@ def test_weakest_dues_and_wrong_texts_read_along_indexes_as_the_join_over_the_sc
     )
     conn.commit()
     join = "JOIN temp.scope_faces USING (deck_id, item_id, face)"
-    every = [json.dumps([list(face) for face in faces if face[1] < "i050"])]  # 10 items gone
-    narrow = [json.dumps([list(face) for face in faces if face[1] < "i007" and face[0] == "b"])]
+    every = _by_deck(face for face in faces if face[1] < "i050")  # 10 items gone
+    narrow = _by_deck(face for face in faces if face[1] < "i007" and face[0] == "b")
     for key, scope in (("every", every), ("narrow", narrow)):
         store.figures.keep_scope(key, scope, [])
         for n in (1, 5, 30, 500):

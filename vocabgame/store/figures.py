@@ -57,9 +57,11 @@ class Figures(Part):
     _scope_decks: tuple[str, ...] = ()
 
     @reads
-    def keep_scope(self, key: object, faces: Sequence[str], tags: Sequence[str]) -> None:
-        """Hold the faces in view (`faces`: JSON arrays of [deck id, item id, face], each
-        face once) and their items' tags (`tags`: JSON arrays of [deck id, item id, tag]) as
+    def keep_scope(
+        self, key: object, faces: Sequence[tuple[str, str]], tags: Sequence[str]
+    ) -> None:
+        """Hold the faces in view (`faces`: per deck, its id and a JSON object of item id ->
+        the names of its faces in view, each once) and their items' tags (`tags`: JSON arrays of [deck id, item id, tag]) as
         the scope every read below counts, in temporary tables of this connection (written
         there only, never to the store, so a read-only store takes them too). They are
         rebuilt only when `key` differs from the one they were last built for."""
@@ -72,11 +74,11 @@ class Figures(Part):
                 conn.execute(statement)
         conn.execute("DELETE FROM temp.scope_faces")
         conn.execute("DELETE FROM temp.scope_tags")
-        for listed in faces:
+        for deck_id, listed in faces:
             conn.execute(  # in the key's order: the table's B-tree filled from one end
-                "INSERT INTO temp.scope_faces SELECT value ->> 0, value ->> 1, value ->> 2"
-                " FROM json_each(?) ORDER BY 1, 2, 3",
-                (listed,),
+                "INSERT INTO temp.scope_faces SELECT ?, i.key, f.value"
+                " FROM json_each(?) AS i, json_each(i.value) AS f ORDER BY 2, 3",
+                (deck_id, listed),
             )
         for listed in tags:
             conn.execute(
