@@ -327,3 +327,33 @@ def test_the_parameters_travel_with_export_progress(
     with Store.open(elsewhere / DB_NAME) as store:
         in_force, problem = store.preferences.parameters()
     assert problem is None and in_force[-1][1] == TRUE_PARAMETERS
+
+
+@pytest.mark.parametrize("child", ["runs", "fails"])
+def test_the_splits_fitted_in_a_second_process_are_the_ones_fitted_here(
+    monkeypatch: pytest.MonkeyPatch, child: str
+) -> None:
+    """From `PARALLEL_ITEMS` items on a machine of two cores, the splits' fits run in a
+    second process beside the final fit: the outcome is the one of fitting all here, and a
+    second process that prints nothing (here: one that is not Python) leaves the same."""
+    import subprocess
+
+    from vocabgame import optimize as module
+
+    histories = learner(5000)
+    monkeypatch.setattr(module, "PARALLEL_ITEMS", 10**9)
+    here = fit(histories)
+    started: list[object] = []
+    popen = subprocess.Popen
+
+    def counted(*args: object, **kwargs: object) -> object:
+        started.append(args[0])
+        return popen(*args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(module, "PARALLEL_ITEMS", MIN_ITEMS)
+    monkeypatch.setattr(module, "_cores", lambda: 2)
+    monkeypatch.setattr(module.subprocess, "Popen", counted)
+    if child == "fails":
+        monkeypatch.setattr(module.sys, "executable", "/bin/false")
+    assert fit(histories) == here
+    assert len(started) == 1

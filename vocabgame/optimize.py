@@ -14,11 +14,15 @@ parameters are kept only when their log loss over those held-out answers is lowe
 
 from __future__ import annotations
 
+import json
 import math
+import os
+import subprocess
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
-from typing import Any
+from typing import Any, NamedTuple
 
 from vocabgame.srs import (
     DEFAULT_PARAMETERS,
@@ -39,6 +43,11 @@ MIN_ITEMS = 400
 # where the fit first beat the defaults; each new face's same-day steps are answers, not items.
 OFFER_AFTER = 1000
 SPLITS = 5  # as the library's evaluate_with_time_series_splits
+# From this many items the splits' fits run in a second process while this one makes the
+# final fit (the library's own evaluation fits its splits on every core; its fits hold the
+# interpreter's lock, so threads cannot share them): about 1 s of fits at 88k items against
+# 0.1-0.2 s to start a process and send it the histories.
+PARALLEL_ITEMS = 20_000
 
 # One scheduled answer: when it was given and its FSRS rating (1 Again .. 4 Easy).
 Answer = tuple[datetime, int]
@@ -80,22 +89,20 @@ class Outcome:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class _Item:
-    """A training item: answer `at` of face `face`, the `index`-th of its answers."""
+class _Item(NamedTuple):
+    """A training item: answer `at` of face `face`, the `nth` of its answers (a tuple,
+    so that 88k of them are made and sorted in C)."""
 
     at: datetime
     face: int
-    index: int
+    nth: int
 
 
 def _reviews(history: Sequence[Answer], days: DayCount) -> list[tuple[int, int]]:
     """(rating, days since the previous answer, as play counted them) per answer; the first
     counts 0 days."""
-    out: list[tuple[int, int]] = []
-    for n, (at, rating) in enumerate(history):
-        out.append((rating, 0 if n == 0 else days(history[n - 1][0], at)))
-    return out
+    gaps = days.gaps([at for at, _ in history])
+    return [(rating, gap) for (_, rating), gap in zip(history, gaps, strict=True)]
 
 
 def _items(
@@ -108,7 +115,7 @@ def _items(
         for n in range(1, len(reviews))
         if reviews[n][1] > 0
     ]
-    items.sort(key=lambda item: (item.at, item.face, item.index))
+    items.sort()  # by time, then face, then index: the tuple's own order
     return items
 
 
@@ -124,23 +131,27 @@ def _predict(
     parameters: Sequence[float],
     faces: Sequence[list[tuple[int, int]]],
     items: Sequence[_Item],
+    made: dict[int, Any] | None = None,
 ) -> list[float]:
     """Each item's predicted recall under `parameters`: FSRS's forgetting curve at its days
-    elapsed, from the memory state its face's answers before it left."""
+    elapsed, from the memory state its face's answers before it left. `made` keeps each
+    face's whole history as the library's item between calls."""
     from fsrs_rs_python import FSRS, FSRSItem, FSRSReview
 
     model = FSRS(list(parameters))
     wanted = sorted({item.face for item in items})
-    states = model.historical_memory_state_batch(
-        [FSRSItem([FSRSReview(r, t) for r, t in faces[f]]) for f in wanted]
-    )
+    made = {} if made is None else made
+    for f in wanted:
+        if f not in made:
+            made[f] = FSRSItem([FSRSReview(r, t) for r, t in faces[f]])
+    states = model.historical_memory_state_batch([made[f] for f in wanted])
     by_face = dict(zip(wanted, states, strict=True))
     decay = -parameters[20]
     factor = 0.9 ** (1 / decay) - 1
     out = []
     for item in items:
-        stability = by_face[item.face][item.index - 1].stability
-        days = faces[item.face][item.index][1]
+        stability = by_face[item.face][item.nth - 1].stability
+        days = faces[item.face][item.nth][1]
         out.append((1 + factor * days / stability) ** decay)
     return out
 
@@ -151,6 +162,9 @@ def _bins(faces: Sequence[list[tuple[int, int]]], items: Sequence[_Item]) -> lis
     plus one; lapses its Agains a day or more apart before it. Counted once per face."""
     counts: dict[int, tuple[list[int], list[int]]] = {}
     out: list[object] = []
+    days_bins: dict[int, int] = {}  # each bin worked out once per value (few distinct ones)
+    length_bins: dict[int, int] = {}
+    lapses_bins: dict[int, int] = {0: 0}
     for item in items:
         counted = counts.get(item.face)
         if counted is None:
@@ -160,12 +174,24 @@ def _bins(faces: Sequence[list[tuple[int, int]]], items: Sequence[_Item]) -> lis
                 lengths.append((lengths[-1] if lengths else 1) + (t > 0))
                 lapses.append(lapses[-1] + (r == 1 and t > 0))
             counted = counts[item.face] = (lengths, lapses)
-        days = faces[item.face][item.index][1]
-        days_bin = round(2.48 * 3.62 ** math.floor(math.log(days, 3.62)) * 100)
-        length = counted[0][item.index]
-        length_bin = round(1.99 * 1.89 ** math.floor(math.log(length, 1.89)))
-        lapsed = counted[1][item.index]
-        lapses_bin = round(1.65 * 1.73 ** math.floor(math.log(lapsed, 1.73))) if lapsed else 0
+        days = faces[item.face][item.nth][1]
+        days_bin = days_bins.get(days)
+        if days_bin is None:
+            days_bin = days_bins[days] = round(
+                2.48 * 3.62 ** math.floor(math.log(days, 3.62)) * 100
+            )
+        length = counted[0][item.nth]
+        length_bin = length_bins.get(length)
+        if length_bin is None:
+            length_bin = length_bins[length] = round(
+                1.99 * 1.89 ** math.floor(math.log(length, 1.89))
+            )
+        lapsed = counted[1][item.nth]
+        lapses_bin = lapses_bins.get(lapsed)
+        if lapses_bin is None:
+            lapses_bin = lapses_bins[lapsed] = round(
+                1.65 * 1.73 ** math.floor(math.log(lapsed, 1.73))
+            )
         out.append((days_bin, length_bin, lapses_bin))
     return out
 
@@ -194,31 +220,37 @@ def _auc(predictions: Sequence[float], labels: Sequence[int]) -> float | None:
     negatives = len(labels) - positives
     if positives == 0 or negatives == 0:
         return None
-    order = sorted(range(len(labels)), key=lambda i: predictions[i])
+    ranked = sorted(
+        zip(predictions, labels, strict=True)
+    )  # a tie's labels are summed, in any order
     rank_sum = 0.0
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and predictions[order[j + 1]] == predictions[order[i]]:
+    i, count = 0, len(ranked)
+    while i < count:
+        prediction = ranked[i][0]
+        j, recalled = i, 0
+        while j < count and ranked[j][0] == prediction:
+            recalled += ranked[j][1]
             j += 1
-        mean_rank = (i + j) / 2 + 1
-        rank_sum += mean_rank * sum(labels[order[k]] for k in range(i, j + 1))
-        i = j + 1
+        rank_sum += ((i + j - 1) / 2 + 1) * recalled
+        i = j
     return (rank_sum - positives * (positives + 1) / 2) / (positives * negatives)
 
 
-def _training(faces: Sequence[list[tuple[int, int]]], items: Sequence[_Item]) -> list[Any]:
-    """The library's training item of each of `items`: its face's answers up to it. Made once
-    for all the fits (each split fits a prefix of the same list), each face's reviews once."""
+def _training(
+    faces: Sequence[list[tuple[int, int]]], items: Sequence[tuple[int, int]]
+) -> list[Any]:
+    """The library's training item of each of `items` (face, place in its answers): its
+    face's answers up to it. Made once for all the fits (each split fits a prefix of the same
+    list), each face's reviews once."""
     from fsrs_rs_python import FSRSItem, FSRSReview
 
     reviews: dict[int, list[Any]] = {}
     out = []
-    for item in items:
-        made = reviews.get(item.face)
+    for face, nth in items:
+        made = reviews.get(face)
         if made is None:
-            made = reviews[item.face] = [FSRSReview(r, t) for r, t in faces[item.face]]
-        out.append(FSRSItem(made[: item.index + 1]))
+            made = reviews[face] = [FSRSReview(r, t) for r, t in faces[face]]
+        out.append(FSRSItem(made[: nth + 1]))
     return out
 
 
@@ -228,6 +260,70 @@ def _fit(training: Sequence[Any]) -> tuple[float, ...]:
     from fsrs_rs_python import FSRS
 
     return tuple(FSRS(list(DEFAULT_PARAMETERS)).compute_parameters(list(training)))
+
+
+def _start_fits(
+    faces: Sequence[list[tuple[int, int]]], items: Sequence[tuple[int, int]], starts: Sequence[int]
+) -> subprocess.Popen[bytes] | None:
+    """A second process making the splits' fits (`fits_worker`), given what it needs; None on
+    one core, for a short history, or where no process starts."""
+    if len(items) < PARALLEL_ITEMS or _cores() < 2:
+        return None
+    try:
+        child = subprocess.Popen(
+            [sys.executable, "-c", "from vocabgame.optimize import fits_worker; fits_worker()"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+    except OSError:
+        return None
+    assert child.stdin is not None
+    try:
+        child.stdin.write(json.dumps([faces, items, starts]).encode())
+        child.stdin.close()
+    except OSError:
+        pass  # it is gone: `_split_fits` finds nothing printed
+    return child
+
+
+def _split_fits(
+    child: subprocess.Popen[bytes] | None, training: Sequence[Any], starts: Sequence[int]
+) -> tuple[list[tuple[float, ...]], tuple[float, ...] | None]:
+    """The parameters fitted on the first `start` training items for each of `starts`, and
+    (when `child` fits those) the ones fitted on every item, made here in the meantime.
+    Without a second process, or where it printed no fits, the splits' fits are made here
+    one after the other and the final fit is left for later."""
+    if child is None:
+        return [_fit(training[:start]) for start in starts], None
+    final = _fit(training)
+    assert child.stdout is not None
+    out = child.stdout.read()  # all it prints, at its end
+    try:
+        split = [tuple(float(w) for w in found) for found in json.loads(out)]
+        if child.wait() == 0 and len(split) == len(starts):
+            return split, final
+    except (ValueError, TypeError):
+        pass
+    child.kill()
+    child.wait()
+    return [_fit(training[:start]) for start in starts], final
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def fits_worker() -> None:
+    """The second process of `_split_fits`: reads the faces' (rating, days) answers, the
+    training items as (face, place in its answers) and the splits' starts as JSON on stdin,
+    and prints the parameters fitted on each split's first items as JSON."""
+    faces, items, starts = json.load(sys.stdin)
+    training = _training(faces, [(face, nth) for face, nth in items])
+    json.dump([_fit(training[:start]) for start in starts], sys.stdout)
 
 
 def fit(histories: Iterable[Sequence[Answer]], days: DayCount | None = None) -> Outcome:
@@ -240,11 +336,36 @@ def fit(histories: Iterable[Sequence[Answer]], days: DayCount | None = None) -> 
     reviews = sum(len(h) for h in times)
     items = _items(faces, times)
     segments = _segments(len(items))
+    places = [(item.face, item.nth) for item in items]
+    starts = [start for start, _ in segments]
+    # the splits' fits, started first in a second process where they can run beside the rest
+    child = _start_fits(faces, places, starts) if len(items) >= MIN_ITEMS else None
+    try:
+        return _decide(faces, items, segments, places, starts, child, reviews)
+    finally:
+        if child is not None and child.poll() is None:  # an error on the way: not left behind
+            child.kill()
+            child.wait()
+
+
+def _decide(
+    faces: Sequence[list[tuple[int, int]]],
+    items: Sequence[_Item],
+    segments: Sequence[tuple[int, int]],
+    places: Sequence[tuple[int, int]],
+    starts: Sequence[int],
+    child: subprocess.Popen[bytes] | None,
+    reviews: int,
+) -> Outcome:
+    """`fit`'s scores and its choice, with the splits' fits in `child` when it runs them."""
     held_out = [item for start, end in segments for item in items[start:end]]
-    labels = [int(faces[i.face][i.index][0] > 1) for i in held_out]
+    labels = [int(faces[i.face][i.nth][0] > 1) for i in held_out]
     bins = _bins(faces, held_out)
+    made: dict[int, Any] = {}  # each face's history as the library's item, made once
     defaults = (
-        scores(_predict(DEFAULT_PARAMETERS, faces, held_out), labels, bins) if held_out else None
+        scores(_predict(DEFAULT_PARAMETERS, faces, held_out, made), labels, bins)
+        if held_out
+        else None
     )
     if len(items) < MIN_ITEMS:
         return Outcome(
@@ -259,10 +380,10 @@ def fit(histories: Iterable[Sequence[Answer]], days: DayCount | None = None) -> 
             DEFAULT_PARAMETERS,
         )
     predictions: list[float] = []
-    training = _training(faces, items)
-    for start, end in segments:
-        split_parameters = _fit(training[:start])
-        predictions += _predict(split_parameters, faces, items[start:end])
+    training = _training(faces, places)
+    split_parameters, final = _split_fits(child, training, starts)
+    for (start, end), fitted_here in zip(segments, split_parameters, strict=True):
+        predictions += _predict(fitted_here, faces, items[start:end], made)
     fitted = scores(predictions, labels, bins)
     assert defaults is not None  # MIN_ITEMS items make every segment
     gain = defaults.log_loss - fitted.log_loss
@@ -279,7 +400,7 @@ def fit(histories: Iterable[Sequence[Answer]], days: DayCount | None = None) -> 
             DEFAULT_PARAMETERS,
         )
     try:
-        parameters = check_parameters(_fit(training))
+        parameters = check_parameters(final if final is not None else _fit(training))
     except ValueError as exc:  # fsrs and the Rust optimizer disagree on a bound
         return Outcome(
             reviews,

@@ -4,12 +4,13 @@ this module only adapts fsrs to vocabgame's faces, clock and randomness."""
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
 import random
 import zlib
 from collections.abc import Callable, Sequence
 from copy import copy
-from datetime import UTC, datetime, timedelta, tzinfo
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
 
 from fsrs import Card, Rating, Scheduler
 
@@ -87,6 +88,17 @@ class DayCount:
 
     def __call__(self, earlier: datetime, later: datetime) -> int:
         return elapsed_days(earlier, later, self.hour_at(later), self.tz)
+
+    def gaps(self, moments: Sequence[datetime]) -> list[int]:
+        """The days counted between each of `moments` (in time order) and the one before it
+        (0 for the first), as calling this for each pair counts them. Without a rollover hour
+        and with every moment at a fixed UTC offset (as the store's times are read), that is
+        whole 24-hour periods from a plain subtraction: 100k answers' days in a few ms."""
+        if not self.history and all(isinstance(m.tzinfo, timezone) for m in moments):
+            return [0, *(max(0, (b - a).days) for a, b in itertools.pairwise(moments))][
+                : len(moments)
+            ]
+        return [0 if n == 0 else self(moments[n - 1], m) for n, m in enumerate(moments)]
 
 
 def rollover_history(stored: object) -> tuple[RolloverHistory, str | None]:
