@@ -596,18 +596,27 @@ def _never_asked(
     """The faces of `sections` (but typed terms) with no schedule, in `round_robin`'s order:
     every one, or a first part of them holding at least `items` items. They are faces of the
     items with fewer faces scheduled than they have, which the per-item summary names in the
-    deck's order of new items (`first_short`, a page at a time); each page's scheduled faces
-    are looked up in one query a deck. Pages grow until they hold `items` items or the whole
+    deck's order of new items (`first_short`, a page at a time), unless the summary home
+    reads already counts every face of the deck scheduled; each page's scheduled faces are
+    looked up in one query a deck. Pages grow until they hold `items` items or the whole
     order; the list is cut where the shortest page read ends, so no face before the cut was
     passed over."""
     kinds = {n for n, section in enumerate(KINDS) if section in sections}
     shapes = [deck_shape(deck) for deck in decks]
+    # a deck whose every face counts as scheduled in the per-item summary home reads (kept
+    # until the store changes) has no item short of a face: its order is not read
+    short_of = [
+        store.items.deck_summary(deck.id, shape.live)[1] < sum(shape.faces.values())
+        for deck, shape in zip(decks, shapes, strict=True)
+    ]
     # per deck, the new faces of each item looked at so far, with their places
     new: list[dict[str, list[tuple[tuple[int, int], FaceKey]]]] = [{} for _ in shapes]
     count = max(items, 1)
     while True:
         cut: tuple[int, int] | None = None  # the place up to which the faces found are all
         for number, (deck, shape) in enumerate(zip(decks, shapes, strict=True)):
+            if not short_of[number]:
+                continue
             short = store.items.first_short(deck.id, shape.live, count)
             if len(short) == count:  # the order goes on: whole up to its last item read
                 kind, first = shape.position[short[-1]]
