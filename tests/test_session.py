@@ -1082,3 +1082,29 @@ def test_an_interview_over_long_mixed_decks_reads_new_faces_in_pages_and_picks_a
             record_review(session, key, rng.choice([1, 3]), now[0])
     assert compared == 72
     session.close()
+
+
+def test_an_interview_asks_first_the_one_face_never_answered_of_a_deck_answered_all_but_it(
+    tmp_path: Path, now: Now
+) -> None:
+    """The per-item summary that lets the plan skip a deck answered in full must not hide
+    a deck answered in full but for one face: that face is the interview's first question,
+    as in the plan from every card."""
+    from vocabgame.play.modes.interview import InterviewMode
+
+    decks = (terms_deck(6),)
+    session = Session(
+        Store.open(tmp_path / "vocabgame.db"), Catalog(decks, ()), clock=lambda: now[0]
+    )
+    left = FaceKey("words", "t04", "term")
+    for item in decks[0].items():
+        for face in item_faces(item):
+            if FaceKey("words", item.id, face) != left:
+                record_review(session, FaceKey("words", item.id, face), 3, now[0])
+    session.home()  # the summary read first, as the game does
+    ctx = session._context(session.decks_for(None), 3)  # noqa: SLF001
+    fast = InterviewMode().plan(ctx)
+    ctx.store = None
+    assert fast == InterviewMode().plan(ctx)
+    assert fast[0] == left
+    session.close()
