@@ -962,6 +962,7 @@ def test_the_per_item_summary_is_filled_from_an_older_store(tmp_path: Path, now:
     conn.execute("DROP INDEX cards_weak")  # what migration 15 adds (its other indexes go
     conn.execute("DROP INDEX cards_due")  # with their tables), and the index it widened
     conn.execute("CREATE INDEX cards_due ON cards (deck_id, due)")
+    conn.execute("DROP INDEX cards_recall")  # what migration 16 adds
     conn.execute("DROP INDEX cards_schedule")  # and what migrations 11 and 12 add
     conn.execute("ALTER TABLE cards DROP COLUMN last_review")
     conn.execute("ALTER TABLE cards DROP COLUMN stability")

@@ -432,9 +432,13 @@ def _put_cards(store: Store, cards: dict[FaceKey, Card]) -> None:
         )
 
 
-@pytest.mark.parametrize("pages", [None, (4, 8)], ids=["one page", "pages of 4 then 8"])
+@pytest.mark.parametrize(
+    "pages",
+    [None, (4, 8), (40, 80, 3)],
+    ids=["one page", "pages of 4 then 8", "a first page read day by day"],
+)
 def test_weakest_orders_cards_exactly_as_fsrs_retrievability_does(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pages: tuple[int, int] | None
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pages: tuple[int, ...] | None
 ) -> None:
     """SQLite's order of every card by retrievability is the one `Srs.retrievability` gives,
     down to a microsecond either side of a whole day, a fraction SQLite would round up, a last
@@ -445,6 +449,9 @@ def test_weakest_orders_cards_exactly_as_fsrs_retrievability_does(
 
         monkeypatch.setattr(schedules, "_FIRST_PAGE", pages[0])
         monkeypatch.setattr(schedules, "_LAST_PAGE", pages[1])
+        if len(pages) > 2:  # the first page along cards_recall, a few cards a day at a time
+            monkeypatch.setattr(schedules, "_BOUNDED_FROM", 1)
+            monkeypatch.setattr(schedules, "_DAY_PAGE", pages[2])
     srs = Srs()
     now = NOW.replace(microsecond=999_800)  # a fraction SQLite reads as the next second
     rng = random.Random(3)
@@ -488,6 +495,54 @@ def test_weakest_orders_cards_exactly_as_fsrs_retrievability_does(
     assert soonest == min(c.due for k, c in ours.items() if k.item_id != "i001")
     # the edges do make days differ by one microsecond
     assert {(now - ours[k].last_review).days for k in ours if ours[k].last_review} >= {1, 2, 5, 8}
+
+
+@pytest.mark.parametrize("day_page", [1, 2, 7])
+def test_the_first_page_read_day_by_day_is_the_first_page_of_the_whole_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, day_page: int
+) -> None:
+    """Read along cards_recall, a day of last review at a time, the first page by recall is
+    exactly the one a pass over every card gives, whatever the columns hold: two decks, ties
+    of days and stability, last reviews after now, none at all, stabilities NULL, zero and
+    negative, a due bound, and either order's tie-break; over stores of many seeds, each
+    small, so that the page ends in the middle of some day's cards."""
+    from vocabgame.store import schedules
+
+    monkeypatch.setattr(schedules, "_FIRST_PAGE", 8)
+    curve = Srs().forgetting_curve()
+    now = NOW.replace(microsecond=400_000)
+    for seed in range(40):
+        rng = random.Random(seed * 10 + day_page)
+        cards: dict[FaceKey, Card] = {}
+        for n in range(rng.randrange(20, 70)):
+            ago = timedelta(days=rng.choice([-1, 0, 1, 2, 3, 8]), hours=rng.randrange(48))
+            cards[FaceKey(rng.choice(["a", "b"]), f"i{n:03d}", "claim")] = Card(
+                card_id=n + 1,
+                state=State.Review,
+                stability=rng.choice([1.0, 2.0, 4.0, round(rng.uniform(0.5, 8), 1)]),
+                difficulty=5.0,
+                due=now - ago + timedelta(days=rng.uniform(-3, 20)),
+                last_review=now - ago,
+            )
+        orders = []
+        with Store.open(tmp_path / f"{seed}.db") as store:
+            _put_cards(store, cards)
+            conn = store.conn
+            for n, value in enumerate(["NULL", "0", "-1.5"]):  # what fsrs's cards never hold
+                if rng.random() < 0.5:
+                    conn.execute(f"UPDATE cards SET stability = {value} WHERE item_id = 'i00{n}'")
+            if rng.random() < 0.5:
+                conn.execute("UPDATE cards SET last_review = NULL WHERE item_id = 'i004'")
+            conn.commit()
+            for bounded in (10**9, 1):
+                monkeypatch.setattr(schedules, "_BOUNDED_FROM", bounded)
+                monkeypatch.setattr(schedules, "_DAY_PAGE", day_page)
+                for decks in (["a"], ["a", "b"]):
+                    for due_by in (None, now):
+                        orders.append(list(store.schedules.weakest(decks, now, curve, due_by)))
+                    orders.append(list(store.schedules.least_remembered(decks, now, curve)))
+        whole, by_day = orders[: len(orders) // 2], orders[len(orders) // 2 :]
+        assert by_day == whole, seed
 
 
 def test_the_kept_columns_follow_each_card_written(tmp_path: Path) -> None:

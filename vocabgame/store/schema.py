@@ -484,6 +484,14 @@ MIGRATIONS: list[str] = [
     CREATE INDEX cards_due ON cards (deck_id, due, item_id, face);
     CREATE INDEX wrong_answers_text ON wrong_answers (deck_id, answer);
     """,
+    # 15 -> 16: each deck's cards by the day (UTC) of their last review, then by stability,
+    # holding what the order by recall reads: the least remembered (days since the last
+    # review over stability, largest first) are found day by day, each day's least stable
+    # first, without a pass over every card (`Schedules._bounded_first_page`).
+    """
+    CREATE INDEX cards_recall ON cards
+        (deck_id, last_review / 86400000000, stability, item_id, face, last_review, due);
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

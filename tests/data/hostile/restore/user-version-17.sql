@@ -1,4 +1,4 @@
 -- A real store one schema version ahead of this vocabgame.
 -- base: store
-PRAGMA user_version = 16;
--- expect: schema version is 16, newer than
+PRAGMA user_version = 17;
+-- expect: schema version is 17, newer than
