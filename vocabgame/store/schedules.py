@@ -270,13 +270,14 @@ class Schedules(Part):
         rows: list[Any] = []
         day_of = "last_review / 86400000000"  # as cards_recall holds it
         for deck_id in ids:
-            for unbounded in (
-                f"{day_of} IS NULL",
-                "stability IS NULL AND last_review IS NOT NULL",
-                "stability <= 0 AND last_review IS NOT NULL",
+            for index, unbounded in (
+                ("cards_recall", f"{day_of} IS NULL"),
+                # (left to itself, SQLite walks the deck's whole cards_recall for these)
+                ("cards_weak", "stability IS NULL AND last_review IS NOT NULL"),
+                ("cards_weak", "stability <= 0 AND last_review IS NOT NULL"),
             ):
                 rows += conn.execute(
-                    f"{select} FROM cards WHERE deck_id = ? AND {unbounded}{due}",
+                    f"{select} FROM cards INDEXED BY {index} WHERE deck_id = ? AND {unbounded}{due}",
                     (now, deck_id, *due_args),
                 ).fetchall()
         # per day read: the last (stability, item, face) read there; None: none yet
