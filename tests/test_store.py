@@ -634,6 +634,9 @@ def test_recall_brings_pythons_pow_where_sqlite_was_built_without_it(tmp_path: P
             self.given = name == "pow"
             self.conn.create_function(name, arity, fn, **kw)
 
+        def __getattr__(self, name: str) -> object:  # the rest, as the connection has it
+            return getattr(self.conn, name)
+
     cards = {
         FaceKey("deck", f"i{n}", "claim"): Card(
             card_id=n + 1,
@@ -676,6 +679,9 @@ def test_a_store_that_fails_the_pow_probe_otherwise_is_said_so_not_given_pythons
 
         def create_function(self, *args: object, **kw: object) -> None:
             self.created = True
+
+        def __getattr__(self, name: str) -> object:  # the rest, as the connection has it
+            return getattr(self.conn, name)
 
     with Store.open(tmp_path / "vocabgame.db") as store:
         full = Full(store.conn)
@@ -767,3 +773,36 @@ def test_a_decks_summary_is_read_again_once_any_connection_writes(tmp_path: Path
     other.close()
     assert store.items.deck_summary("deck", live) == (2, 3, 3, 0)  # another process's write
     store.close()
+
+
+def test_a_kept_recall_sum_is_read_again_after_a_write_here_or_from_another_process(
+    tmp_path: Path,
+) -> None:
+    """`recall_sum` is kept while the store is unchanged (as `started_in` and `deck_summary`
+    are, through the same `Part._kept_read`); a card written on this connection, or a commit
+    from another connection, makes it read again."""
+    srs = Srs()
+    cards = {
+        FaceKey("deck", f"i{n}", "claim"): Card(
+            card_id=n + 1,
+            state=State.Review,
+            stability=2.0 + n,
+            difficulty=5.0,
+            due=NOW + timedelta(days=n),
+            last_review=NOW - timedelta(days=3),
+        )
+        for n in range(3)
+    }
+    curve = srs.forgetting_curve()
+    with Store.open(tmp_path / "vocabgame.db") as store:
+        _put_cards(store, dict(list(cards.items())[:2]))
+        first = store.schedules.recall_sum("deck", NOW, curve, 0.9)
+        assert store.schedules.recall_sum("deck", NOW, curve, 0.9) == first
+        assert first[0] == 2
+        _put_cards(store, dict(list(cards.items())[2:]))  # written here
+        assert store.schedules.recall_sum("deck", NOW, curve, 0.9)[0] == 3
+        other = sqlite3.connect(tmp_path / "vocabgame.db")
+        other.execute("DELETE FROM cards WHERE item_id = 'i0'")  # another process
+        other.commit()
+        other.close()
+        assert store.schedules.recall_sum("deck", NOW, curve, 0.9)[0] == 2

@@ -69,14 +69,18 @@ class Items(Part):
     def started_in(self, deck_id: str, live: str, since: datetime) -> tuple[int, int]:
         """Of one deck's items in `live` (a JSON object keyed by item id, as in
         `deck_summary`): the items started, and those of them first answered at or after
-        `since`. One indexed join, whatever the history."""
-        row = self.conn.execute(
-            "SELECT COUNT(*), COALESCE(SUM(julianday(i.first_at) >= julianday(?)), 0)"
-            " FROM json_each(?) AS j CROSS JOIN items AS i ON i.deck_id = ? AND i.item_id = j.key"
-            f" WHERE {_STARTED.format('i.')}",
-            (since.isoformat(), live, deck_id),
-        ).fetchone()
-        return int(row[0]), int(row[1])
+        `since`. One indexed join, whatever the history; kept until the store changes."""
+
+        def count() -> tuple[int, int]:
+            row = self.conn.execute(
+                "SELECT COUNT(*), COALESCE(SUM(julianday(i.first_at) >= julianday(?)), 0)"
+                " FROM json_each(?) AS j CROSS JOIN items AS i"
+                f" ON i.deck_id = ? AND i.item_id = j.key WHERE {_STARTED.format('i.')}",
+                (since.isoformat(), live, deck_id),
+            ).fetchone()
+            return int(row[0]), int(row[1])
+
+        return self._kept_read(("started_in", deck_id, live, since), count)
 
     @reads
     def first_unstarted(self, deck_id: str, live: str, count: int) -> list[tuple[str, int]]:

@@ -9,7 +9,7 @@ import sqlite3
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Concatenate, ParamSpec, Protocol, TypeVar
+from typing import Concatenate, ParamSpec, Protocol, TypeVar, cast
 
 from vocabgame.store.errors import StoreReadOnly, explain
 
@@ -35,6 +35,8 @@ class Part:
 
     def __init__(self, store: Connected) -> None:
         self._store = store
+        self._reads: dict[tuple[object, ...], object] = {}  # `_kept_read`'s, while `_read_state`
+        self._read_state: tuple[sqlite3.Connection, int, int] | None = None
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -51,6 +53,17 @@ class Part:
     def snapshot(self) -> AbstractContextManager[sqlite3.Connection]:
         """One read transaction of the store (see `Store.snapshot`)."""
         return self._store.snapshot()
+
+    def _kept_read(self, key: tuple[object, ...], read: Callable[[], R]) -> R:
+        """`read()`, kept under `key` while no row of the store may have changed (`_state`):
+        a figure a screen asks for at every look, worked out again after any write."""
+        state = self._state()
+        if state != self._read_state or len(self._reads) > 64:
+            self._reads.clear()
+            self._read_state = state
+        if key not in self._reads:
+            self._reads[key] = read()
+        return cast(R, self._reads[key])
 
     def _state(self) -> tuple[sqlite3.Connection, int, int]:
         """What changes whenever a row of the store may have: the connection, the rows it

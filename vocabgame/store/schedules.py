@@ -339,7 +339,19 @@ class Schedules(Part):
         """Over one deck's scheduled faces (with `live`, only those of its items and face
         names: two JSON arrays), (faces, their retrievability at `moment` summed, faces below
         `target` there); SQLite works it out as in `weakest` from the kept columns and sums
-        it, so one row comes back."""
+        it, so one row comes back; kept until the store changes (`moment` is given, not the
+        clock's)."""
+        key = ("recall_sum", deck_id, moment, curve, target, live)
+        return self._kept_read(key, lambda: self._recall_sum(deck_id, moment, curve, target, live))
+
+    def _recall_sum(
+        self,
+        deck_id: str,
+        moment: datetime,
+        curve: tuple[float, float],
+        target: float,
+        live: tuple[str, str] | None,
+    ) -> tuple[int, float, int]:
         where, args = "", tuple[str, ...]()
         if live is not None:
             where = (
