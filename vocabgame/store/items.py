@@ -8,14 +8,13 @@ a drill, misses again) leave it new, so practice moves no count of new or starte
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from itertools import filterfalse, islice
 
 from vocabgame.store.errors import StoreDamaged, StoreError
-from vocabgame.store.part import Connected, Part, reads
+from vocabgame.store.part import Part, reads
 
 # An item is started once a face of it has a schedule ({0}: the table's alias and a dot).
 _STARTED = "{0}reviews > 0 AND {0}faces > 0"
@@ -23,12 +22,6 @@ _STARTED = "{0}reviews > 0 AND {0}faces > 0"
 
 class Items(Part):
     """Per item, what the triggers keep from its answers; each deck's kept order of new items."""
-
-    def __init__(self, store: Connected) -> None:
-        super().__init__(store)
-        # `deck_summary` by (deck id, live), kept while the store is as it was (`_state`).
-        self._summaries: dict[tuple[str, str], tuple[int, int, int, int]] = {}
-        self._summaries_state: tuple[sqlite3.Connection, int, int] | None = None
 
     @reads
     def first_seen(self) -> dict[tuple[str, str], datetime]:
@@ -46,24 +39,19 @@ class Items(Part):
         (stable for weeks; at most the item's faces now). One indexed join, done by SQLite,
         whatever the number of items; done again only once a row of the store may have
         changed."""
-        state = self._state()
-        if state != self._summaries_state or len(self._summaries) > 64:
-            self._summaries.clear()
-            self._summaries_state = state
-        kept = self._summaries.get((deck_id, live))
-        if kept is not None:
-            return kept
         started = f"({_STARTED.format('i.')})"
-        row = self.conn.execute(
-            f"SELECT TOTAL({started}), TOTAL({started} * MIN(i.faces, j.value)),"
-            f" TOTAL({started} * j.value), TOTAL(MIN(i.learned, j.value))"
-            " FROM json_each(?) AS j"  # CROSS JOIN: parse it once
-            " CROSS JOIN items AS i ON i.deck_id = ? AND i.item_id = j.key",
-            (live, deck_id),
-        ).fetchone()
-        summary = int(row[0]), int(row[1]), int(row[2]), int(row[3])
-        self._summaries[(deck_id, live)] = summary
-        return summary
+
+        def summary() -> tuple[int, int, int, int]:
+            row = self.conn.execute(
+                f"SELECT TOTAL({started}), TOTAL({started} * MIN(i.faces, j.value)),"
+                f" TOTAL({started} * j.value), TOTAL(MIN(i.learned, j.value))"
+                " FROM json_each(?) AS j"  # CROSS JOIN: parse it once
+                " CROSS JOIN items AS i ON i.deck_id = ? AND i.item_id = j.key",
+                (live, deck_id),
+            ).fetchone()
+            return int(row[0]), int(row[1]), int(row[2]), int(row[3])
+
+        return self._kept_read(("deck_summary", deck_id, live), summary)
 
     @reads
     def started_in(self, deck_id: str, live: str, since: datetime) -> tuple[int, int]:
