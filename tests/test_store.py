@@ -445,13 +445,13 @@ def test_weakest_orders_cards_exactly_as_fsrs_retrievability_does(
     review after now, ties of stability, and a card never reviewed; read a page at a time, the
     pages join up with no card lost or repeated."""
     if pages is not None:
-        from vocabgame.store import schedules
+        from vocabgame.store import recall, schedules
 
         monkeypatch.setattr(schedules, "_FIRST_PAGE", pages[0])
         monkeypatch.setattr(schedules, "_LAST_PAGE", pages[1])
         if len(pages) > 2:  # the first page along cards_recall, a few cards a day at a time
-            monkeypatch.setattr(schedules, "_BOUNDED_FROM", 1)
-            monkeypatch.setattr(schedules, "_DAY_PAGE", pages[2])
+            monkeypatch.setattr(recall, "BOUNDED_FROM", 1)
+            monkeypatch.setattr(recall, "DAY_PAGE", pages[2])
     srs = Srs()
     now = NOW.replace(microsecond=999_800)  # a fraction SQLite reads as the next second
     rng = random.Random(3)
@@ -506,7 +506,7 @@ def test_the_first_page_read_day_by_day_is_the_first_page_of_the_whole_order(
     of days and stability, last reviews after now, none at all, stabilities NULL, zero and
     negative, a due bound, and either order's tie-break; over stores of many seeds, each
     small, so that the page ends in the middle of some day's cards."""
-    from vocabgame.store import schedules
+    from vocabgame.store import recall, schedules
 
     monkeypatch.setattr(schedules, "_FIRST_PAGE", 8)
     curve = Srs().forgetting_curve()
@@ -535,8 +535,8 @@ def test_the_first_page_read_day_by_day_is_the_first_page_of_the_whole_order(
                 conn.execute("UPDATE cards SET last_review = NULL WHERE item_id = 'i004'")
             conn.commit()
             for bounded in (10**9, 1):
-                monkeypatch.setattr(schedules, "_BOUNDED_FROM", bounded)
-                monkeypatch.setattr(schedules, "_DAY_PAGE", day_page)
+                monkeypatch.setattr(recall, "BOUNDED_FROM", bounded)
+                monkeypatch.setattr(recall, "DAY_PAGE", day_page)
                 for decks in (["a"], ["a", "b"]):
                     for due_by in (None, now):
                         orders.append(list(store.schedules.weakest(decks, now, curve, due_by)))
@@ -806,3 +806,50 @@ def test_a_kept_recall_sum_is_read_again_after_a_write_here_or_from_another_proc
         other.commit()
         other.close()
         assert store.schedules.recall_sum("deck", NOW, curve, 0.9)[0] == 2
+
+
+def test_fading_by_read_day_by_day_is_fading_by_over_every_card(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read along cards_recall, a day of last review at a time (a deck of many cards), the
+    faces fading by a day are exactly those the pass over every card finds, in its order,
+    whatever the columns hold: ties, reviews after now and none, stabilities NULL, zero and
+    negative, recall now at the target or not asked."""
+    from vocabgame.store import recall
+
+    curve = Srs().forgetting_curve()
+    now = NOW.replace(microsecond=400_000)
+    for seed in range(30):
+        rng = random.Random(seed)
+        cards: dict[FaceKey, Card] = {}
+        for n in range(rng.randrange(20, 70)):
+            ago = timedelta(days=rng.choice([-1, 0, 1, 2, 3, 8, 20]), hours=rng.randrange(48))
+            cards[FaceKey("a", f"i{n:03d}", "claim")] = Card(
+                card_id=n + 1,
+                state=State.Review,
+                stability=rng.choice([1.0, 2.0, 4.0, round(rng.uniform(0.5, 30), 1)]),
+                difficulty=5.0,
+                due=now - ago + timedelta(days=rng.uniform(-3, 30)),
+                last_review=now - ago,
+            )
+        with Store.open(tmp_path / f"{seed}.db") as store:
+            _put_cards(store, cards)
+            conn = store.conn
+            for n, value in enumerate(["NULL", "0", "-1.5"]):  # what fsrs's cards never hold
+                if rng.random() < 0.5:
+                    conn.execute(f"UPDATE cards SET stability = {value} WHERE item_id = 'i00{n}'")
+            if rng.random() < 0.5:
+                conn.execute("UPDATE cards SET last_review = NULL WHERE item_id = 'i004'")
+            conn.commit()
+            found = []
+            for bounded in (10**9, 1):
+                monkeypatch.setattr(recall, "BOUNDED_FROM", bounded)
+                for ahead in (2, 9):
+                    for target in (0.8, 0.9):
+                        for last_day in (False, True):
+                            day = now + timedelta(days=ahead)
+                            args = (day, now, curve, target, last_day)
+                            found.append(store.schedules.fading_by("a", *args))
+        whole, by_day = found[: len(found) // 2], found[len(found) // 2 :]
+        assert by_day == whole, seed
+        assert any(whole), seed

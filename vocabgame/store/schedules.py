@@ -4,10 +4,9 @@ due, in what order, the least remembered first."""
 from __future__ import annotations
 
 import json
-import math
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from fsrs import Card
@@ -16,52 +15,21 @@ from vocabgame.model import FaceKey
 from vocabgame.srs import as_utc, load_card
 from vocabgame.store.errors import explain
 from vocabgame.store.part import Connected, Part, reads
-
-# What `cards.last_review` counts microseconds from (see `schema.MICROSECONDS`).
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-# A card's retrievability as fsrs works it out, from its kept columns; its parameters are the
-# curve's factor, the moment in microseconds since 1970, and the curve's decay.
-_RECALL = (
-    "CASE WHEN last_review IS NULL OR stability IS NULL THEN 0"
-    " ELSE pow(1 + ? * MAX(0, (? - last_review) / 86400000000) / stability, ?) END"
+from vocabgame.store.recall import (
+    FORGOTTEN,
+    RECALL,
+    bounded_first_page,
+    curve_at,
+    fading_by_day,
+    many_cards,
+    microseconds,
+    python_pow,
 )
-
-# What orders cards as `_RECALL` does with no power worked out per card: fsrs's curve falls as
-# whole days since the last review over stability grow (factor > 0 > decay), so that ratio,
-# largest first, is retrievability, lowest first. A card with no last review or stability
-# (retrievability 0) comes before every other, as 0 does; its parameter is the moment.
-_FORGOTTEN = (
-    "CASE WHEN last_review IS NULL OR stability IS NULL THEN -1e300"
-    " ELSE -(MAX(0, (? - last_review) / 86400000000) / stability) END"
-)
-
 
 # Rows of `_by_recall`'s first page (a round's worth and what is skipped), and the most per
 # page after it (each page works out every card's recall again, so pages grow).
 _FIRST_PAGE = 256
 _LAST_PAGE = 16384
-# From this many cards in the decks asked, the first page in the ratio's order is read day
-# of last review by day along `cards_recall` (`_bounded_first_page`), not by a pass over
-# every card; rows read per day at a time.
-_BOUNDED_FROM = 20_000
-_DAY_PAGE = 16
-_DAY = 86_400_000_000  # microseconds
-
-
-def _microseconds(moment: datetime) -> int:
-    delta = as_utc(moment) - _EPOCH
-    return (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
-
-
-def _curve_at(curve: tuple[float, float], moment: datetime) -> tuple[float, int, float]:
-    """The parameters `_RECALL` takes for retrievability at `moment`."""
-    return curve[0], _microseconds(moment), curve[1]
-
-
-def _pow(base: float, exponent: float) -> float:
-    return float(base) ** float(exponent)
 
 
 class Schedules(Part):
@@ -211,12 +179,12 @@ class Schedules(Part):
         decks = f" FROM cards WHERE deck_id IN ({','.join('?' * len(ids))})"
         # NULL (a stability of 0) sorts first as in a plain ORDER BY: below any recall
         if factor > 0 > decay:  # the ratio's order (a third of the time: no pow per card)
-            ranked = f"SELECT COALESCE({_FORGOTTEN}, -2e300) AS r, {then}{decks}"
-            args: tuple[object, ...] = (_microseconds(now), *ids)
+            ranked = f"SELECT COALESCE({FORGOTTEN}, -2e300) AS r, {then}{decks}"
+            args: tuple[object, ...] = (microseconds(now), *ids)
         else:
             self._ensure_pow()
-            ranked = f"SELECT COALESCE({_RECALL}, -1) AS r, {then}{decks}"
-            args = (factor, _microseconds(now), decay, *ids)
+            ranked = f"SELECT COALESCE({RECALL}, -1) AS r, {then}{decks}"
+            args = (factor, microseconds(now), decay, *ids)
         if due_by is not None:  # the times as written, all in UTC, compare as text
             ranked += " AND due <= ?"
             args += (as_utc(due_by).isoformat(),)
@@ -228,7 +196,7 @@ class Schedules(Part):
                 bounded = None
                 if last is None and factor > 0 > decay:
                     due = None if due_by is None else as_utc(due_by).isoformat()
-                    bounded = self._bounded_first_page(ids, _microseconds(now), then, due, size)
+                    bounded = bounded_first_page(self.conn, ids, microseconds(now), then, due, size)
                 if bounded is not None:
                     page = bounded
                 elif last is None:
@@ -245,88 +213,6 @@ class Schedules(Part):
                 return
             last = page[-1]
             size = min(size * 4, _LAST_PAGE)
-
-    def _bounded_first_page(
-        self, ids: list[str], now: int, then: str, due_by: str | None, size: int
-    ) -> list[Any] | None:
-        """The first `size` rows of `_by_recall`'s order in the ratio's form, exactly, read
-        along `cards_recall` (each deck's cards by the day of their last review, then by
-        stability): the cards of one such day are at most its days since `now` old, so the
-        best ratio a day's unread cards can have is those days over the last stability read
-        there, and a day is read no further once that cannot beat the page's last row. The
-        cards no day bounds (no last review, no stability above 0) are read first, from
-        their indexes. None where the decks hold fewer than `_BOUNDED_FROM` cards: a pass
-        over them is quicker."""
-        conn = self.conn
-        marks = ",".join("?" * len(ids))
-        held = conn.execute(
-            f"SELECT COUNT(*) FROM (SELECT 1 FROM cards WHERE deck_id IN ({marks}) LIMIT ?)",
-            (*ids, _BOUNDED_FROM),
-        ).fetchone()[0]
-        if held < _BOUNDED_FROM:
-            return None
-        due, due_args = ("", ()) if due_by is None else (" AND due <= ?", (due_by,))
-        select = f"SELECT COALESCE({_FORGOTTEN}, -2e300) AS r, {then}, stability, item_id, face"
-        rows: list[Any] = []
-        day_of = "last_review / 86400000000"  # as cards_recall holds it
-        for deck_id in ids:
-            for index, unbounded in (
-                ("cards_recall", f"{day_of} IS NULL"),
-                # (left to itself, SQLite walks the deck's whole cards_recall for these)
-                ("cards_weak", "stability IS NULL AND last_review IS NOT NULL"),
-                ("cards_weak", "stability <= 0 AND last_review IS NOT NULL"),
-            ):
-                rows += conn.execute(
-                    f"{select} FROM cards INDEXED BY {index} WHERE deck_id = ? AND {unbounded}{due}",
-                    (now, deck_id, *due_args),
-                ).fetchall()
-        # per day read: the last (stability, item, face) read there; None: none yet
-        kept: dict[tuple[str, Any], tuple[float, str, str] | None] = {
-            (deck_id, day): None
-            for deck_id in ids
-            for (day,) in conn.execute(  # one seek a day, along the index
-                f"WITH RECURSIVE t(d) AS (SELECT (SELECT MIN({day_of}) FROM cards"
-                f" WHERE deck_id = ?1) UNION ALL SELECT (SELECT MIN({day_of}) FROM cards"
-                f" WHERE deck_id = ?1 AND {day_of} > t.d) FROM t WHERE t.d IS NOT NULL)"
-                " SELECT d FROM t WHERE d IS NOT NULL",
-                (deck_id,),
-            )
-        }
-        first = (
-            f"{select} FROM cards WHERE deck_id = ? AND {day_of} = ? AND stability > 0{due}"
-            " ORDER BY stability, item_id, face LIMIT ?"
-        )
-        more = (
-            f"{select} FROM cards WHERE deck_id = ? AND {day_of} = ?"
-            f" AND (stability, item_id, face) > (?, ?, ?){due} ORDER BY stability, item_id, face"
-            " LIMIT ?"
-        )
-        today = now // _DAY
-        while True:
-            rows.sort(key=lambda row: row[:-3])
-            worst = rows[size - 1][0] if len(rows) >= size else math.inf
-            wanted = []
-            for (deck_id, day), last in kept.items():
-                if last is None:
-                    wanted.append((deck_id, day))
-                    continue
-                old = max(0, today - day) if isinstance(day, int) else max(0.0, now / _DAY - day)
-                if -(old / last[0]) <= worst:  # an unread card of that day may come first
-                    wanted.append((deck_id, day))
-            if not wanted:
-                return [row[:-3] for row in rows[:size]]
-            for deck_id, day in wanted:
-                last = kept[(deck_id, day)]
-                if last is None:
-                    got = conn.execute(first, (now, deck_id, day, *due_args, _DAY_PAGE))
-                else:
-                    got = conn.execute(more, (now, deck_id, day, *last, *due_args, _DAY_PAGE))
-                page = got.fetchall()
-                rows += page
-                if len(page) < _DAY_PAGE:
-                    del kept[(deck_id, day)]
-                else:
-                    kept[(deck_id, day)] = (page[-1][-3], page[-1][-2], page[-1][-1])
 
     def recall_sum(
         self,
@@ -361,8 +247,8 @@ class Schedules(Part):
             args = live
         row = self._recall_rows(
             f"SELECT COUNT(*), COALESCE(SUM(r), 0), COALESCE(SUM(r < ?), 0) FROM"
-            f" (SELECT {_RECALL} AS r FROM cards WHERE deck_id = ?{where})",
-            (target, *_curve_at(curve, moment), deck_id, *args),
+            f" (SELECT {RECALL} AS r FROM cards WHERE deck_id = ?{where})",
+            (target, *curve_at(curve, moment), deck_id, *args),
         )[0]
         return int(row[0]), float(row[1]), int(row[2])
 
@@ -379,11 +265,11 @@ class Schedules(Part):
         `faces` (a JSON array), summed by SQLite as in `recall_sum`: a row per group."""
         return self._recall_rows(
             "SELECT g.value, SUM(c.r)"
-            f" FROM (SELECT j.value AS groups, {_RECALL} AS r FROM json_each(?) AS j"
+            f" FROM (SELECT j.value AS groups, {RECALL} AS r FROM json_each(?) AS j"
             " CROSS JOIN cards AS k ON k.deck_id = ? AND k.item_id = j.key"
             " WHERE k.face IN (SELECT value FROM json_each(?))) AS c"
             " CROSS JOIN json_each(c.groups) AS g GROUP BY g.value",
-            (*_curve_at(curve, moment), groups, deck_id, faces),
+            (*curve_at(curve, moment), groups, deck_id, faces),
         )
 
     def fading_by(
@@ -402,21 +288,25 @@ class Schedules(Part):
         for a card that does not qualify); the order is by `weakest`'s expression."""
         factor, decay = curve
         ratio = (target ** (1 / decay) - 1) / factor  # below target once days > ratio * S
+        if ratio > 0 and many_cards(self.conn, [deck_id]):
+            return fading_by_day(
+                self._recall_rows, self.conn, deck_id, day, now, curve, ratio, any_recall_now
+            )
         days = "MAX(0, (? - last_review) / 86400000000)"
         return self._recall_rows(
             # +due: read through the covering index on the deck, not due's (then each card)
-            f"SELECT item_id, face, {_RECALL} AS r_now FROM cards WHERE deck_id = ? AND +due > ?"
+            f"SELECT item_id, face, {RECALL} AS r_now FROM cards WHERE deck_id = ? AND +due > ?"
             f" AND (last_review IS NULL OR stability IS NULL OR ({days} > ? * stability"
             f" AND (? OR {days} >= ? * stability)))"
             " ORDER BY r_now, item_id, face",
             (
-                *_curve_at(curve, now),
+                *curve_at(curve, now),
                 deck_id,
                 as_utc(day).isoformat(),
-                _microseconds(day),
+                microseconds(day),
                 ratio,
                 any_recall_now,
-                _microseconds(now),
+                microseconds(now),
                 ratio,
             ),
         )
@@ -452,7 +342,7 @@ class Schedules(Part):
         except sqlite3.OperationalError as exc:
             if "no such function" not in str(exc):  # a store that cannot be read, not no pow
                 raise explain(self.path, exc) from None
-            self.conn.create_function("pow", 2, _pow, deterministic=True)
+            self.conn.create_function("pow", 2, python_pow, deterministic=True)
         self._has_pow = True
 
     def soonest(self, deck_ids: Iterable[str]) -> Iterator[FaceKey]:
