@@ -497,6 +497,34 @@ def test_weakest_orders_cards_exactly_as_fsrs_retrievability_does(
     assert {(now - ours[k].last_review).days for k in ours if ours[k].last_review} >= {1, 2, 5, 8}
 
 
+def _odd_store(
+    path: Path, rng: random.Random, now: datetime, decks: list[str], days_ago: list[int]
+) -> Store:
+    """A store of 20-70 cards of these decks, last reviewed these many days ago (and up to
+    two more), of close stabilities, and some with columns no card of fsrs's holds: a NULL,
+    zero or negative stability, no last review."""
+    cards: dict[FaceKey, Card] = {}
+    for n in range(rng.randrange(20, 70)):
+        ago = timedelta(days=rng.choice(days_ago), hours=rng.randrange(48))
+        cards[FaceKey(rng.choice(decks), f"i{n:03d}", "claim")] = Card(
+            card_id=n + 1,
+            state=State.Review,
+            stability=rng.choice([1.0, 2.0, 4.0, round(rng.uniform(0.5, 2 * max(days_ago)), 1)]),
+            difficulty=5.0,
+            due=now - ago + timedelta(days=rng.uniform(-3, 20)),
+            last_review=now - ago,
+        )
+    store = Store.open(path)
+    _put_cards(store, cards)
+    for n, value in enumerate(["NULL", "0", "-1.5"]):
+        if rng.random() < 0.5:
+            store.conn.execute(f"UPDATE cards SET stability = {value} WHERE item_id = 'i00{n}'")
+    if rng.random() < 0.5:
+        store.conn.execute("UPDATE cards SET last_review = NULL WHERE item_id = 'i004'")
+    store.conn.commit()
+    return store
+
+
 @pytest.mark.parametrize("day_page", [1, 2, 7])
 def test_the_first_page_read_day_by_day_is_the_first_page_of_the_whole_order(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, day_page: int
@@ -513,27 +541,10 @@ def test_the_first_page_read_day_by_day_is_the_first_page_of_the_whole_order(
     now = NOW.replace(microsecond=400_000)
     for seed in range(40):
         rng = random.Random(seed * 10 + day_page)
-        cards: dict[FaceKey, Card] = {}
-        for n in range(rng.randrange(20, 70)):
-            ago = timedelta(days=rng.choice([-1, 0, 1, 2, 3, 8]), hours=rng.randrange(48))
-            cards[FaceKey(rng.choice(["a", "b"]), f"i{n:03d}", "claim")] = Card(
-                card_id=n + 1,
-                state=State.Review,
-                stability=rng.choice([1.0, 2.0, 4.0, round(rng.uniform(0.5, 8), 1)]),
-                difficulty=5.0,
-                due=now - ago + timedelta(days=rng.uniform(-3, 20)),
-                last_review=now - ago,
-            )
         orders = []
-        with Store.open(tmp_path / f"{seed}.db") as store:
-            _put_cards(store, cards)
-            conn = store.conn
-            for n, value in enumerate(["NULL", "0", "-1.5"]):  # what fsrs's cards never hold
-                if rng.random() < 0.5:
-                    conn.execute(f"UPDATE cards SET stability = {value} WHERE item_id = 'i00{n}'")
-            if rng.random() < 0.5:
-                conn.execute("UPDATE cards SET last_review = NULL WHERE item_id = 'i004'")
-            conn.commit()
+        with _odd_store(
+            tmp_path / f"{seed}.db", rng, now, ["a", "b"], [-1, 0, 1, 2, 3, 8]
+        ) as store:
             for bounded in (10**9, 1):
                 monkeypatch.setattr(recall, "BOUNDED_FROM", bounded)
                 monkeypatch.setattr(recall, "DAY_PAGE", day_page)
@@ -821,26 +832,7 @@ def test_fading_by_read_day_by_day_is_fading_by_over_every_card(
     now = NOW.replace(microsecond=400_000)
     for seed in range(30):
         rng = random.Random(seed)
-        cards: dict[FaceKey, Card] = {}
-        for n in range(rng.randrange(20, 70)):
-            ago = timedelta(days=rng.choice([-1, 0, 1, 2, 3, 8, 20]), hours=rng.randrange(48))
-            cards[FaceKey("a", f"i{n:03d}", "claim")] = Card(
-                card_id=n + 1,
-                state=State.Review,
-                stability=rng.choice([1.0, 2.0, 4.0, round(rng.uniform(0.5, 30), 1)]),
-                difficulty=5.0,
-                due=now - ago + timedelta(days=rng.uniform(-3, 30)),
-                last_review=now - ago,
-            )
-        with Store.open(tmp_path / f"{seed}.db") as store:
-            _put_cards(store, cards)
-            conn = store.conn
-            for n, value in enumerate(["NULL", "0", "-1.5"]):  # what fsrs's cards never hold
-                if rng.random() < 0.5:
-                    conn.execute(f"UPDATE cards SET stability = {value} WHERE item_id = 'i00{n}'")
-            if rng.random() < 0.5:
-                conn.execute("UPDATE cards SET last_review = NULL WHERE item_id = 'i004'")
-            conn.commit()
+        with _odd_store(tmp_path / f"{seed}.db", rng, now, ["a"], [-1, 0, 1, 2, 3, 8, 20]) as store:
             found = []
             for bounded in (10**9, 1):
                 monkeypatch.setattr(recall, "BOUNDED_FROM", bounded)
