@@ -14,6 +14,7 @@ parameters are kept only when their log loss over those held-out answers is lowe
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -115,7 +116,7 @@ def _items(
         for n in range(1, len(reviews))
         if reviews[n][1] > 0
     ]
-    items.sort()  # by time, then face, then index: the tuple's own order
+    items.sort()  # by time, then face, then place: the tuple's own order
     return items
 
 
@@ -131,7 +132,7 @@ def _predict(
     parameters: Sequence[float],
     faces: Sequence[list[tuple[int, int]]],
     items: Sequence[_Item],
-    made: dict[int, Any] | None = None,
+    made: dict[int, Any],
 ) -> list[float]:
     """Each item's predicted recall under `parameters`: FSRS's forgetting curve at its days
     elapsed, from the memory state its face's answers before it left. `made` keeps each
@@ -140,7 +141,6 @@ def _predict(
 
     model = FSRS(list(parameters))
     wanted = sorted({item.face for item in items})
-    made = {} if made is None else made
     for f in wanted:
         if f not in made:
             made[f] = FSRSItem([FSRSReview(r, t) for r, t in faces[f]])
@@ -162,9 +162,6 @@ def _bins(faces: Sequence[list[tuple[int, int]]], items: Sequence[_Item]) -> lis
     plus one; lapses its Agains a day or more apart before it. Counted once per face."""
     counts: dict[int, tuple[list[int], list[int]]] = {}
     out: list[object] = []
-    days_bins: dict[int, int] = {}  # each bin worked out once per value (few distinct ones)
-    length_bins: dict[int, int] = {}
-    lapses_bins: dict[int, int] = {0: 0}
     for item in items:
         counted = counts.get(item.face)
         if counted is None:
@@ -175,25 +172,22 @@ def _bins(faces: Sequence[list[tuple[int, int]]], items: Sequence[_Item]) -> lis
                 lapses.append(lapses[-1] + (r == 1 and t > 0))
             counted = counts[item.face] = (lengths, lapses)
         days = faces[item.face][item.nth][1]
-        days_bin = days_bins.get(days)
-        if days_bin is None:
-            days_bin = days_bins[days] = round(
-                2.48 * 3.62 ** math.floor(math.log(days, 3.62)) * 100
-            )
-        length = counted[0][item.nth]
-        length_bin = length_bins.get(length)
-        if length_bin is None:
-            length_bin = length_bins[length] = round(
-                1.99 * 1.89 ** math.floor(math.log(length, 1.89))
-            )
         lapsed = counted[1][item.nth]
-        lapses_bin = lapses_bins.get(lapsed)
-        if lapses_bin is None:
-            lapses_bin = lapses_bins[lapsed] = round(
-                1.65 * 1.73 ** math.floor(math.log(lapsed, 1.73))
+        out.append(
+            (
+                _bin(days, 3.62, 2.48, 100),
+                _bin(counted[0][item.nth], 1.89, 1.99),
+                _bin(lapsed, 1.73, 1.65) if lapsed else 0,
             )
-        out.append((days_bin, length_bin, lapses_bin))
+        )
     return out
+
+
+@functools.cache
+def _bin(value: int, base: float, scale: float, times: float = 1.0) -> int:
+    """The library's bin of `value` on a logarithmic scale of `base` (`r_matrix_index`), in
+    its order of operations; worked out once per value, of which a history has few."""
+    return round(scale * base ** math.floor(math.log(value, base)) * times)
 
 
 def scores(predictions: Sequence[float], labels: Sequence[int], bins: Sequence[object]) -> Scores:
@@ -220,9 +214,8 @@ def _auc(predictions: Sequence[float], labels: Sequence[int]) -> float | None:
     negatives = len(labels) - positives
     if positives == 0 or negatives == 0:
         return None
-    ranked = sorted(
-        zip(predictions, labels, strict=True)
-    )  # a tie's labels are summed, in any order
+    # by prediction; the labels of a tie are summed, so their order within it does not count
+    ranked = sorted(zip(predictions, labels, strict=True))
     rank_sum = 0.0
     i, count = 0, len(ranked)
     while i < count:
@@ -322,7 +315,7 @@ def fits_worker() -> None:
     training items as (face, place in its answers) and the splits' starts as JSON on stdin,
     and prints the parameters fitted on each split's first items as JSON."""
     faces, items, starts = json.load(sys.stdin)
-    training = _training(faces, [(face, nth) for face, nth in items])
+    training = _training(faces, items)
     json.dump([_fit(training[:start]) for start in starts], sys.stdout)
 
 

@@ -94,10 +94,10 @@ class DayCount:
         (0 for the first), as calling this for each pair counts them. Without a rollover hour
         and with every moment at a fixed UTC offset (as the store's times are read), that is
         whole 24-hour periods from a plain subtraction: 100k answers' days in a few ms."""
+        if not moments:
+            return []
         if not self.history and all(isinstance(m.tzinfo, timezone) for m in moments):
-            return [0, *(max(0, (b - a).days) for a, b in itertools.pairwise(moments))][
-                : len(moments)
-            ]
+            return [0, *(max(0, (b - a).days) for a, b in itertools.pairwise(moments))]
         return [0 if n == 0 else self(moments[n - 1], m) for n, m in enumerate(moments)]
 
 

@@ -61,8 +61,8 @@ class Figures(Part):
         self, key: object, faces: Sequence[tuple[str, str]], tags: Sequence[str]
     ) -> None:
         """Hold the faces in view (`faces`: per deck, its id and a JSON object of item id ->
-        the names of its faces in view, each once) and their items' tags (`tags`: JSON arrays of [deck id, item id, tag]) as
-        the scope every read below counts, in temporary tables of this connection (written
+        the names of its faces in view, each once) and their items' tags (`tags`: JSON
+        arrays of [deck id, item id, tag]) as the scope every read below counts, in temporary tables of this connection (written
         there only, never to the store, so a read-only store takes them too). They are
         rebuilt only when `key` differs from the one they were last built for."""
         if self._scope_conn is self.conn and self._scope_key == key:

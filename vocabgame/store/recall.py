@@ -58,6 +58,14 @@ def python_pow(base: float, exponent: float) -> float:
     return float(base) ** float(exponent)
 
 
+def days_old(at: int, reviewed: Any) -> float:
+    """The most whole days a card last reviewed on day `reviewed` (as `DAY_OF` gives it) can
+    be old at `at` (microseconds since 1970): a real number where the column holds one."""
+    if isinstance(reviewed, int):
+        return max(0, at // DAY - reviewed)
+    return max(0.0, at / DAY - reviewed)
+
+
 def many_cards(conn: sqlite3.Connection, ids: list[str]) -> bool:
     """Whether these decks hold `BOUNDED_FROM` cards or more (counted up to that)."""
     held = conn.execute(
@@ -99,10 +107,9 @@ def bounded_first_page(
     due, due_args = ("", ()) if due_by is None else (" AND due <= ?", (due_by,))
     select = f"SELECT COALESCE({FORGOTTEN}, -2e300) AS r, {then}, stability, item_id, face"
     rows: list[Any] = []
-    day_of = DAY_OF
     for deck_id in ids:
         for index, unbounded in (
-            ("cards_recall", f"{day_of} IS NULL"),
+            ("cards_recall", f"{DAY_OF} IS NULL"),
             # (left to itself, SQLite walks the deck's whole cards_recall for these)
             ("cards_weak", "stability IS NULL AND last_review IS NOT NULL"),
             ("cards_weak", "stability <= 0 AND last_review IS NOT NULL"),
@@ -116,15 +123,14 @@ def bounded_first_page(
         (deck_id, day): None for deck_id in ids for day in review_days(conn, deck_id)
     }
     first = (
-        f"{select} FROM cards WHERE deck_id = ? AND {day_of} = ? AND stability > 0{due}"
+        f"{select} FROM cards WHERE deck_id = ? AND {DAY_OF} = ? AND stability > 0{due}"
         " ORDER BY stability, item_id, face LIMIT ?"
     )
     more = (
-        f"{select} FROM cards WHERE deck_id = ? AND {day_of} = ?"
+        f"{select} FROM cards WHERE deck_id = ? AND {DAY_OF} = ?"
         f" AND (stability, item_id, face) > (?, ?, ?){due} ORDER BY stability, item_id, face"
         " LIMIT ?"
     )
-    today = now // DAY
     while True:
         rows.sort(key=lambda row: row[:-3])
         worst = rows[size - 1][0] if len(rows) >= size else math.inf
@@ -133,8 +139,9 @@ def bounded_first_page(
             if last is None:
                 wanted.append((deck_id, day))
                 continue
-            old = max(0, today - day) if isinstance(day, int) else max(0.0, now / DAY - day)
-            if -(old / last[0]) <= worst:  # an unread card of that day may come first
+            if (
+                -(days_old(now, day) / last[0]) <= worst
+            ):  # an unread card of that day may come first
                 wanted.append((deck_id, day))
         if not wanted:
             return [row[:-3] for row in rows[:size]]
@@ -186,13 +193,8 @@ def fading_by_day(
         f" AND (? OR {days} >= ? * stability)"
     )
     test = (at, ratio, any_recall_now, microseconds(now), ratio)
-    that_day = at // DAY
     for reviewed in review_days(conn, deck_id):
-        if isinstance(reviewed, int):
-            old: float = max(0, that_day - reviewed)
-        else:  # a last review kept as a real number: the same bound, as a real
-            old = max(0.0, at / DAY - reviewed)
-        below = old / ratio * (1 + 1e-9) + 1e-12  # a little over: the test is exact
+        below = days_old(at, reviewed) / ratio * (1 + 1e-9) + 1e-12  # a little over: tested
         rows += read(by_day, (*head, reviewed, below, after, *test))
     # NULL (a stability of 0) first, as SQLite orders it
     rows.sort(key=lambda row: (row[2] is not None, row[2] or 0.0, row[0], row[1]))

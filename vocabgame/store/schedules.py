@@ -185,9 +185,10 @@ class Schedules(Part):
             self._ensure_pow()
             ranked = f"SELECT COALESCE({RECALL}, -1) AS r, {then}{decks}"
             args = (factor, microseconds(now), decay, *ids)
-        if due_by is not None:  # the times as written, all in UTC, compare as text
+        due = None if due_by is None else as_utc(due_by).isoformat()
+        if due is not None:  # the times as written, all in UTC, compare as text
             ranked += " AND due <= ?"
-            args += (as_utc(due_by).isoformat(),)
+            args += (due,)
         order = f"r, {then}"
         after = f"({order}) > ({','.join('?' * (len(columns) + 1))})"
         size, last = _FIRST_PAGE, None
@@ -195,7 +196,6 @@ class Schedules(Part):
             try:
                 bounded = None
                 if last is None and factor > 0 > decay:
-                    due = None if due_by is None else as_utc(due_by).isoformat()
                     bounded = bounded_first_page(self.conn, ids, microseconds(now), then, due, size)
                 if bounded is not None:
                     page = bounded
@@ -214,6 +214,7 @@ class Schedules(Part):
             last = page[-1]
             size = min(size * 4, _LAST_PAGE)
 
+    @reads
     def recall_sum(
         self,
         deck_id: str,
@@ -272,6 +273,7 @@ class Schedules(Part):
             (*curve_at(curve, moment), groups, deck_id, faces),
         )
 
+    @reads
     def fading_by(
         self,
         deck_id: str,
